@@ -1,0 +1,300 @@
+#include "sim/base/yaml_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace scoville {
+
+SourceLocation location_of(const YAML::Node& node, const std::string& file) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return SourceLocation{file, 0, 0};
+  return SourceLocation{file, mark.line + 1, mark.column + 1};
+}
+
+YAML::Node load_yaml_string(const std::string& text, const std::string& display_name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    SourceLocation where{display_name, 0, 0};
+    if (!e.mark.is_null()) where = SourceLocation{display_name, e.mark.line + 1, e.mark.column + 1};
+    throw InputError(where, "", "YAML syntax error: " + e.msg);
+  }
+}
+
+YAML::Node load_yaml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     "cannot open file (does it exist and is it readable?)");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_yaml_string(text.str(), path);
+}
+
+namespace {
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string join_options(const std::vector<std::string>& options) {
+  std::string out;
+  for (const std::string& o : options) out += (out.empty() ? "" : ", ") + o;
+  return out;
+}
+}  // namespace
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+MapReader::MapReader(const YAML::Node& node, std::string file, std::string path,
+                     Diagnostics& diagnostics)
+    : node_(node), file_(std::move(file)), path_(std::move(path)), diagnostics_(&diagnostics) {
+  is_map_ = node_.IsMap();
+  if (!is_map_ && node_.IsDefined() && !node_.IsNull()) {
+    diagnostics_->error(location(), path_, "expected a mapping of key: value pairs");
+  }
+}
+
+SourceLocation MapReader::location() const { return location_of(node_, file_); }
+
+SourceLocation MapReader::location_of_key(const std::string& key) const {
+  if (is_map_) {
+    for (const auto& kv : node_) {
+      if (kv.first.Scalar() == key) return location_of(kv.second, file_);
+    }
+  }
+  return location();
+}
+
+bool MapReader::has(const std::string& key) const { return is_map_ && child(key).IsDefined(); }
+
+std::string MapReader::key_path(const std::string& key) const {
+  if (path_.empty()) return key;
+  if (key.empty()) return path_;
+  return path_ + "." + key;
+}
+
+void MapReader::error(const std::string& key, const std::string& message) {
+  diagnostics_->error(key.empty() ? location() : location_of_key(key), key_path(key), message);
+}
+
+std::optional<std::string> MapReader::scalar(const std::string& key, bool required) {
+  known_keys_.insert(key);
+  if (!is_map_ || !child(key).IsDefined() || child(key).IsNull()) {
+    if (required) error("", "missing required field '" + key + "'");
+    return std::nullopt;
+  }
+  const YAML::Node value = child(key);
+  if (!value.IsScalar()) {
+    error(key, "expected a single value, found a " +
+                   std::string(value.IsMap() ? "mapping" : "sequence"));
+    return std::nullopt;
+  }
+  return value.Scalar();
+}
+
+namespace {
+bool parse_double(const std::string& text, double* out) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  const auto [ptr, ec] = std::from_chars(begin, end, *out);
+  return ec == std::errc() && ptr == end && std::isfinite(*out) && !text.empty() &&
+         (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' || text[0] == '+' ||
+          text[0] == '.');
+}
+
+const char* range_text(Range range) {
+  switch (range) {
+    case Range::kPositive: return "greater than zero";
+    case Range::kNonNegative: return "zero or more";
+    case Range::kAny: return "";
+  }
+  return "";
+}
+
+bool in_range(double v, Range range) {
+  switch (range) {
+    case Range::kPositive: return v > 0;
+    case Range::kNonNegative: return v >= 0;
+    case Range::kAny: return true;
+  }
+  return true;
+}
+}  // namespace
+
+double MapReader::quantity_si(const std::string& key, Dimension dimension, Range range,
+                              std::optional<double> fallback) {
+  const std::optional<std::string> text = scalar(key, !fallback.has_value());
+  if (!text) return fallback.value_or(0.0);
+  double value = 0.0;
+  try {
+    value = parse_quantity(*text, dimension);
+  } catch (const UnitParseError& e) {
+    error(key, e.what());
+    return fallback.value_or(0.0);
+  }
+  if (!in_range(value, range)) {
+    error(key, "value \"" + *text + "\" is out of range: expected " + range_text(range));
+    return fallback.value_or(0.0);
+  }
+  return value;
+}
+
+double MapReader::number(const std::string& key, double min, double max) {
+  const std::optional<std::string> text = scalar(key, true);
+  if (!text) return min;
+  double value = 0.0;
+  if (!parse_double(*text, &value)) {
+    error(key, "expected a plain number, found \"" + *text + "\"");
+    return min;
+  }
+  if (value < min || value > max) {
+    std::ostringstream msg;
+    msg << "value " << *text << " is out of range: expected " << min << " to " << max;
+    error(key, msg.str());
+    return min;
+  }
+  return value;
+}
+
+double MapReader::number_or(const std::string& key, double fallback, double min, double max) {
+  if (!has(key)) {
+    known_keys_.insert(key);
+    return fallback;
+  }
+  return number(key, min, max);
+}
+
+int64_t MapReader::integer(const std::string& key, int64_t min, int64_t max) {
+  const std::optional<std::string> text = scalar(key, true);
+  if (!text) return min;
+  int64_t value = 0;
+  const char* begin = text->data();
+  const char* end = text->data() + text->size();
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end) {
+    error(key, "expected a whole number, found \"" + *text + "\"");
+    return min;
+  }
+  if (value < min || value > max) {
+    error(key, "value " + *text + " is out of range: expected " + std::to_string(min) + " to " +
+                   std::to_string(max));
+    return min;
+  }
+  return value;
+}
+
+int64_t MapReader::integer_or(const std::string& key, int64_t fallback, int64_t min,
+                              int64_t max) {
+  if (!has(key)) {
+    known_keys_.insert(key);
+    return fallback;
+  }
+  return integer(key, min, max);
+}
+
+std::string MapReader::string(const std::string& key) {
+  return scalar(key, true).value_or("");
+}
+
+std::string MapReader::string_or(const std::string& key, const std::string& fallback) {
+  return scalar(key, false).value_or(fallback);
+}
+
+std::string MapReader::choice(const std::string& key, const std::vector<std::string>& options) {
+  const std::optional<std::string> text = scalar(key, true);
+  if (!text) return options.front();
+  if (std::find(options.begin(), options.end(), *text) == options.end()) {
+    error(key, "\"" + *text + "\" is not one of: " + join_options(options));
+    return options.front();
+  }
+  return *text;
+}
+
+std::string MapReader::choice_or(const std::string& key, const std::string& fallback,
+                                 const std::vector<std::string>& options) {
+  if (!has(key)) {
+    known_keys_.insert(key);
+    return fallback;
+  }
+  return choice(key, options);
+}
+
+bool MapReader::boolean_or(const std::string& key, bool fallback) {
+  const std::optional<std::string> text = scalar(key, false);
+  if (!text) return fallback;
+  if (*text == "true") return true;
+  if (*text == "false") return false;
+  error(key, "expected true or false, found \"" + *text + "\"");
+  return fallback;
+}
+
+MapReader MapReader::map(const std::string& key) {
+  known_keys_.insert(key);
+  if (!has(key)) {
+    error("", "missing required section '" + key + "'");
+    return MapReader(YAML::Node(), file_, key_path(key), *diagnostics_);
+  }
+  return MapReader(child(key), file_, key_path(key), *diagnostics_);
+}
+
+std::optional<MapReader> MapReader::optional_map(const std::string& key) {
+  known_keys_.insert(key);
+  if (!has(key)) return std::nullopt;
+  return MapReader(child(key), file_, key_path(key), *diagnostics_);
+}
+
+std::vector<std::string> MapReader::keys() {
+  std::vector<std::string> out;
+  if (!is_map_) return out;
+  for (const auto& kv : node_) {
+    out.push_back(kv.first.Scalar());
+    known_keys_.insert(kv.first.Scalar());
+  }
+  return out;
+}
+
+void MapReader::finish() {
+  if (!is_map_) return;
+  const std::vector<std::string> known(known_keys_.begin(), known_keys_.end());
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    if (known_keys_.count(key)) continue;
+    std::string message = "unknown key '" + key + "'";
+    const std::string suggestion = closest_match(key, known);
+    if (!suggestion.empty()) {
+      message += "; did you mean '" + suggestion + "'?";
+    } else {
+      message += "; known keys here: " + join_options(known);
+    }
+    diagnostics_->error(location_of(kv.first, file_), key_path(key), message);
+  }
+}
+
+}  // namespace scoville
