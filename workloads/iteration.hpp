@@ -18,8 +18,8 @@ std::string to_string(Phase phase);
 struct IterationShape {
   Phase phase = Phase::kDecode;
   int64_t batch = 1;
-  int64_t new_tokens = 1;      // per sequence: prompt length (prefill) or 1 (decode)
-  int64_t context = 0;         // per sequence: tokens attended to, including the new ones
+  int64_t new_tokens = 1;  // per sequence: prompt length (prefill) or 1 (decode)
+  int64_t context = 0;     // per sequence: tokens attended to, including the new ones
 };
 
 struct IterationTrace {

@@ -1,18 +1,23 @@
-#include "workloads/iteration.hpp"
 #include "workloads/op.hpp"
+#include "workloads/iteration.hpp"
 
 namespace scoville::workloads {
 
 std::string to_string(OpKind kind) {
   switch (kind) {
-    case OpKind::kMatmul: return "matmul";
-    case OpKind::kAttention: return "attention";
-    case OpKind::kVector: return "vector";
+    case OpKind::kMatmul:
+      return "matmul";
+    case OpKind::kAttention:
+      return "attention";
+    case OpKind::kVector:
+      return "vector";
   }
   return "vector";
 }
 
-std::string to_string(Phase phase) { return phase == Phase::kPrefill ? "prefill" : "decode"; }
+std::string to_string(Phase phase) {
+  return phase == Phase::kPrefill ? "prefill" : "decode";
+}
 
 Flops IterationTrace::total_flops() const {
   Flops total;

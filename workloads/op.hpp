@@ -25,8 +25,8 @@ enum class OpKind {
 std::string to_string(OpKind kind);
 
 struct Op {
-  std::string name;    // e.g. "attn_qkv", "moe_experts", "lm_head"
-  int layer = -1;      // transformer layer index; -1 for embedding, final norm, LM head, sampling
+  std::string name;  // e.g. "attn_qkv", "moe_experts", "lm_head"
+  int layer = -1;    // transformer layer index; -1 for embedding, final norm, LM head, sampling
   OpKind kind = OpKind::kVector;
 
   // Shape per instance. kMatmul: activations [m x k], weights [k x n]. kAttention: m query rows

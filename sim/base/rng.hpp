@@ -7,8 +7,9 @@
 
 namespace scoville {
 
-// 64-bit FNV-1a of a string; stable across platforms and compilers.
-constexpr uint64_t stable_hash(const char* s, uint64_t h = 1469598103934665603ull) {
+// 64-bit FNV-1a of a string; stable across platforms and compilers. The default `h` is the FNV-1a
+// 64-bit offset basis 14695981039346656037.
+constexpr uint64_t stable_hash(const char* s, uint64_t h = 0xcbf29ce484222325ull) {
   return *s == '\0' ? h : stable_hash(s + 1, (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull);
 }
 
@@ -27,10 +28,12 @@ class RngStream {
   }
   // Uniform in [0, 1) with 53 bits of precision.
   double next_unit() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
-  // Uniform integer in [lo, hi], inclusive.
+  // Uniform integer in [lo, hi], inclusive (requires lo <= hi). Computed in unsigned arithmetic,
+  // so that wide ranges such as the whole int64_t range do not overflow.
   int64_t uniform_int(int64_t lo, int64_t hi) {
-    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-    return lo + static_cast<int64_t>(next_u64() % span);
+    const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+    const uint64_t offset = span == 0 ? next_u64() : next_u64() % span;  // span 0: all 2^64
+    return static_cast<int64_t>(static_cast<uint64_t>(lo) + offset);
   }
 
  private:

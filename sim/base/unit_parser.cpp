@@ -119,7 +119,9 @@ double parse_quantity(const std::string& text, Dimension expected) {
         first == '.')) {
     throw UnitParseError("value " + quoted(text) + " does not start with a number; " + expect);
   }
-  const char* num_begin = trimmed.data() + (first == '+' ? 1 : 0);
+  // from_chars rejects a leading '+'; skip one, but not a second sign ("+-1 W").
+  const bool plus = first == '+' && trimmed.size() > 1 && trimmed[1] != '-' && trimmed[1] != '+';
+  const char* num_begin = trimmed.data() + (plus ? 1 : 0);
   double number = 0.0;
   const auto [num_end, ec] =
       std::from_chars(num_begin, trimmed.data() + trimmed.size(), number);
@@ -168,9 +170,13 @@ std::string format_si(double si_value, const std::string& unit, int significant_
   const char* prefix = "";
   double scaled = si_value;
   const double magnitude = std::fabs(si_value);
-  if (magnitude != 0.0) {
+  // A value that rounds up to 1000 of a prefix at this precision takes the next prefix up
+  // ("1 kB", not "1000 B"); anything lower keeps its prefix ("999.6 B", not "0.9996 kB").
+  const int digits = significant_digits < 1 ? 1 : significant_digits;
+  const double round_up = 1.0 - 0.5 * std::pow(10.0, -digits);
+  if (magnitude != 0.0 && std::isfinite(magnitude)) {
     for (const auto& [symbol, value] : kPrefixes) {
-      if (magnitude >= value * 0.9995) {
+      if (magnitude >= value * round_up) {
         prefix = symbol;
         scaled = si_value / value;
         break;

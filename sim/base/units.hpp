@@ -83,7 +83,8 @@ constexpr Duration cycles_to_duration(double cycles, Frequency f) {
   return Duration(cycles / f.si());
 }
 
-// Convenience constructors for literals in code and tests (decimal SI prefixes).
+// Convenience constructors for literals in code and tests: decimal SI prefixes, except kib, mib
+// and gib, which are binary (1024-based).
 constexpr Bytes bytes(double v) { return Bytes(v); }
 constexpr Bytes kib(double v) { return Bytes(v * 1024.0); }
 constexpr Bytes mib(double v) { return Bytes(v * 1024.0 * 1024.0); }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace scoville {
@@ -24,7 +25,7 @@ YAML::Node load_yaml_string(const std::string& text, const std::string& display_
   }
 }
 
-YAML::Node load_yaml_file(const std::string& path) {
+std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw InputError(SourceLocation{path, 0, 0}, "",
@@ -32,7 +33,12 @@ YAML::Node load_yaml_file(const std::string& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return load_yaml_string(text.str(), path);
+  if (in.bad()) throw InputError(SourceLocation{path, 0, 0}, "", "error while reading the file");
+  return text.str();
+}
+
+YAML::Node load_yaml_file(const std::string& path) {
+  return load_yaml_string(read_text_file(path), path);
 }
 
 namespace {
@@ -77,6 +83,7 @@ MapReader::MapReader(const YAML::Node& node, std::string file, std::string path,
   is_map_ = node_.IsMap();
   if (!is_map_ && node_.IsDefined() && !node_.IsNull()) {
     diagnostics_->error(location(), path_, "expected a mapping of key: value pairs");
+    report_missing_ = false;
   }
 }
 
@@ -106,7 +113,10 @@ void MapReader::error(const std::string& key, const std::string& message) {
 std::optional<std::string> MapReader::scalar(const std::string& key, bool required) {
   known_keys_.insert(key);
   if (!is_map_ || !child(key).IsDefined() || child(key).IsNull()) {
-    if (required) error("", "missing required field '" + key + "'");
+    // Located at this map (the key has no position of its own), named by the key's full path.
+    if (required && report_missing_) {
+      diagnostics_->error(location(), key_path(key), "missing required field '" + key + "'");
+    }
     return std::nullopt;
   }
   const YAML::Node value = child(key);
@@ -119,14 +129,27 @@ std::optional<std::string> MapReader::scalar(const std::string& key, bool requir
 }
 
 namespace {
+// Skips one leading '+' (which from_chars rejects) unless another sign follows it ("+-1").
+const char* skip_plus(const char* begin, const char* end) {
+  if (begin != end && *begin == '+' && begin + 1 != end && begin[1] != '-' && begin[1] != '+') {
+    return begin + 1;
+  }
+  return begin;
+}
+
 bool parse_double(const std::string& text, double* out) {
-  const char* begin = text.data();
   const char* end = text.data() + text.size();
-  if (begin != end && *begin == '+') ++begin;
-  const auto [ptr, ec] = std::from_chars(begin, end, *out);
-  return ec == std::errc() && ptr == end && std::isfinite(*out) && !text.empty() &&
-         (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' || text[0] == '+' ||
-          text[0] == '.');
+  const char* begin = skip_plus(text.data(), end);
+  // from_chars also accepts "inf", "nan" and "-inf", which are not numbers a user means.
+  if (begin == end ||
+      !(std::isdigit(static_cast<unsigned char>(*begin)) || *begin == '-' || *begin == '.')) {
+    return false;
+  }
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end || !std::isfinite(value)) return false;
+  *out = value;
+  return true;
 }
 
 const char* range_text(Range range) {
@@ -184,7 +207,7 @@ double MapReader::number(const std::string& key, double min, double max) {
 }
 
 double MapReader::number_or(const std::string& key, double fallback, double min, double max) {
-  if (!has(key)) {
+  if (!has(key) || child(key).IsNull()) {  // an empty value means "use the default"
     known_keys_.insert(key);
     return fallback;
   }
@@ -195,14 +218,15 @@ int64_t MapReader::integer(const std::string& key, int64_t min, int64_t max) {
   const std::optional<std::string> text = scalar(key, true);
   if (!text) return min;
   int64_t value = 0;
-  const char* begin = text->data();
   const char* end = text->data() + text->size();
+  const char* begin = skip_plus(text->data(), end);
   const auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || ptr != end) {
+  const bool too_large = ec == std::errc::result_out_of_range && ptr == end;
+  if (!too_large && (ec != std::errc() || ptr != end)) {
     error(key, "expected a whole number, found \"" + *text + "\"");
     return min;
   }
-  if (value < min || value > max) {
+  if (too_large || value < min || value > max) {
     error(key, "value " + *text + " is out of range: expected " + std::to_string(min) + " to " +
                    std::to_string(max));
     return min;
@@ -212,7 +236,7 @@ int64_t MapReader::integer(const std::string& key, int64_t min, int64_t max) {
 
 int64_t MapReader::integer_or(const std::string& key, int64_t fallback, int64_t min,
                               int64_t max) {
-  if (!has(key)) {
+  if (!has(key) || child(key).IsNull()) {  // an empty value means "use the default"
     known_keys_.insert(key);
     return fallback;
   }
@@ -239,7 +263,7 @@ std::string MapReader::choice(const std::string& key, const std::vector<std::str
 
 std::string MapReader::choice_or(const std::string& key, const std::string& fallback,
                                  const std::vector<std::string>& options) {
-  if (!has(key)) {
+  if (!has(key) || child(key).IsNull()) {  // an empty value means "use the default"
     known_keys_.insert(key);
     return fallback;
   }
@@ -257,16 +281,20 @@ bool MapReader::boolean_or(const std::string& key, bool fallback) {
 
 MapReader MapReader::map(const std::string& key) {
   known_keys_.insert(key);
-  if (!has(key)) {
-    error("", "missing required section '" + key + "'");
-    return MapReader(YAML::Node(), file_, key_path(key), *diagnostics_);
+  if (!has(key) || child(key).IsNull()) {
+    if (report_missing_) {
+      diagnostics_->error(location(), key_path(key), "missing required section '" + key + "'");
+    }
+    MapReader missing(YAML::Node(), file_, key_path(key), *diagnostics_);
+    missing.report_missing_ = false;
+    return missing;
   }
   return MapReader(child(key), file_, key_path(key), *diagnostics_);
 }
 
 std::optional<MapReader> MapReader::optional_map(const std::string& key) {
   known_keys_.insert(key);
-  if (!has(key)) return std::nullopt;
+  if (!has(key) || child(key).IsNull()) return std::nullopt;
   return MapReader(child(key), file_, key_path(key), *diagnostics_);
 }
 
@@ -283,8 +311,19 @@ std::vector<std::string> MapReader::keys() {
 void MapReader::finish() {
   if (!is_map_) return;
   const std::vector<std::string> known(known_keys_.begin(), known_keys_.end());
+  // yaml-cpp keeps both copies of a repeated key and lookups see only the first one, so a
+  // repeated key would silently ignore the later value.
+  std::map<std::string, SourceLocation> first_seen;
   for (const auto& kv : node_) {
     const std::string key = kv.first.Scalar();
+    const SourceLocation where = location_of(kv.first, file_);
+    const auto [first, inserted] = first_seen.emplace(key, where);
+    if (!inserted) {
+      diagnostics_->error(
+          where, key_path(key),
+          "duplicate key '" + key + "' (first given at " + first->second.str() + ")");
+      continue;
+    }
     if (known_keys_.count(key)) continue;
     std::string message = "unknown key '" + key + "'";
     const std::string suggestion = closest_match(key, known);

@@ -18,6 +18,8 @@
 
 namespace scoville {
 
+// Reads a whole file; a missing or unreadable file throws InputError naming it.
+std::string read_text_file(const std::string& path);
 // Loads a YAML file; a missing file or a syntax error throws InputError naming file:line:col.
 YAML::Node load_yaml_file(const std::string& path);
 // Parses YAML text; `display_name` is used as the file name in errors.
@@ -69,7 +71,8 @@ class MapReader {
                         const std::vector<std::string>& options);
   bool boolean_or(const std::string& key, bool fallback);
 
-  // Nested mappings. A missing required map is an error; the returned reader then sees no keys.
+  // Nested mappings. A missing (or empty) required map is one error; the returned reader then
+  // sees no keys and reports nothing further. An empty optional map counts as absent.
   MapReader map(const std::string& key);
   std::optional<MapReader> optional_map(const std::string& key);
 
@@ -80,7 +83,7 @@ class MapReader {
   // Records an error at `key` (or at this map if key is empty).
   void error(const std::string& key, const std::string& message);
 
-  // Reports every key that no accessor asked for.
+  // Reports every key that no accessor asked for, and every key given twice.
   void finish();
 
  private:
@@ -101,6 +104,9 @@ class MapReader {
   Diagnostics* diagnostics_;
   std::set<std::string> known_keys_;
   bool is_map_ = false;
+  // False for a reader whose own section was already reported missing or malformed: its
+  // required fields are then not reported again, one error per cause.
+  bool report_missing_ = true;
 };
 
 }  // namespace scoville

@@ -1,0 +1,80 @@
+#include "models/chip/chip_module.hpp"
+
+namespace scoville::models {
+
+namespace {
+// Shared SRAM banks interleave every 4 KiB (assumption, level 1), each with an equal share of
+// the aggregate bandwidth.
+constexpr uint64_t kSharedSramGranule = 4096;
+}  // namespace
+
+ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& params)
+    : sc_core::sc_module(name), params_(params), policy_(params) {
+  const HbmParams& hbm = params_.hbm;
+  hbm_ = std::make_unique<MemoryControllerModule>(
+      "hbm", hbm.channels(), hbm.bandwidth_per_channel * hbm.streaming_efficiency, hbm.latency,
+      hbm.interleave_granule);
+  const int64_t banks = params_.shared_sram.banks;
+  shared_sram_ = std::make_unique<MemoryControllerModule>(
+      "shared_sram", banks, params_.shared_sram.bandwidth / static_cast<double>(banks),
+      params_.noc.latency, Bytes(kSharedSramGranule));
+  for (int64_t t = 0; t < params_.tiles.count; ++t) {
+    const std::string tile_name = "tile_" + std::to_string(t);
+    tiles_.push_back(std::make_unique<TileModule>(tile_name.c_str(), params_.tiles,
+                                                  params_.noc.latency, [this] { tile_done(); }));
+    tiles_.back()->hbm_socket.bind(hbm_->target);
+    tiles_.back()->shared_socket.bind(shared_sram_->target);
+  }
+  SC_HAS_PROCESS(ChipModule);
+  SC_THREAD(control_thread);
+}
+
+void ChipModule::set_program(std::vector<WorkDescriptor> program) {
+  program_ = std::move(program);
+  records_.clear();
+  records_.reserve(program_.size());
+}
+
+void ChipModule::tile_done() {
+  if (--pending_tiles_ == 0) all_tiles_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ChipModule::control_thread() {
+  uint64_t hbm_cursor = 0;
+  uint64_t shared_cursor = 0;
+  for (const WorkDescriptor& work : program_) {
+    const TilePlan plan = policy_.plan(work);
+    OpRecord record;
+    record.start = from_sc_time(sc_core::sc_time_stamp());
+    record.planned = plan.totals();
+    record.max_tile_compute_cycles = plan.max_tile_compute_cycles();
+    const Bytes hbm_read0 = hbm_->bytes_read();
+    const Bytes hbm_written0 = hbm_->bytes_written();
+    const Bytes shared_read0 = shared_sram_->bytes_read();
+    const Bytes shared_written0 = shared_sram_->bytes_written();
+
+    pending_tiles_ = 0;
+    for (const auto& blocks : plan.blocks_per_tile) pending_tiles_ += blocks.empty() ? 0 : 1;
+    record.active_tiles = pending_tiles_;
+    for (size_t t = 0; t < plan.blocks_per_tile.size(); ++t) {
+      const auto& blocks = plan.blocks_per_tile[t];
+      if (blocks.empty()) continue;
+      tiles_[t]->start(&blocks, hbm_cursor, shared_cursor);
+      // Each tile streams its own contiguous address range.
+      for (const WorkBlock& b : blocks) {
+        hbm_cursor += static_cast<uint64_t>(b.hbm_read.si() + b.hbm_write.si() + 0.5);
+        shared_cursor += static_cast<uint64_t>(b.shared_read.si() + b.shared_write.si() + 0.5);
+      }
+    }
+    if (pending_tiles_ > 0) sc_core::wait(all_tiles_done_);
+
+    record.end = from_sc_time(sc_core::sc_time_stamp());
+    record.hbm_read = hbm_->bytes_read() - hbm_read0;
+    record.hbm_written = hbm_->bytes_written() - hbm_written0;
+    record.shared_read = shared_sram_->bytes_read() - shared_read0;
+    record.shared_written = shared_sram_->bytes_written() - shared_written0;
+    records_.push_back(record);
+  }
+}
+
+}  // namespace scoville::models

@@ -1,0 +1,113 @@
+#include "models/compute/tile_module.hpp"
+
+#include <algorithm>
+
+#include "models/memory/memory_channel_module.hpp"
+
+namespace scoville::models {
+
+namespace {
+// TLM data lengths are 32-bit; larger transfers go out as consecutive pieces.
+constexpr uint64_t kMaxTransferBytes = 1ull << 30;
+unsigned char g_dummy_data = 0;  // TLM payloads need a data pointer; timing-only model
+}  // namespace
+
+TileModule::TileModule(const sc_core::sc_module_name& name, const TileParams& params,
+                       Duration noc_latency, std::function<void()> on_done)
+    : sc_core::sc_module(name),
+      hbm_socket("hbm_socket"),
+      shared_socket("shared_socket"),
+      params_(params),
+      noc_latency_(to_sc_time(noc_latency)),
+      on_done_(std::move(on_done)) {
+  SC_HAS_PROCESS(TileModule);
+  SC_THREAD(run_thread);
+}
+
+void TileModule::start(const std::vector<WorkBlock>* blocks, uint64_t hbm_address,
+                       uint64_t shared_address) {
+  blocks_ = blocks;
+  hbm_address_ = hbm_address;
+  shared_address_ = shared_address;
+  start_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TileModule::run_thread() {
+  while (true) {
+    sc_core::wait(start_event_);
+    execute();
+    on_done_();
+  }
+}
+
+sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileModule>& socket,
+                                      tlm::tlm_command command, uint64_t& address, Bytes bytes) {
+  sc_core::sc_time done = sc_core::sc_time_stamp();
+  uint64_t remaining = static_cast<uint64_t>(bytes.si() + 0.5);
+  tlm::tlm_generic_payload payload;
+  payload.set_command(command);
+  payload.set_data_ptr(&g_dummy_data);
+  while (remaining > 0) {
+    const uint64_t piece = std::min(remaining, kMaxTransferBytes);
+    payload.set_address(address);
+    payload.set_data_length(static_cast<unsigned int>(piece));
+    payload.set_streaming_width(static_cast<unsigned int>(piece));
+    payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(payload, delay);
+    done = std::max(done, sc_core::sc_time_stamp() + delay);
+    address += piece;
+    remaining -= piece;
+  }
+  return done + noc_latency_;
+}
+
+sc_core::sc_time TileModule::load(const WorkBlock& block) {
+  sc_core::sc_time ready = sc_core::sc_time_stamp();
+  if (block.hbm_read.si() > 0) {
+    ready = std::max(ready, transfer(hbm_socket, tlm::TLM_READ_COMMAND, hbm_address_, block.hbm_read));
+  }
+  if (block.shared_read.si() > 0) {
+    ready = std::max(ready, transfer(shared_socket, tlm::TLM_READ_COMMAND, shared_address_,
+                                     block.shared_read));
+  }
+  return ready;
+}
+
+sc_core::sc_time TileModule::store(const WorkBlock& block) {
+  sc_core::sc_time done = sc_core::sc_time_stamp();
+  if (block.hbm_write.si() > 0) {
+    done = std::max(done, transfer(hbm_socket, tlm::TLM_WRITE_COMMAND, hbm_address_, block.hbm_write));
+  }
+  if (block.shared_write.si() > 0) {
+    done = std::max(done, transfer(shared_socket, tlm::TLM_WRITE_COMMAND, shared_address_,
+                                   block.shared_write));
+  }
+  return done;
+}
+
+void TileModule::execute() {
+  const std::vector<WorkBlock>& blocks = *blocks_;
+  const size_t n = blocks.size();
+  // Double buffering: two slots, so blocks 0 and 1 load at once, and block i+2 loads into
+  // block i's slot as soon as block i has computed.
+  std::vector<sc_core::sc_time> ready(n);
+  for (size_t i = 0; i < std::min<size_t>(2, n); ++i) ready[i] = load(blocks[i]);
+  sc_core::sc_time writes_done = sc_core::sc_time_stamp();
+  for (size_t i = 0; i < n; ++i) {
+    if (ready[i] > sc_core::sc_time_stamp()) sc_core::wait(ready[i] - sc_core::sc_time_stamp());
+    const WorkBlock& b = blocks[i];
+    // The engines and the local buffer work in parallel; the slower one sets the pace.
+    const Duration engines = cycles_to_duration(b.matrix_cycles + b.vector_cycles, params_.clock);
+    const Bytes buffer_traffic = b.hbm_read + b.shared_read + b.hbm_write + b.shared_write;
+    const Duration buffer = buffer_traffic / params_.sram_bandwidth;
+    const Duration compute = std::max(engines, buffer);
+    if (compute.si() > 0) sc_core::wait(to_sc_time(compute));
+    busy_time_ += compute;
+    writes_done = std::max(writes_done, store(b));
+    if (i + 2 < n) ready[i + 2] = load(blocks[i + 2]);
+  }
+  if (writes_done > sc_core::sc_time_stamp()) sc_core::wait(writes_done - sc_core::sc_time_stamp());
+}
+
+}  // namespace scoville::models

@@ -1,0 +1,278 @@
+#include "models/compute/tiling_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scoville::models {
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+double per_element(Bytes total, double elements) {
+  return elements > 0 ? total.si() / elements : 0.0;
+}
+
+void accumulate(WorkBlock& into, const WorkBlock& b) {
+  into.hbm_read += b.hbm_read;
+  into.shared_read += b.shared_read;
+  into.hbm_write += b.hbm_write;
+  into.shared_write += b.shared_write;
+  into.matrix_cycles += b.matrix_cycles;
+  into.vector_cycles += b.vector_cycles;
+  into.macs += b.macs;
+  into.vector_flops += b.vector_flops;
+}
+
+WorkBlock scaled(const WorkBlock& b, double k) {
+  WorkBlock out;
+  out.hbm_read = b.hbm_read * k;
+  out.shared_read = b.shared_read * k;
+  out.hbm_write = b.hbm_write * k;
+  out.shared_write = b.shared_write * k;
+  out.matrix_cycles = b.matrix_cycles * k;
+  out.vector_cycles = b.vector_cycles * k;
+  out.macs = b.macs * k;
+  out.vector_flops = b.vector_flops * k;
+  return out;
+}
+
+}  // namespace
+
+WorkBlock TilePlan::totals() const {
+  WorkBlock sum;
+  for (const auto& tile : blocks_per_tile) {
+    for (const WorkBlock& b : tile) accumulate(sum, b);
+  }
+  return sum;
+}
+
+double TilePlan::max_tile_compute_cycles() const {
+  double worst = 0;
+  for (const auto& tile : blocks_per_tile) {
+    double cycles = 0;
+    for (const WorkBlock& b : tile) cycles += b.matrix_cycles + b.vector_cycles;
+    worst = std::max(worst, cycles);
+  }
+  return worst;
+}
+
+TilingPolicy::TilingPolicy(const ChipParams& chip) : chip_(chip), engine_(chip.tiles.matrix) {}
+
+TilePlan TilingPolicy::plan(const WorkDescriptor& work) const {
+  TilePlan out;
+  switch (work.work_class) {
+    case WorkClass::kMatmul: out = plan_matmul(work); break;
+    case WorkClass::kAttention: out = plan_attention(work); break;
+    case WorkClass::kVector: out = plan_vector(work); break;
+  }
+  apply_activation_spill(work, out);
+  return out;
+}
+
+void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks, const WorkBlock& total) const {
+  const double slot = chip_.tiles.sram.si() / 2.0;
+  const double bytes_in = total.hbm_read.si() + total.shared_read.si();
+  const double blocks =
+      std::min(static_cast<double>(kMaxBlocksPerTile), std::max(1.0, std::ceil(bytes_in / slot)));
+  const WorkBlock one = scaled(total, 1.0 / blocks);
+  for (int64_t i = 0; i < static_cast<int64_t>(blocks); ++i) tile_blocks.push_back(one);
+}
+
+TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
+  const int64_t tiles = chip_.tiles.count;
+  const double inst = static_cast<double>(w.instances);
+  const double weight_b =
+      per_element(w.stream_bytes, inst * static_cast<double>(w.k) * static_cast<double>(w.n));
+  const double act_in_b = per_element(w.activation_in_bytes,
+                                      inst * static_cast<double>(w.m) * static_cast<double>(w.k));
+  const double act_out_b = per_element(w.activation_out_bytes,
+                                       inst * static_cast<double>(w.m) * static_cast<double>(w.n));
+
+  TilePlan plan;
+  plan.blocks_per_tile.resize(static_cast<size_t>(tiles));
+
+  // One whole instance (or several) per tile when there are at least as many instances as tiles.
+  if (w.instances >= tiles) {
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int64_t count = (t + 1) * w.instances / tiles - t * w.instances / tiles;
+      if (count == 0) continue;
+      const double c = static_cast<double>(count);
+      WorkBlock total;
+      total.matrix_cycles = c * engine_.cycles(w.m, w.n, w.k, w.math);
+      total.macs = c * static_cast<double>(w.m) * static_cast<double>(w.n) * static_cast<double>(w.k);
+      total.hbm_read = Bytes(c * weight_b * static_cast<double>(w.k * w.n));
+      total.shared_read = Bytes(c * act_in_b * static_cast<double>(w.m * w.k));
+      total.shared_write = Bytes(c * act_out_b * static_cast<double>(w.m * w.n));
+      append_blocks(plan.blocks_per_tile[static_cast<size_t>(t)], total);
+    }
+    return plan;
+  }
+
+  // Otherwise each instance gets a group of tiles, arranged as the grid that minimises the
+  // slowest member's time (compute, or its share of the on-chip traffic).
+  const int64_t group = tiles / w.instances;
+  const MatmulGrid grid = choose_grid(w, group, weight_b, act_in_b);
+  const int64_t rows_per = ceil_div(w.m, grid.rows);
+  const int64_t cols_per = ceil_div(w.n, grid.cols);
+  const int64_t depth_per = ceil_div(w.k, grid.depth);
+  for (int64_t i = 0; i < w.instances; ++i) {
+    int64_t tile = i * group;
+    for (int64_t r = 0; r < grid.rows; ++r) {
+      const int64_t rows = std::min(rows_per, w.m - r * rows_per);
+      for (int64_t c = 0; c < grid.cols; ++c) {
+        const int64_t cols = std::min(cols_per, w.n - c * cols_per);
+        for (int64_t d = 0; d < grid.depth; ++d) {
+          const int64_t depth = std::min(depth_per, w.k - d * depth_per);
+          if (rows <= 0 || cols <= 0 || depth <= 0) continue;
+          const double rr = static_cast<double>(rows);
+          const double cc = static_cast<double>(cols);
+          const double dd = static_cast<double>(depth);
+          WorkBlock total;
+          total.matrix_cycles = engine_.cycles(rows, cols, depth, w.math);
+          total.macs = rr * cc * dd;
+          const Bytes weights(weight_b * dd * cc);
+          // The first row of the grid streams a weight panel from HBM; the other rows get the
+          // same panel from shared SRAM (multicast).
+          if (r == 0) {
+            total.hbm_read += weights;
+          } else {
+            total.shared_read += weights;
+          }
+          total.shared_read += Bytes(act_in_b * rr * dd);
+          total.shared_write += Bytes(act_out_b * rr * cc);
+          if (grid.depth > 1) {  // split-K: add this member's partial sums
+            total.vector_flops = rr * cc;
+            total.vector_cycles = total.vector_flops / chip_.tiles.vector.flops_per_cycle;
+          }
+          append_blocks(plan.blocks_per_tile[static_cast<size_t>(tile++)], total);
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int64_t group,
+                                                   double weight_b, double act_in_b) const {
+  const MatrixEngineParams& engine = chip_.tiles.matrix;
+  const double clock = chip_.tiles.clock.si();
+  // Each member's fair share of the on-chip bandwidth that feeds it.
+  const double feed_bandwidth =
+      (chip_.shared_sram.bandwidth.si() + chip_.hbm.peak_bandwidth().si()) /
+      static_cast<double>(chip_.tiles.count);
+  MatmulGrid best;
+  double best_time = -1;
+  const int64_t max_cols = std::min(group, ceil_div(w.n, engine.cols));
+  for (int64_t cols = 1; cols <= max_cols; ++cols) {
+    const int64_t max_rows = std::min(group / cols, ceil_div(w.m, engine.rows));
+    for (int64_t rows = 1; rows <= max_rows; ++rows) {
+      // Spare members split the reduction, but only when the rows cannot use them.
+      const int64_t depth = rows == max_rows ? std::max<int64_t>(1, group / (cols * rows)) : 1;
+      const int64_t m = ceil_div(w.m, rows);
+      const int64_t n = ceil_div(w.n, cols);
+      const int64_t k = ceil_div(w.k, depth);
+      const double compute = engine_.cycles(m, n, k, w.math) / clock;
+      const double traffic = weight_b * static_cast<double>(k * n) +
+                             act_in_b * static_cast<double>(m * k);
+      const double time = std::max(compute, traffic / feed_bandwidth);
+      // Strictly better only: among equals the earlier (fewer columns, no split-K) wins.
+      if (best_time < 0 || time < best_time * (1 - 1e-9)) {
+        best_time = time;
+        best = MatmulGrid{rows, cols, depth};
+      }
+    }
+  }
+  return best;
+}
+
+TilePlan TilingPolicy::plan_attention(const WorkDescriptor& w) const {
+  const int64_t tiles = chip_.tiles.count;
+  const double inst = static_cast<double>(w.instances);
+  const double m = static_cast<double>(w.m);
+  const double n = static_cast<double>(w.n);
+  const double kk = static_cast<double>(w.k);
+  const double vector_fpc = chip_.tiles.vector.flops_per_cycle;
+  // Causal masking and window caps make the useful work a fraction of the full m x n scores.
+  const double full_flops = 4.0 * m * n * kk * inst;
+  const double useful = full_flops > 0 ? std::min(1.0, w.flops.si() / full_flops) : 0.0;
+  // Softmax: max, subtract, exp, sum, scale: about 5 FLOP per useful score (assumption).
+  constexpr double kSoftmaxFlopsPerScore = 5.0;
+
+  auto unit_part = [&](int64_t keys) {
+    WorkBlock b;
+    const double fraction = n > 0 ? static_cast<double>(keys) / n : 0.0;
+    b.matrix_cycles = (engine_.cycles(w.m, keys, w.k, w.math) + engine_.cycles(w.m, w.k, keys, w.math)) * useful;
+    b.macs = 2.0 * m * static_cast<double>(keys) * kk * useful;
+    b.vector_flops = kSoftmaxFlopsPerScore * m * static_cast<double>(keys) * useful;
+    b.vector_cycles = b.vector_flops / vector_fpc;
+    b.hbm_read = Bytes(w.stream_bytes.si() / inst * fraction);
+    b.hbm_write = Bytes(w.hbm_write_bytes.si() / inst * fraction);
+    b.shared_read = Bytes(w.activation_in_bytes.si() / inst * fraction);
+    b.shared_write = Bytes(w.activation_out_bytes.si() / inst * fraction);
+    return b;
+  };
+
+  TilePlan plan;
+  plan.blocks_per_tile.resize(static_cast<size_t>(tiles));
+  if (w.instances >= tiles) {
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int64_t first = t * w.instances / tiles;
+      const int64_t last = (t + 1) * w.instances / tiles;
+      if (last == first) continue;
+      const WorkBlock one = unit_part(w.n);
+      append_blocks(plan.blocks_per_tile[static_cast<size_t>(t)],
+                    scaled(one, static_cast<double>(last - first)));
+    }
+    return plan;
+  }
+  const int64_t group = tiles / w.instances;
+  const int64_t keys_per = ceil_div(w.n, group);
+  for (int64_t u = 0; u < w.instances; ++u) {
+    for (int64_t r = 0; r < group; ++r) {
+      const int64_t keys = std::min(keys_per, w.n - r * keys_per);
+      if (keys <= 0) break;
+      WorkBlock b = unit_part(keys);
+      if (group > 1) {  // combine partial softmax results (flash-decoding)
+        b.vector_flops += m * kk;
+        b.vector_cycles = b.vector_flops / vector_fpc;
+      }
+      append_blocks(plan.blocks_per_tile[static_cast<size_t>(u * group + r)], b);
+    }
+  }
+  return plan;
+}
+
+TilePlan TilingPolicy::plan_vector(const WorkDescriptor& w) const {
+  const int64_t tiles = chip_.tiles.count;
+  const double share = 1.0 / static_cast<double>(tiles);
+  WorkBlock b;
+  b.vector_flops = w.flops.si() * share;
+  b.vector_cycles = b.vector_flops / chip_.tiles.vector.flops_per_cycle;
+  b.hbm_read = w.stream_bytes * share;
+  b.hbm_write = w.hbm_write_bytes * share;
+  b.shared_read = w.activation_in_bytes * share;
+  b.shared_write = w.activation_out_bytes * share;
+  TilePlan plan;
+  plan.blocks_per_tile.resize(static_cast<size_t>(tiles));
+  for (auto& tile : plan.blocks_per_tile) append_blocks(tile, b);
+  return plan;
+}
+
+void TilingPolicy::apply_activation_spill(const WorkDescriptor& w, TilePlan& plan) const {
+  const Bytes footprint = w.activation_in_bytes + w.activation_out_bytes;
+  if (footprint <= chip_.shared_sram.capacity) return;
+  const WorkBlock sum = plan.totals();
+  for (auto& tile : plan.blocks_per_tile) {
+    for (WorkBlock& b : tile) {
+      if (sum.shared_read.si() > 0) {
+        b.hbm_read += w.activation_in_bytes * (b.shared_read / sum.shared_read);
+      }
+      if (sum.shared_write.si() > 0) {
+        b.hbm_write += w.activation_out_bytes * (b.shared_write / sum.shared_write);
+      }
+    }
+  }
+}
+
+}  // namespace scoville::models

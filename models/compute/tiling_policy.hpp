@@ -1,0 +1,55 @@
+// How one op's work is spread over a chip's tiles and cut into double-buffered blocks.
+//
+// Matmul: with at least as many instances (e.g. experts) as tiles, each tile runs whole
+// instances. Otherwise each instance gets a group of tiles arranged as a rows x cols x depth
+// grid, chosen to minimise the slowest member's time (its compute, or its share of on-chip
+// traffic): every weight panel is streamed from HBM once (by the first grid row) and multicast
+// to the other rows through shared SRAM; activation rows are read from shared SRAM by every
+// column; spare members split the reduction (split-K) when the rows cannot use them, and add
+// their partial sums on the vector units.
+// Attention: each (sequence, KV head) unit goes to one tile; with fewer units than tiles the keys
+// are split over a group (flash-decoding) and the partial results combined on the vector units.
+// Vector work: spread evenly over all tiles.
+// Activations: every tile reads the activation rows it needs from shared SRAM; when an op's
+// unique activations do not fit in shared SRAM they also cross HBM once (read in, write out).
+#pragma once
+
+#include "models/chip/chip_params.hpp"
+#include "models/compute/matrix_engine_model.hpp"
+#include "models/compute/work_block.hpp"
+#include "models/compute/work_descriptor.hpp"
+
+namespace scoville::models {
+
+class TilingPolicy {
+ public:
+  // Blocks per tile per op are capped so that event counts stay bounded on huge prefills; a
+  // block is then larger than a buffer slot, which only exposes the first load (at most
+  // 1/kMaxBlocksPerTile of a tile's data) -- negligible for the compute-bound ops it affects.
+  static constexpr int64_t kMaxBlocksPerTile = 32;
+
+  explicit TilingPolicy(const ChipParams& chip);
+
+  TilePlan plan(const WorkDescriptor& work) const;
+
+ private:
+  struct MatmulGrid {
+    int64_t rows = 1;
+    int64_t cols = 1;
+    int64_t depth = 1;  // split-K factor
+  };
+  TilePlan plan_matmul(const WorkDescriptor& work) const;
+  MatmulGrid choose_grid(const WorkDescriptor& work, int64_t group, double weight_bytes_per_value,
+                         double activation_bytes_per_value) const;
+  TilePlan plan_attention(const WorkDescriptor& work) const;
+  TilePlan plan_vector(const WorkDescriptor& work) const;
+  // Cuts a tile's total work into blocks no larger than one double-buffer slot.
+  void append_blocks(std::vector<WorkBlock>& tile_blocks, const WorkBlock& total) const;
+  // Moves unique activation traffic to HBM when the op's activations overflow shared SRAM.
+  void apply_activation_spill(const WorkDescriptor& work, TilePlan& plan) const;
+
+  ChipParams chip_;
+  MatrixEngineModel engine_;
+};
+
+}  // namespace scoville::models

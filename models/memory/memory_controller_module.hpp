@@ -1,0 +1,40 @@
+// A memory made of interleaved channels (HBM stacks x channels, or shared SRAM banks). Tiles send
+// whole transfers; the controller splits each by address over the channels it touches, issues the
+// pieces at the same time and completes when the slowest piece does.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "models/memory/address_interleaver.hpp"
+#include "models/memory/memory_channel_module.hpp"
+
+namespace scoville::models {
+
+class MemoryControllerModule : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<MemoryControllerModule> target;
+
+  MemoryControllerModule(const sc_core::sc_module_name& name, int64_t channels,
+                         Bandwidth sustained_per_channel, Duration latency, Bytes granule);
+
+  Bytes bytes_read() const;
+  Bytes bytes_written() const;
+  int64_t channel_count() const { return static_cast<int64_t>(channels_.size()); }
+  const MemoryChannelModule& channel(int64_t i) const { return *channels_[static_cast<size_t>(i)]; }
+
+ private:
+  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+
+  tlm_utils::multi_passthrough_initiator_socket<MemoryControllerModule> to_channels_;
+  std::vector<std::unique_ptr<MemoryChannelModule>> channels_;
+  AddressInterleaver interleaver_;
+};
+
+}  // namespace scoville::models

@@ -1,0 +1,39 @@
+// The scoville executable: maps typed errors to messages and exit codes (no library exits).
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/cli_options.hpp"
+#include "sim/cli/commands.hpp"
+
+namespace {
+constexpr int kExitOk = 0;
+constexpr int kExitInternal = 1;
+constexpr int kExitInput = 2;
+constexpr int kExitOutput = 3;
+}  // namespace
+
+int main(int argc, char** argv) {
+  // SystemC prints a banner on first use unless told not to.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    const scoville::cli::Options options = scoville::cli::parse_command_line(args);
+    return scoville::cli::execute(options, argc, argv, std::cout);
+  } catch (const scoville::cli::UsageError& e) {
+    std::cerr << "scoville: " << e.message << "\n\n" << scoville::cli::usage();
+    return kExitInput;
+  } catch (const scoville::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitInput;
+  } catch (const scoville::OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitOutput;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitOk;
+}

@@ -1,0 +1,182 @@
+#include "sim/config/chip_loader.hpp"
+
+#include <filesystem>
+
+#include "sim/base/yaml_reader.hpp"
+
+namespace scoville::config {
+
+namespace {
+
+constexpr int64_t kMaxCount = 1'000'000;  // sanity bound for counts (tiles, channels, ports)
+
+models::MatrixEngineParams read_matrix_engine(MapReader r) {
+  models::MatrixEngineParams e;
+  e.rows = r.integer("rows", 1, 65536);
+  e.cols = r.integer("cols", 1, 65536);
+  MapReader rates = r.map("k_per_cycle");
+  for (const std::string& key : rates.keys()) {
+    const auto precision = math_precision_from_string(key);
+    if (!precision) {
+      const std::string suggestion = closest_match(key, math_precision_names());
+      rates.error(key, "unknown math precision '" + key + "'" +
+                           (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
+                           " (known: bf16, fp8, fp4)");
+      continue;
+    }
+    e.k_per_cycle[models::index_of(*precision)] = rates.integer(key, 1, 65536);
+  }
+  if (!e.supports(MathPrecision::kBf16) && !e.supports(MathPrecision::kFp8) &&
+      !e.supports(MathPrecision::kFp4)) {
+    rates.error("", "at least one math precision (bf16, fp8, fp4) must be given");
+  }
+  rates.finish();
+  e.pipeline_latency_cycles = r.integer("pipeline_latency_cycles", 0, 1'000'000);
+  r.finish();
+  return e;
+}
+
+models::TileParams read_tiles(MapReader r) {
+  models::TileParams t;
+  t.count = r.integer("count", 1, kMaxCount);
+  t.clock = r.quantity<Frequency>("clock");
+  t.matrix = read_matrix_engine(r.map("matrix_engine"));
+  MapReader vector = r.map("vector_unit");
+  t.vector.flops_per_cycle = vector.number("flops_per_cycle", 1e-3, 1e9);
+  vector.finish();
+  t.sram = r.quantity<Bytes>("sram");
+  t.sram_bandwidth = r.quantity<Bandwidth>("sram_bandwidth");
+  r.finish();
+  return t;
+}
+
+models::HbmParams read_hbm(MapReader r) {
+  models::HbmParams h;
+  h.stacks = r.integer("stacks", 1, 1024);
+  h.channels_per_stack = r.integer("channels_per_stack", 1, 1024);
+  h.bandwidth_per_channel = r.quantity<Bandwidth>("bandwidth_per_channel");
+  h.capacity = r.quantity<Bytes>("capacity");
+  h.latency = r.quantity<Duration>("latency", Range::kNonNegative);
+  h.interleave_granule = r.quantity<Bytes>("interleave_granule");
+  h.streaming_efficiency = r.number("streaming_efficiency", 0.01, 1.0);
+  const double granule = h.interleave_granule.si();
+  if (granule > 0 && (granule != static_cast<double>(static_cast<uint64_t>(granule)))) {
+    r.error("interleave_granule", "must be a whole number of bytes");
+  }
+  r.finish();
+  return h;
+}
+
+ChipSpec read_chip_document(const YAML::Node& root, const std::string& file) {
+  Diagnostics diagnostics;
+  MapReader top(root, file, "", diagnostics);
+  MapReader r = top.map("chip");
+  top.finish();
+
+  ChipSpec spec;
+  spec.file = file;
+  models::ChipParams& p = spec.params;
+  p.name = r.string("name");
+  p.description = r.string_or("description", "");
+  p.tiles = read_tiles(r.map("tiles"));
+  {
+    MapReader s = r.map("shared_sram");
+    p.shared_sram.capacity = s.quantity<Bytes>("capacity");
+    p.shared_sram.bandwidth = s.quantity<Bandwidth>("bandwidth");
+    p.shared_sram.banks = s.integer("banks", 1, kMaxCount);
+    s.finish();
+  }
+  {
+    MapReader n = r.map("noc");
+    p.noc.latency = n.quantity<Duration>("latency", Range::kNonNegative);
+    n.finish();
+  }
+  p.hbm = read_hbm(r.map("hbm"));
+  {
+    MapReader ports = r.map("ports");
+    p.ports.count = ports.integer("count", 0, kMaxCount);
+    p.ports.bandwidth_per_port = ports.quantity<Bandwidth>("bandwidth_per_port");
+    ports.finish();
+  }
+  {
+    MapReader power = r.map("power");
+    p.power.tdp = power.quantity<Power>("tdp");
+    p.power.static_power = power.quantity<Power>("static", Range::kNonNegative);
+    if (diagnostics.empty() && p.power.static_power > p.power.tdp) {
+      power.error("static", "static power exceeds the TDP");
+    }
+    power.finish();
+  }
+  spec.energy_table = r.string("energy");
+  r.finish();
+  diagnostics.throw_if_any();
+  return spec;
+}
+
+models::EnergyTable read_energy_document(const YAML::Node& root, const std::string& file) {
+  Diagnostics diagnostics;
+  MapReader top(root, file, "", diagnostics);
+  MapReader r = top.map("energy");
+  top.finish();
+  models::EnergyTable t;
+  t.name = r.string("name");
+  MapReader mac = r.map("mac");
+  for (MathPrecision p : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
+    t.per_mac[models::index_of(p)] = mac.quantity<Energy>(to_string(p));
+  }
+  mac.finish();
+  t.per_vector_flop = r.quantity<Energy>("vector_flop");
+  t.tile_sram = r.quantity<EnergyPerBit>("tile_sram");
+  t.shared_sram = r.quantity<EnergyPerBit>("shared_sram");
+  t.noc = r.quantity<EnergyPerBit>("noc");
+  t.hbm = r.quantity<EnergyPerBit>("hbm");
+  t.link = r.quantity<EnergyPerBit>("link");
+  r.finish();
+  diagnostics.throw_if_any();
+  return t;
+}
+
+}  // namespace
+
+ChipSpec parse_chip(const std::string& path) { return read_chip_document(load_yaml_file(path), path); }
+
+ChipSpec parse_chip_string(const std::string& yaml, const std::string& display_name) {
+  return read_chip_document(load_yaml_string(yaml, display_name), display_name);
+}
+
+models::EnergyTable parse_energy(const std::string& path) {
+  return read_energy_document(load_yaml_file(path), path);
+}
+
+models::EnergyTable parse_energy_string(const std::string& yaml, const std::string& display_name) {
+  return read_energy_document(load_yaml_string(yaml, display_name), display_name);
+}
+
+namespace {
+void require_known(const std::string& name_or_path, const std::string& path,
+                   const std::string& folder, const DataPaths& paths, const std::string& what) {
+  if (std::filesystem::exists(path)) return;
+  std::string known;
+  for (const std::string& n : paths.available(folder)) known += (known.empty() ? "" : ", ") + n;
+  throw InputError(SourceLocation{path, 0, 0}, "",
+                   "no " + what + " '" + name_or_path + "' (file not found); known " + what +
+                       "s: " + (known.empty() ? "none" : known));
+}
+}  // namespace
+
+models::ChipParams load_chip(const std::string& name_or_path, const DataPaths& paths) {
+  const std::string path = paths.resolve(name_or_path, "arch/chips");
+  require_known(name_or_path, path, "arch/chips", paths, "chip");
+  ChipSpec spec = parse_chip(path);
+  const std::string energy_path = paths.resolve(spec.energy_table, "arch/energy");
+  try {
+    require_known(spec.energy_table, energy_path, "arch/energy", paths, "energy table");
+  } catch (const InputError& e) {
+    // Point at the chip file's reference, which is what the user has to fix.
+    throw InputError(SourceLocation{path, 0, 0}, "chip.energy", e.diagnostics().front().message);
+  }
+  spec.params.energy = parse_energy(energy_path);
+  return spec.params;
+}
+
+}  // namespace scoville::config

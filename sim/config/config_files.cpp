@@ -1,0 +1,202 @@
+#include "sim/config/config_files.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/base/unit_parser.hpp"
+#include "sim/base/yaml_reader.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/study/study_config.hpp"
+#include "workloads/model_loader.hpp"
+
+namespace scoville::config {
+
+std::string to_string(FileKind kind) {
+  switch (kind) {
+    case FileKind::kChip: return "chip";
+    case FileKind::kEnergy: return "energy table";
+    case FileKind::kStudy: return "study";
+    case FileKind::kModel: return "model";
+  }
+  return "model";
+}
+
+FileKind detect_kind(const std::string& path) {
+  const YAML::Node root = load_yaml_file(path);
+  if (root.IsMap()) {
+    if (root["chip"]) return FileKind::kChip;
+    if (root["energy"]) return FileKind::kEnergy;
+    if (root["study"]) return FileKind::kStudy;
+    if (root["layers"] || root["attention"]) return FileKind::kModel;
+  }
+  throw InputError(location_of(root, path), "",
+                   "not a Scoville file: expected a top-level 'chip:', 'energy:' or 'study:' "
+                   "section, or a model description (layers, attention, ffn, ...)");
+}
+
+FileKind check_file(const std::string& path) {
+  const FileKind kind = detect_kind(path);
+  switch (kind) {
+    case FileKind::kChip: parse_chip(path); break;
+    case FileKind::kEnergy: parse_energy(path); break;
+    case FileKind::kStudy: study::parse_study_file(path); break;
+    case FileKind::kModel: workloads::load_model(path); break;
+  }
+  return kind;
+}
+
+namespace {
+
+std::string si(double value, const std::string& unit) { return format_si(value, unit, 6); }
+
+std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
+  YAML::Emitter o;
+  o << YAML::BeginMap << YAML::Key << "chip" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "name" << YAML::Value << p.name;
+  o << YAML::Key << "description" << YAML::Value << p.description;
+  o << YAML::Key << "tiles" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "count" << YAML::Value << p.tiles.count;
+  o << YAML::Key << "clock" << YAML::Value << si(p.tiles.clock.si(), "Hz");
+  o << YAML::Key << "matrix_engine" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "rows" << YAML::Value << p.tiles.matrix.rows;
+  o << YAML::Key << "cols" << YAML::Value << p.tiles.matrix.cols;
+  o << YAML::Key << "k_per_cycle" << YAML::Value << YAML::BeginMap;
+  for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
+    if (p.tiles.matrix.supports(m)) {
+      o << YAML::Key << to_string(m) << YAML::Value << p.tiles.matrix.k_per_cycle[models::index_of(m)];
+    }
+  }
+  o << YAML::EndMap;
+  o << YAML::Key << "pipeline_latency_cycles" << YAML::Value << p.tiles.matrix.pipeline_latency_cycles;
+  o << YAML::EndMap;
+  o << YAML::Key << "vector_unit" << YAML::Value << YAML::BeginMap << YAML::Key << "flops_per_cycle"
+    << YAML::Value << p.tiles.vector.flops_per_cycle << YAML::EndMap;
+  o << YAML::Key << "sram" << YAML::Value << si(p.tiles.sram.si(), "B");
+  o << YAML::Key << "sram_bandwidth" << YAML::Value << si(p.tiles.sram_bandwidth.si(), "B/s");
+  o << YAML::EndMap;
+  o << YAML::Key << "shared_sram" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "capacity" << YAML::Value << si(p.shared_sram.capacity.si(), "B");
+  o << YAML::Key << "bandwidth" << YAML::Value << si(p.shared_sram.bandwidth.si(), "B/s");
+  o << YAML::Key << "banks" << YAML::Value << p.shared_sram.banks << YAML::EndMap;
+  o << YAML::Key << "noc" << YAML::Value << YAML::BeginMap << YAML::Key << "latency" << YAML::Value
+    << si(p.noc.latency.si(), "s") << YAML::EndMap;
+  o << YAML::Key << "hbm" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "stacks" << YAML::Value << p.hbm.stacks;
+  o << YAML::Key << "channels_per_stack" << YAML::Value << p.hbm.channels_per_stack;
+  o << YAML::Key << "bandwidth_per_channel" << YAML::Value << si(p.hbm.bandwidth_per_channel.si(), "B/s");
+  o << YAML::Key << "capacity" << YAML::Value << si(p.hbm.capacity.si(), "B");
+  o << YAML::Key << "latency" << YAML::Value << si(p.hbm.latency.si(), "s");
+  o << YAML::Key << "interleave_granule" << YAML::Value << si(p.hbm.interleave_granule.si(), "B");
+  o << YAML::Key << "streaming_efficiency" << YAML::Value << p.hbm.streaming_efficiency;
+  o << YAML::EndMap;
+  o << YAML::Key << "ports" << YAML::Value << YAML::BeginMap << YAML::Key << "count" << YAML::Value
+    << p.ports.count << YAML::Key << "bandwidth_per_port" << YAML::Value
+    << si(p.ports.bandwidth_per_port.si(), "B/s") << YAML::EndMap;
+  o << YAML::Key << "power" << YAML::Value << YAML::BeginMap << YAML::Key << "tdp" << YAML::Value
+    << si(p.power.tdp.si(), "W") << YAML::Key << "static" << YAML::Value
+    << si(p.power.static_power.si(), "W") << YAML::EndMap;
+  o << YAML::Key << "energy" << YAML::Value << energy;
+  o << YAML::EndMap;
+  // Derived figures, for the reader (not read back).
+  o << YAML::Key << "derived" << YAML::Value << YAML::BeginMap;
+  for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
+    if (p.tiles.matrix.supports(m)) {
+      o << YAML::Key << "peak_" + to_string(m) << YAML::Value << si(p.peak_flop_rate(m).si(), "FLOP/s");
+    }
+  }
+  o << YAML::Key << "peak_hbm_bandwidth" << YAML::Value << si(p.hbm.peak_bandwidth().si(), "B/s");
+  o << YAML::EndMap << YAML::EndMap;
+  return std::string(o.c_str()) + "\n";
+}
+
+std::string dump_energy(const models::EnergyTable& t) {
+  YAML::Emitter o;
+  o << YAML::BeginMap << YAML::Key << "energy" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "name" << YAML::Value << t.name;
+  o << YAML::Key << "mac" << YAML::Value << YAML::BeginMap;
+  for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
+    o << YAML::Key << to_string(m) << YAML::Value << si(t.per_mac[models::index_of(m)].si(), "J");
+  }
+  o << YAML::EndMap;
+  o << YAML::Key << "vector_flop" << YAML::Value << si(t.per_vector_flop.si(), "J");
+  o << YAML::Key << "tile_sram" << YAML::Value << si(t.tile_sram.si(), "J/bit");
+  o << YAML::Key << "shared_sram" << YAML::Value << si(t.shared_sram.si(), "J/bit");
+  o << YAML::Key << "noc" << YAML::Value << si(t.noc.si(), "J/bit");
+  o << YAML::Key << "hbm" << YAML::Value << si(t.hbm.si(), "J/bit");
+  o << YAML::Key << "link" << YAML::Value << si(t.link.si(), "J/bit");
+  o << YAML::EndMap << YAML::EndMap;
+  return std::string(o.c_str()) + "\n";
+}
+
+std::string dump_model(const workloads::ModelConfig& m) {
+  YAML::Emitter o;
+  const workloads::AttentionConfig& a = m.attention();
+  const workloads::FfnConfig& f = m.ffn();
+  const workloads::PrecisionConfig& p = m.precision();
+  o << YAML::BeginMap;
+  o << YAML::Key << "name" << YAML::Value << m.name();
+  o << YAML::Key << "layers" << YAML::Value << m.layers();
+  o << YAML::Key << "hidden_size" << YAML::Value << m.hidden_size();
+  o << YAML::Key << "vocab_size" << YAML::Value << m.vocab_size();
+  o << YAML::Key << "tied_embeddings" << YAML::Value << m.tied_embeddings();
+  o << YAML::Key << "max_context" << YAML::Value << m.max_context();
+  o << YAML::Key << "attention" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "type" << YAML::Value << workloads::to_string(a.type);
+  o << YAML::Key << "heads" << YAML::Value << a.heads;
+  o << YAML::Key << "kv_heads" << YAML::Value << a.kv_heads;
+  o << YAML::Key << "head_dim" << YAML::Value << a.head_dim;
+  o << YAML::Key << "bias" << YAML::Value << a.bias;
+  o << YAML::Key << "sinks" << YAML::Value << a.sinks;
+  o << YAML::Key << "sliding_window" << YAML::Value << a.sliding_window;
+  if (a.type == workloads::AttentionType::kMla) {
+    o << YAML::Key << "q_lora_rank" << YAML::Value << a.q_lora_rank;
+    o << YAML::Key << "kv_lora_rank" << YAML::Value << a.kv_lora_rank;
+    o << YAML::Key << "qk_nope_head_dim" << YAML::Value << a.qk_nope_head_dim;
+    o << YAML::Key << "qk_rope_head_dim" << YAML::Value << a.qk_rope_head_dim;
+    o << YAML::Key << "v_head_dim" << YAML::Value << a.v_head_dim;
+  }
+  o << YAML::EndMap;
+  o << YAML::Key << "ffn" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "type" << YAML::Value << workloads::to_string(f.type);
+  o << YAML::Key << "intermediate_size" << YAML::Value << f.intermediate_size;
+  o << YAML::Key << "bias" << YAML::Value << f.bias;
+  if (f.type == workloads::FfnType::kMoe) {
+    o << YAML::Key << "experts" << YAML::Value << f.experts;
+    o << YAML::Key << "top_k" << YAML::Value << f.top_k;
+    o << YAML::Key << "expert_intermediate_size" << YAML::Value << f.expert_intermediate_size;
+    o << YAML::Key << "shared_experts" << YAML::Value << f.shared_experts;
+    o << YAML::Key << "first_dense_layers" << YAML::Value << f.first_dense_layers;
+    o << YAML::Key << "router_bias" << YAML::Value << f.router_bias;
+  }
+  o << YAML::EndMap;
+  o << YAML::Key << "precision" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "weights" << YAML::Value << to_string(p.weights);
+  o << YAML::Key << "experts" << YAML::Value << to_string(p.experts);
+  o << YAML::Key << "embeddings" << YAML::Value << to_string(p.embeddings);
+  o << YAML::Key << "activations" << YAML::Value << to_string(p.activations);
+  o << YAML::Key << "kv_cache" << YAML::Value << to_string(p.kv_cache);
+  o << YAML::EndMap;
+  o << YAML::Key << "derived" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "total_parameters" << YAML::Value << m.total_parameters();
+  o << YAML::Key << "active_parameters_per_token" << YAML::Value << m.active_parameters_per_token();
+  o << YAML::Key << "weight_bytes" << YAML::Value << si(m.weight_bytes().si(), "B");
+  o << YAML::Key << "kv_bytes_per_token" << YAML::Value << si(m.kv_bytes_per_token().si(), "B");
+  o << YAML::EndMap << YAML::EndMap;
+  return std::string(o.c_str()) + "\n";
+}
+
+}  // namespace
+
+std::string dump_file(const std::string& path) {
+  switch (detect_kind(path)) {
+    case FileKind::kChip: {
+      const ChipSpec spec = parse_chip(path);
+      return dump_chip(spec.params, spec.energy_table);
+    }
+    case FileKind::kEnergy: return dump_energy(parse_energy(path));
+    case FileKind::kStudy: return study::to_yaml(study::parse_study_file(path));
+    case FileKind::kModel: return dump_model(workloads::load_model(path));
+  }
+  return "";
+}
+
+}  // namespace scoville::config

@@ -1,0 +1,36 @@
+#include "sim/config/data_paths.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#ifndef SCOVILLE_DEFAULT_DATA_DIR
+#error "SCOVILLE_DEFAULT_DATA_DIR must be defined by the build"
+#endif
+
+namespace scoville::config {
+
+DataPaths DataPaths::from_environment() {
+  const char* env = std::getenv("SCOVILLE_DATA_DIR");
+  return DataPaths{env != nullptr && *env != '\0' ? env : SCOVILLE_DEFAULT_DATA_DIR};
+}
+
+std::string DataPaths::resolve(const std::string& name_or_path, const std::string& folder) const {
+  const bool is_path = name_or_path.find('/') != std::string::npos ||
+                       (name_or_path.size() > 5 &&
+                        name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
+  if (is_path) return name_or_path;
+  return root + "/" + folder + "/" + name_or_path + ".yaml";
+}
+
+std::vector<std::string> DataPaths::available(const std::string& folder) const {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(root + "/" + folder, ec)) {
+    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace scoville::config

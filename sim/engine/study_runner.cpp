@@ -1,0 +1,187 @@
+#include "sim/engine/study_runner.hpp"
+
+#include <memory>
+#include <sstream>
+
+#include <systemc>
+
+#include "models/chip/chip_module.hpp"
+#include "sim/base/unit_parser.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/engine/decode_sampling.hpp"
+#include "sim/engine/lowering.hpp"
+#include "sim/stats/op_accounting.hpp"
+#include "workloads/decompose.hpp"
+#include "workloads/model_loader.hpp"
+
+namespace scoville::engine {
+
+namespace {
+
+struct PlannedIteration {
+  workloads::IterationShape shape;
+  double weight = 1.0;
+  std::vector<workloads::Op> ops;
+};
+
+// The iterations one request shape needs: a prefill of the prompts, then sampled decode steps.
+std::vector<PlannedIteration> plan_iterations(const workloads::ModelConfig& model,
+                                              const study::StudyConfig& s) {
+  std::vector<PlannedIteration> out;
+  workloads::IterationShape prefill;
+  prefill.phase = workloads::Phase::kPrefill;
+  prefill.batch = s.batch;
+  prefill.new_tokens = s.isl;
+  prefill.context = s.isl;
+  out.push_back({prefill, 1.0, workloads::decompose_iteration(model, prefill).ops});
+  for (const DecodeSample& sample : decode_samples(s.isl, s.osl)) {
+    workloads::IterationShape decode;
+    decode.phase = workloads::Phase::kDecode;
+    decode.batch = s.batch;
+    decode.new_tokens = 1;
+    decode.context = sample.context;
+    out.push_back({decode, sample.weight, workloads::decompose_iteration(model, decode).ops});
+  }
+  return out;
+}
+
+void check_fits(const workloads::ModelConfig& model, const models::ChipParams& chip,
+                const study::StudyConfig& s, const std::string& chip_file) {
+  const Bytes weights = model.weight_bytes();
+  const Bytes kv = model.kv_bytes(s.isl + s.osl) * static_cast<double>(s.batch);
+  const Bytes needed = weights + kv;
+  if (needed > chip.hbm.capacity) {
+    std::ostringstream msg;
+    msg << "model '" << model.name() << "' does not fit on one '" << chip.name
+        << "' chip: needs " << format_si(needed.si(), "B") << " (weights "
+        << format_si(weights.si(), "B") << " + KV cache " << format_si(kv.si(), "B") << " for "
+        << s.batch << " x " << (s.isl + s.osl) << " tokens) but HBM holds "
+        << format_si(chip.hbm.capacity.si(), "B") << "; reduce --batch, --isl or --osl";
+    throw InputError(SourceLocation{chip_file, 0, 0}, "chip.hbm.capacity", msg.str());
+  }
+  if (s.isl + s.osl > model.max_context()) {
+    throw InputError(SourceLocation{s.source, 0, 0}, "study.isl",
+                     "isl + osl = " + std::to_string(s.isl + s.osl) + " exceeds the model's " +
+                         "maximum context of " + std::to_string(model.max_context()) + " tokens");
+  }
+}
+
+models::EnergyBreakdown scaled(const models::EnergyBreakdown& e, double k) {
+  models::EnergyBreakdown out;
+  out.matrix = e.matrix * k;
+  out.vector = e.vector * k;
+  out.tile_sram = e.tile_sram * k;
+  out.shared_sram = e.shared_sram * k;
+  out.noc = e.noc * k;
+  out.hbm = e.hbm * k;
+  out.link = e.link * k;
+  out.static_energy = e.static_energy * k;
+  return out;
+}
+
+struct ChipJob {
+  models::ChipParams params;
+  std::vector<PlannedIteration> iterations;
+  std::vector<models::WorkDescriptor> program;
+  std::unique_ptr<models::ChipModule> module;
+};
+
+stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& model,
+                          const study::StudyConfig& s) {
+  stats::ChipResult result;
+  const models::ChipParams& chip = job.params;
+  result.chip = chip.name;
+  result.model = model.name();
+  result.batch = s.batch;
+  result.isl = s.isl;
+  result.osl = s.osl;
+  result.tdp = chip.power.tdp;
+  result.weight_bytes = model.weight_bytes();
+  result.kv_bytes = model.kv_bytes(s.isl + s.osl) * static_cast<double>(s.batch);
+  result.hbm_capacity = chip.hbm.capacity;
+  result.peak_hbm_bandwidth = chip.hbm.peak_bandwidth();
+  const auto main_math = chip.executed_precision(math_precision_of(model.precision().weights));
+  result.peak_flop_rate = chip.peak_flop_rate(main_math.value_or(MathPrecision::kBf16));
+
+  const std::vector<models::OpRecord>& records = job.module->records();
+  size_t op_index = 0;
+  stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}};
+  stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}};
+  for (size_t it = 0; it < job.iterations.size(); ++it) {
+    const PlannedIteration& planned = job.iterations[it];
+    stats::IterationResult iteration;
+    iteration.phase = workloads::to_string(planned.shape.phase);
+    iteration.batch = planned.shape.batch;
+    iteration.new_tokens = planned.shape.new_tokens;
+    iteration.context = planned.shape.context;
+    iteration.weight = planned.weight;
+    const Duration start = records[op_index].start;
+    for (const workloads::Op& op : planned.ops) {
+      const models::OpRecord& record = records[op_index];
+      const models::WorkDescriptor& work = job.program[op_index];
+      ++op_index;
+      stats::OpResult row = stats::account_op(record, work, chip, static_cast<int>(it), op.layer,
+                                              workloads::to_string(op.kind), start);
+      const models::ActionCounts counts = stats::count_actions(record, work);
+      iteration.counts += counts;
+      iteration.energy += models::price(counts, chip.energy, chip.power.static_power, row.duration);
+      iteration.flops += row.flops;
+      iteration.hbm_bytes += row.hbm_bytes;
+      iteration.time += row.duration;
+      iteration.time_by_bound[row.bound] += row.duration;
+      result.ops.push_back(std::move(row));
+    }
+    stats::PhaseResult& phase = planned.shape.phase == workloads::Phase::kPrefill ? prefill : decode;
+    phase.time += iteration.time * iteration.weight;
+    phase.flops += iteration.flops * iteration.weight;
+    phase.hbm_bytes += iteration.hbm_bytes * iteration.weight;
+    phase.energy += scaled(iteration.energy, iteration.weight);
+    for (const auto& [bound, t] : iteration.time_by_bound) phase.time_by_bound[bound] += t * iteration.weight;
+    result.iterations.push_back(std::move(iteration));
+  }
+  result.phases = {prefill, decode};
+  return result;
+}
+
+}  // namespace
+
+StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& paths) {
+  StudyResult out;
+  out.study = s;
+  const std::string model_path = paths.resolve(s.model, "workloads/models");
+  const workloads::ModelConfig model = workloads::load_model(model_path);
+  out.input_files.push_back(model_path);
+
+  std::vector<ChipJob> jobs;
+  for (const std::string& name : s.chips) {
+    ChipJob job;
+    job.params = config::load_chip(name, paths);
+    const std::string chip_path = paths.resolve(name, "arch/chips");
+    out.input_files.push_back(chip_path);
+    out.input_files.push_back(paths.resolve(job.params.energy.name, "arch/energy"));
+    check_fits(model, job.params, s, chip_path);
+    job.iterations = plan_iterations(model, s);
+    for (const PlannedIteration& it : job.iterations) {
+      for (const workloads::Op& op : it.ops) job.program.push_back(lower(op, job.params));
+    }
+    jobs.push_back(std::move(job));
+  }
+
+  // Elaborate every chip in one design, then simulate until all programs have finished.
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string module_name = "chip" + std::to_string(i);
+    jobs[i].module = std::make_unique<models::ChipModule>(module_name.c_str(), jobs[i].params);
+    jobs[i].module->set_program(jobs[i].program);
+  }
+  sc_core::sc_start();
+  for (const ChipJob& job : jobs) {
+    if (!job.module->finished()) {
+      throw ScovilleError("simulation of chip '" + job.params.name +
+                          "' stopped before its program finished");
+    }
+    out.chips.push_back(collect(job, model, s));
+  }
+  return out;
+}
+
+}  // namespace scoville::engine

@@ -1,0 +1,84 @@
+// What a study produces, per chip: phases (prefill, decode) with time, tokens and energy, the
+// simulated iterations they were built from, and per-op rows. Plain data; sinks in sim/output.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/energy/energy_model.hpp"
+#include "sim/base/units.hpp"
+
+namespace scoville::stats {
+
+// What limits an op: the matrix/vector engines, HBM bandwidth, or neither (latency, on-chip
+// bandwidth, load imbalance). See classify_bound().
+enum class Bound { kCompute, kHbm, kOther };
+std::string to_string(Bound bound);
+
+struct OpResult {
+  int iteration = 0;  // index into ChipResult::iterations
+  int layer = -1;
+  std::string name;
+  std::string kind;
+  std::string math;  // executed precision (matmul/attention) or "vector"
+  Duration start;    // from the start of its iteration
+  Duration duration;
+  Flops flops;
+  Bytes hbm_bytes;     // read + written, as served by the HBM channels
+  Bytes shared_bytes;  // read + written, as served by shared SRAM
+  Duration compute_time;  // busiest tile's engine time: the op's compute-only bound
+  Duration hbm_time;      // HBM bytes at peak bandwidth: the op's memory-only bound
+  Energy energy;
+  Bound bound = Bound::kOther;
+};
+
+struct IterationResult {
+  std::string phase;  // "prefill" or "decode"
+  int64_t batch = 0;
+  int64_t new_tokens = 0;  // per sequence
+  int64_t context = 0;     // per sequence, after this iteration
+  double weight = 1.0;     // iterations of the phase this one stands for
+  Duration time;
+  Flops flops;
+  Bytes hbm_bytes;
+  models::ActionCounts counts;
+  models::EnergyBreakdown energy;
+  std::map<Bound, Duration> time_by_bound;
+};
+
+struct PhaseResult {
+  std::string name;
+  Duration time;        // whole phase (weighted sum of its iterations)
+  int64_t tokens = 0;   // tokens processed (prefill: prompt tokens; decode: generated tokens)
+  int64_t iterations = 0;  // real iterations the phase stands for
+  Flops flops;
+  Bytes hbm_bytes;
+  models::EnergyBreakdown energy;
+  std::map<Bound, Duration> time_by_bound;
+
+  double tokens_per_second() const { return time.si() > 0 ? tokens / time.si() : 0.0; }
+  Energy energy_per_token() const { return tokens > 0 ? energy.total() / tokens : Energy(); }
+  Power average_power() const { return time.si() > 0 ? energy.total() / time : Power(); }
+  Bound dominant_bound() const;
+  double share(Bound b) const;  // fraction of the phase's time spent in ops bound by b
+};
+
+struct ChipResult {
+  std::string chip;
+  std::string model;
+  int64_t batch = 0;
+  int64_t isl = 0;
+  int64_t osl = 0;
+  Power tdp;
+  Bytes weight_bytes;
+  Bytes kv_bytes;        // KV cache at the end of the request (batch x (isl + osl))
+  Bytes hbm_capacity;
+  FlopRate peak_flop_rate;  // at the model's main matmul precision as executed
+  Bandwidth peak_hbm_bandwidth;
+  std::vector<PhaseResult> phases;
+  std::vector<IterationResult> iterations;
+  std::vector<OpResult> ops;
+};
+
+}  // namespace scoville::stats

@@ -1,0 +1,34 @@
+// A study: which chips run which model at which request shape. Issue-2 scope: one request shape
+// (batch sequences in lockstep, isl prompt tokens, osl generated tokens) per chip.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scoville::study {
+
+struct StudyConfig {
+  std::string name;
+  std::vector<std::string> chips;  // chip names (arch/chips/<name>.yaml) or file paths
+  std::string model;               // model name (workloads/models/<name>.yaml) or file path
+  int64_t batch = 1;
+  int64_t isl = 1;
+  int64_t osl = 1;
+  uint64_t seed = 0;
+  std::string source;     // file the study came from ("<embedded default study>" for the default)
+  std::string yaml_text;  // the study as written, kept for provenance
+};
+
+// Limits that keep a single run bounded in time and memory (a bad value is refused, not tried).
+constexpr int64_t kMaxBatch = 65536;
+constexpr int64_t kMaxSequenceTokens = 16'777'216;
+
+StudyConfig parse_study_file(const std::string& path);
+StudyConfig parse_study_string(const std::string& yaml, const std::string& display_name);
+// The study `scoville run` runs with no arguments.
+StudyConfig default_study();
+// Renders a study (with every default filled in) as YAML.
+std::string to_yaml(const StudyConfig& study);
+
+}  // namespace scoville::study

@@ -1,0 +1,297 @@
+#include "workloads/decompose.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "workloads/attention_counts.hpp"
+#include "workloads/moe_routing.hpp"
+
+namespace scoville::workloads {
+
+namespace {
+
+// [ASSUMPTION] Vector-unit FLOPs per element, counted as the arithmetic a straightforward kernel
+// does. They are small next to the matmuls; the hardware model prices vector work separately.
+constexpr double kNormFlopsPerValue = 4.0;      // square, accumulate, scale, weight (RMSNorm)
+constexpr double kRopeFlopsPerValue = 3.0;      // 2 multiplies + 1 add per rotated element
+constexpr double kSoftmaxFlopsPerScore = 5.0;   // scale, max, subtract, exp, sum (+ divide)
+constexpr double kSinkFlopsPerRow = 2.0;        // exp of the sink logit, add to the denominator
+constexpr double kSwigluFlopsPerValue = 5.0;    // silu(gate) = gate / (1 + exp(-gate)), * up
+constexpr double kResidualFlopsPerValue = 1.0;  // one add
+constexpr double kRouterFlopsPerScore = 3.0;    // compare for top-k, then softmax of the kept
+constexpr double kCombineFlopsPerValue = 2.0;   // weighted sum of the top_k expert outputs
+constexpr double kSamplingFlopsPerLogit = 5.0;  // softmax over the vocabulary and a draw
+
+double d(int64_t v) {
+  return static_cast<double>(v);
+}
+
+Bytes bytes_of(double values, NumberFormat format) {
+  return Bytes(values * bytes_per_value(format));
+}
+
+// The math runs at the wider of the two operands' precisions (e.g. MXFP4 weights against BF16
+// activations multiply in BF16 once dequantized).
+MathPrecision math_for(NumberFormat a, NumberFormat b) {
+  return math_precision_of(bits_per_value(a) >= bits_per_value(b) ? a : b);
+}
+
+// Builds the op list of one iteration. Holds the iteration-wide numbers every op needs.
+class TraceBuilder {
+ public:
+  TraceBuilder(const ModelConfig& model, const IterationShape& shape)
+      : model_(model),
+        shape_(shape),
+        precision_(model.precision()),
+        tokens_(shape.batch * shape.new_tokens),
+        context_before_(shape.context - shape.new_tokens),
+        hidden_(model.hidden_size()) {}
+
+  IterationTrace build() {
+    IterationTrace trace;
+    trace.shape = shape_;
+    ops_ = &trace.ops;
+    add_embedding();
+    for (int layer = 0; layer < model_.layers(); ++layer) add_layer(layer);
+    add_head();
+    return trace;
+  }
+
+ private:
+  // instances x [m x k] * [k x n]. `weights` are the bytes of all instances' parameters.
+  void matmul(const std::string& name, int layer, int64_t m, int64_t n, int64_t k,
+              int64_t instances, NumberFormat weight_format, Bytes weights) {
+    Op op;
+    op.name = name;
+    op.layer = layer;
+    op.kind = OpKind::kMatmul;
+    op.m = m;
+    op.n = n;
+    op.k = k;
+    op.instances = instances;
+    op.weight_format = weight_format;
+    op.math = math_for(weight_format, precision_.activations);
+    op.flops = Flops(2.0 * d(m) * d(n) * d(k) * d(instances));
+    op.weight_bytes = weights;
+    op.activation_in_bytes = activations(d(m) * d(k) * d(instances));
+    op.activation_out_bytes = activations(d(m) * d(n) * d(instances));
+    ops_->push_back(op);
+  }
+
+  // A matmul on every token of the iteration against one [k x n] weight (+ n biases).
+  void dense_matmul(const std::string& name, int layer, int64_t n, int64_t k, bool bias) {
+    const double parameters = d(k) * d(n) + (bias ? d(n) : 0.0);
+    matmul(name, layer, tokens_, n, k, 1, precision_.weights,
+           bytes_of(parameters, precision_.weights));
+  }
+
+  void vector(const std::string& name, int layer, double flops, double values_in, double values_out,
+              Bytes weights = Bytes()) {
+    Op op;
+    op.name = name;
+    op.layer = layer;
+    op.kind = OpKind::kVector;
+    op.m = tokens_;
+    op.weight_format = precision_.weights;
+    op.math = math_precision_of(precision_.activations);
+    op.flops = Flops(flops);
+    op.weight_bytes = weights;
+    op.activation_in_bytes = activations(values_in);
+    op.activation_out_bytes = activations(values_out);
+    ops_->push_back(op);
+  }
+
+  void norm(const std::string& name, int layer, int64_t width, int64_t rows) {
+    const double values = d(rows) * d(width);
+    vector(name, layer, kNormFlopsPerValue * values, values, values,
+           bytes_of(d(width), precision_.weights));
+  }
+
+  void residual(const std::string& name, int layer) {
+    const double values = d(tokens_) * d(hidden_);
+    vector(name, layer, kResidualFlopsPerValue * values, 2.0 * values, values);
+  }
+
+  Bytes activations(double values) const { return bytes_of(values, precision_.activations); }
+
+  void add_embedding() {
+    // A lookup: one table row read per token, no arithmetic.
+    const double values = d(tokens_) * d(hidden_);
+    vector("embedding", -1, 0.0, 0.0, values, bytes_of(values, precision_.embeddings));
+  }
+
+  void add_layer(int layer) {
+    norm("attn_norm", layer, hidden_, tokens_);
+    if (model_.attention().type == AttentionType::kMla) {
+      add_mla_attention(layer);
+    } else {
+      add_gqa_attention(layer);
+    }
+    residual("attn_residual", layer);
+    norm("ffn_norm", layer, hidden_, tokens_);
+    if (model_.layer_is_moe(layer)) {
+      add_moe(layer);
+    } else {
+      add_swiglu("ffn", layer, model_.ffn().intermediate_size, model_.ffn().bias);
+    }
+    residual("ffn_residual", layer);
+  }
+
+  void add_gqa_attention(int layer) {
+    const AttentionConfig& a = model_.attention();
+    dense_matmul("attn_qkv", layer, (a.heads + 2 * a.kv_heads) * a.head_dim, hidden_, a.bias);
+    const double rotated = d(tokens_) * d(a.heads + a.kv_heads) * d(a.head_dim);
+    vector("attn_rope", layer, kRopeFlopsPerValue * rotated, rotated, rotated);
+    add_attention_core(layer, a.kv_heads, a.heads / a.kv_heads);
+    dense_matmul("attn_out", layer, hidden_, a.heads * a.head_dim, a.bias);
+  }
+
+  // MLA in the weight-absorbed form (DeepSeek-V3 inference): attention runs in the latent space
+  // against one cached latent per token; the K and V halves of kv_b fold into per-head matmuls.
+  void add_mla_attention(int layer) {
+    const AttentionConfig& a = model_.attention();
+    const int64_t q_out = a.heads * a.qk_head_dim();
+    if (a.q_lora_rank > 0) {
+      dense_matmul("attn_q_down", layer, a.q_lora_rank, hidden_, false);
+      norm("attn_q_norm", layer, a.q_lora_rank, tokens_);
+      dense_matmul("attn_q_up", layer, q_out, a.q_lora_rank, false);
+    } else {
+      dense_matmul("attn_q", layer, q_out, hidden_, false);
+    }
+    dense_matmul("attn_kv_down", layer, a.kv_lora_rank + a.qk_rope_head_dim, hidden_, false);
+    norm("attn_kv_norm", layer, a.kv_lora_rank, tokens_);
+    const double rotated = d(tokens_) * d(a.heads + 1) * d(a.qk_rope_head_dim);
+    vector("attn_rope", layer, kRopeFlopsPerValue * rotated, rotated, rotated);
+    const auto per_head = [&](const std::string& name, int64_t n, int64_t k) {
+      matmul(name, layer, tokens_, n, k, a.heads, precision_.weights,
+             bytes_of(d(a.heads) * d(k) * d(n), precision_.weights));
+    };
+    per_head("attn_k_absorb", a.kv_lora_rank, a.qk_nope_head_dim);
+    add_attention_core(layer, 1, a.heads);
+    per_head("attn_v_absorb", a.v_head_dim, a.kv_lora_rank);
+    dense_matmul("attn_out", layer, hidden_, a.heads * a.v_head_dim, false);
+  }
+
+  // Scores and weighted values for `kv_heads` KV heads per sequence, each shared by `group`
+  // query heads; then the softmax (with sinks) as vector work.
+  void add_attention_core(int layer, int64_t kv_heads, int64_t group) {
+    const AttentionConfig& a = model_.attention();
+    const bool sliding = model_.layer_attention(layer) == LayerAttention::kSliding;
+    const int64_t window = sliding ? a.sliding_window : 0;
+    const int64_t pairs = causal_attended_pairs(context_before_, shape_.new_tokens, window);
+    const int64_t qk_dim =
+        a.type == AttentionType::kMla ? a.kv_lora_rank + a.qk_rope_head_dim : a.qk_head_dim();
+    const int64_t pv_dim = a.type == AttentionType::kMla ? a.kv_lora_rank : a.v_dim();
+    const double query_heads = d(kv_heads) * d(group);
+    const double scored = d(shape_.batch) * query_heads * d(pairs);  // all heads, all sequences
+    const Bytes kv_row = model_.kv_bytes_per_token_per_layer();
+
+    Op op;
+    op.name = "attention";
+    op.layer = layer;
+    op.kind = OpKind::kAttention;
+    op.m = group * shape_.new_tokens;
+    op.n = model_.attended_context(layer, shape_.context);
+    op.k = qk_dim;
+    op.instances = shape_.batch * kv_heads;
+    op.weight_format = precision_.kv_cache;
+    op.math = math_for(precision_.kv_cache, precision_.activations);
+    op.flops = Flops(2.0 * scored * d(qk_dim + pv_dim));
+    op.kv_read_bytes =
+        kv_row * (d(shape_.batch) * d(cached_tokens_attended(context_before_, window)));
+    op.kv_write_bytes = kv_row * d(tokens_);
+    op.activation_in_bytes = activations(d(tokens_) * query_heads * d(qk_dim));
+    op.activation_out_bytes = activations(d(tokens_) * query_heads * d(pv_dim));
+    ops_->push_back(op);
+
+    // Scores stay in the fused attention kernel's on-chip tiles: no activation traffic.
+    const double sink_flops = a.sinks ? kSinkFlopsPerRow * d(tokens_) * query_heads : 0.0;
+    const Bytes sink_weights = a.sinks ? bytes_of(query_heads, precision_.weights) : Bytes();
+    vector("attn_softmax", layer, kSoftmaxFlopsPerScore * scored + sink_flops, 0.0, 0.0,
+           sink_weights);
+  }
+
+  // Dense SwiGLU on every token: gate and up as one [hidden x 2I] matmul, then down.
+  void add_swiglu(const std::string& prefix, int layer, int64_t intermediate, bool bias) {
+    dense_matmul(prefix + "_gate_up", layer, 2 * intermediate, hidden_, bias);
+    const double values = d(tokens_) * d(intermediate);
+    vector(prefix + "_act", layer, kSwigluFlopsPerValue * values, 2.0 * values, values);
+    dense_matmul(prefix + "_down", layer, hidden_, intermediate, bias);
+  }
+
+  void add_moe(int layer) {
+    const FfnConfig& f = model_.ffn();
+    dense_matmul("moe_router", layer, f.experts, hidden_, f.router_bias);
+    const double scores = d(tokens_) * d(f.experts);
+    vector("moe_topk", layer, kRouterFlopsPerScore * scores, scores, d(tokens_) * d(f.top_k));
+    if (f.shared_experts > 0) {
+      // Shared experts see every token: side by side they are one wider dense SwiGLU.
+      add_swiglu("moe_shared", layer, f.shared_experts * f.expert_intermediate_size, f.bias);
+    }
+    add_routed_experts(layer);
+    const double combined = d(tokens_) * d(f.top_k) * d(hidden_);
+    vector("moe_combine", layer, kCombineFlopsPerValue * combined, combined,
+           d(tokens_) * d(hidden_));
+  }
+
+  // Experts as grouped matmuls: one instance per distinct expert touched, m = its average token
+  // count rounded up (the shape a kernel tiles). FLOPs and activation bytes count the real
+  // token-expert pairs, so rounding m never inflates the work.
+  void add_routed_experts(int layer) {
+    const FfnConfig& f = model_.ffn();
+    const int64_t touched = experts_touched(f.experts, f.top_k, tokens_);
+    const int64_t pairs = tokens_ * f.top_k;
+    const int64_t m = (pairs + touched - 1) / touched;
+    const int64_t inter = f.expert_intermediate_size;
+    const auto expert_matmul = [&](const std::string& name, int64_t n, int64_t k) {
+      const double matrix = d(touched) * d(k) * d(n);
+      const double biases = f.bias ? d(touched) * d(n) : 0.0;
+      matmul(name, layer, m, n, k, touched, precision_.experts,
+             bytes_of(matrix, precision_.experts) + bytes_of(biases, precision_.weights));
+      Op& op = ops_->back();
+      op.flops = Flops(2.0 * d(pairs) * d(n) * d(k));
+      op.activation_in_bytes = activations(d(pairs) * d(k));
+      op.activation_out_bytes = activations(d(pairs) * d(n));
+    };
+    expert_matmul("moe_experts_gate_up", 2 * inter, hidden_);
+    const double values = d(pairs) * d(inter);
+    vector("moe_experts_act", layer, kSwigluFlopsPerValue * values, 2.0 * values, values);
+    expert_matmul("moe_experts_down", hidden_, inter);
+  }
+
+  void add_head() {
+    norm("final_norm", -1, hidden_, tokens_);
+    // Prefill needs logits only for the last prompt token of each sequence; decode (and the
+    // draft tokens it verifies) needs them for every new token.
+    const int64_t rows = shape_.phase == Phase::kPrefill ? shape_.batch : tokens_;
+    const int64_t vocab = model_.vocab_size();
+    matmul("lm_head", -1, rows, vocab, hidden_, 1, precision_.embeddings,
+           bytes_of(d(hidden_) * d(vocab), precision_.embeddings));
+    const double logits = d(rows) * d(vocab);
+    vector("sampling", -1, kSamplingFlopsPerLogit * logits, logits, d(rows));
+    ops_->back().m = rows;
+  }
+
+  const ModelConfig& model_;
+  const IterationShape& shape_;
+  const PrecisionConfig& precision_;
+  const int64_t tokens_;          // new tokens over all sequences
+  const int64_t context_before_;  // per sequence, cached before this iteration
+  const int64_t hidden_;
+  std::vector<Op>* ops_ = nullptr;
+};
+
+}  // namespace
+
+IterationTrace decompose_iteration(const ModelConfig& model, const IterationShape& shape) {
+  if (shape.batch < 1 || shape.new_tokens < 1 || shape.context < shape.new_tokens) {
+    throw std::invalid_argument(
+        "decompose_iteration: expected batch >= 1, new_tokens >= 1 and context >= new_tokens; "
+        "found batch " +
+        std::to_string(shape.batch) + ", new_tokens " + std::to_string(shape.new_tokens) +
+        ", context " + std::to_string(shape.context));
+  }
+  return TraceBuilder(model, shape).build();
+}
+
+}  // namespace scoville::workloads

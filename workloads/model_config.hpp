@@ -1,0 +1,152 @@
+// A resolved transformer description (the *Config of workloads/models/*.yaml) and the quantities
+// derived from it: parameter counts, weight bytes per number format, KV-cache bytes. Immutable once
+// built; load_model() (model_loader.hpp) is the way to get one from a file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/base/number_format.hpp"
+#include "sim/base/units.hpp"
+
+namespace scoville::workloads {
+
+enum class AttentionType {
+  kGqa,  // grouped-query attention (MHA and MQA are the kv_heads = heads and kv_heads = 1 cases)
+  kMla,  // multi-head latent attention (DeepSeek-V2/V3): a compressed latent is cached
+};
+enum class LayerAttention { kFull, kSliding };
+enum class FfnType { kDense, kMoe };
+
+std::string to_string(AttentionType type);
+std::string to_string(LayerAttention kind);
+std::string to_string(FfnType type);
+
+struct AttentionConfig {
+  AttentionType type = AttentionType::kGqa;
+  int64_t heads = 0;     // query heads
+  int64_t kv_heads = 0;  // GQA: K/V heads; MLA: 1 (one shared latent per token)
+  int64_t head_dim = 0;  // GQA: Q, K and V head size
+  bool bias = false;     // biases on the Q, K, V and output projections
+  bool sinks = false;    // one learned sink logit per head joins the softmax denominator
+  // Keys a sliding-window layer attends to, the query token included; 0 when no layer slides.
+  int64_t sliding_window = 0;
+
+  // MLA only (0 for GQA). Names follow DeepSeek-V3's config.json.
+  int64_t q_lora_rank = 0;  // 0: queries are projected directly from the hidden state
+  int64_t kv_lora_rank = 0;
+  int64_t qk_nope_head_dim = 0;
+  int64_t qk_rope_head_dim = 0;
+  int64_t v_head_dim = 0;
+
+  // Size of one query/key dot product and of one value row, per head.
+  int64_t qk_head_dim() const;
+  int64_t v_dim() const;
+  // Values cached per token per layer: K and V for GQA, the latent plus the RoPE key for MLA.
+  int64_t kv_values_per_token() const;
+};
+
+struct FfnConfig {
+  FfnType type = FfnType::kDense;
+  // Dense FFN width: every layer of a dense model, the first_dense_layers of an MoE model.
+  int64_t intermediate_size = 0;
+  bool bias = false;  // biases on the FFN / expert projections
+  // MoE only.
+  int64_t experts = 0;  // routed experts per MoE layer
+  int64_t top_k = 0;    // routed experts per token
+  int64_t expert_intermediate_size = 0;
+  int64_t shared_experts = 0;  // always-active experts, each expert_intermediate_size wide
+  int64_t first_dense_layers = 0;
+  bool router_bias = false;
+};
+
+struct PrecisionConfig {
+  NumberFormat weights = NumberFormat::kBf16;     // every parameter not named below
+  NumberFormat experts = NumberFormat::kBf16;     // routed-expert matrices (their biases: weights)
+  NumberFormat embeddings = NumberFormat::kBf16;  // token embedding table and LM head
+  NumberFormat activations = NumberFormat::kBf16;
+  NumberFormat kv_cache = NumberFormat::kBf16;
+};
+
+// Parameters by part of the model, summed over layers (counts of values, not bytes).
+struct ParameterCounts {
+  int64_t embedding = 0;  // input token table (a lookup: its rows are read, never multiplied)
+  int64_t lm_head = 0;    // 0 when tied to the embedding table
+  int64_t attention = 0;  // projections, their biases, latent norms, sinks
+  int64_t norms = 0;      // per-layer pre-attention / pre-FFN norms and the final norm
+  int64_t dense_ffn = 0;  // FFN of dense layers
+  int64_t router = 0;
+  int64_t shared_experts = 0;
+  int64_t routed_expert_matrices = 0;  // all routed experts of all layers
+  int64_t routed_expert_biases = 0;
+
+  int64_t total() const;
+};
+
+class ModelConfig {
+ public:
+  ModelConfig(std::string name, int64_t layers, int64_t hidden_size, int64_t vocab_size,
+              bool tied_embeddings, int64_t max_context, AttentionConfig attention, FfnConfig ffn,
+              PrecisionConfig precision, std::vector<LayerAttention> layer_attention);
+
+  const std::string& name() const { return name_; }
+  int64_t layers() const { return layers_; }
+  int64_t hidden_size() const { return hidden_size_; }
+  int64_t vocab_size() const { return vocab_size_; }
+  bool tied_embeddings() const { return tied_embeddings_; }
+  int64_t max_context() const { return max_context_; }
+  const AttentionConfig& attention() const { return attention_; }
+  const FfnConfig& ffn() const { return ffn_; }
+  const PrecisionConfig& precision() const { return precision_; }
+
+  // Per-layer structure (layer in [0, layers)).
+  LayerAttention layer_attention(int layer) const;
+  bool layer_is_moe(int layer) const;
+  // Keys a token attends to when `context` tokens precede it (itself included): the context,
+  // capped at the window on sliding-window layers.
+  int64_t attended_context(int layer, int64_t context) const;
+
+  // Parameter counts of one instance of each part (used by the decomposition).
+  int64_t attention_parameters_per_layer() const;
+  int64_t dense_ffn_parameters_per_layer() const;
+  int64_t routed_expert_matrix_parameters() const;  // one expert: gate, up and down
+  int64_t routed_expert_bias_parameters() const;    // one expert
+  Bytes routed_expert_weight_bytes() const;         // one expert, matrices and biases
+
+  const ParameterCounts& parameters() const { return parameters_; }
+  int64_t total_parameters() const { return parameters_.total(); }
+  // Parameters multiplied for each token: all but the embedding lookup table, with the routed
+  // experts counted top_k of `experts`. Matches how gpt-oss and DeepSeek publish "active".
+  double active_parameters_per_token() const;
+
+  // Bytes of all parameters, per storage format and in total.
+  const std::map<NumberFormat, Bytes>& weight_bytes_by_format() const { return weight_bytes_; }
+  Bytes weight_bytes() const;
+
+  // KV cache of one token in one layer, and in all layers with no window cap.
+  Bytes kv_bytes_per_token_per_layer() const;
+  Bytes kv_bytes_per_token() const;
+  // KV cache one sequence of `context` tokens holds: every layer keeps min(context, window) tokens.
+  Bytes kv_bytes(int64_t context) const;
+
+ private:
+  ParameterCounts count_parameters() const;
+  std::map<NumberFormat, Bytes> count_weight_bytes() const;
+
+  std::string name_;
+  int64_t layers_;
+  int64_t hidden_size_;
+  int64_t vocab_size_;
+  bool tied_embeddings_;
+  int64_t max_context_;
+  AttentionConfig attention_;
+  FfnConfig ffn_;
+  PrecisionConfig precision_;
+  std::vector<LayerAttention> layer_attention_;
+  ParameterCounts parameters_;
+  std::map<NumberFormat, Bytes> weight_bytes_;
+};
+
+}  // namespace scoville::workloads

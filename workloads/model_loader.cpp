@@ -1,0 +1,246 @@
+#include "workloads/model_loader.hpp"
+
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "sim/base/number_format.hpp"
+#include "sim/base/yaml_reader.hpp"
+
+namespace scoville::workloads {
+
+namespace {
+
+// Cross-field checks report through this, at the key they blame.
+class Resolver {
+ public:
+  explicit Resolver(Diagnostics& diagnostics) : diagnostics_(diagnostics) {}
+
+  template <class T>
+  void error(const Located<T>& field, const std::string& message) {
+    diagnostics_.error(field.where, field.key_path, message);
+  }
+  void error(const SourceLocation& where, const std::string& key_path, const std::string& message) {
+    diagnostics_.error(where, key_path, message);
+  }
+
+  // A field the chosen variant needs: reported when absent (a present but bad value already was).
+  void require(const Located<int64_t>& field, const std::string& because) {
+    if (!field.present) error(field, "missing required field for " + because);
+  }
+  // A field the chosen variant ignores: an error rather than a silently unused value.
+  template <class T>
+  void forbid(const Located<T>& field, const std::string& because) {
+    if (field.present) error(field, "applies only to " + because);
+  }
+
+ private:
+  Diagnostics& diagnostics_;
+};
+
+std::string text(int64_t v) {
+  return std::to_string(v);
+}
+
+AttentionConfig resolve_attention(const AttentionSpec& spec, Resolver& resolver) {
+  AttentionConfig a;
+  a.heads = spec.heads.value;
+  a.bias = spec.bias.value;
+  a.sinks = spec.sinks.value;
+  a.sliding_window = spec.sliding_window.value;
+  if (spec.type.value == "mla") {
+    a.type = AttentionType::kMla;
+    const std::string because = "attention type mla";
+    // No published MLA model has projection biases or sinks; rejecting them keeps every
+    // accepted file backed by a decomposition that has been checked against parameter counts.
+    resolver.forbid(spec.bias, "attention type gqa");
+    resolver.forbid(spec.sinks, "attention type gqa");
+    resolver.forbid(spec.kv_heads, "attention type gqa (MLA caches one latent per token)");
+    resolver.forbid(spec.head_dim, "attention type gqa (MLA uses qk_nope/qk_rope/v_head_dim)");
+    resolver.require(spec.kv_lora_rank, because);
+    resolver.require(spec.qk_nope_head_dim, because);
+    resolver.require(spec.qk_rope_head_dim, because);
+    resolver.require(spec.v_head_dim, because);
+    a.kv_heads = 1;
+    a.q_lora_rank = spec.q_lora_rank.value;
+    a.kv_lora_rank = spec.kv_lora_rank.value;
+    a.qk_nope_head_dim = spec.qk_nope_head_dim.value;
+    a.qk_rope_head_dim = spec.qk_rope_head_dim.value;
+    a.v_head_dim = spec.v_head_dim.value;
+    return a;
+  }
+  a.type = AttentionType::kGqa;
+  const std::string because = "attention type gqa";
+  resolver.require(spec.kv_heads, because);
+  resolver.require(spec.head_dim, because);
+  for (const Located<int64_t>* mla_only :
+       {&spec.q_lora_rank, &spec.kv_lora_rank, &spec.qk_nope_head_dim, &spec.qk_rope_head_dim,
+        &spec.v_head_dim}) {
+    resolver.forbid(*mla_only, "attention type mla");
+  }
+  a.kv_heads = spec.kv_heads.valid ? spec.kv_heads.value : 1;
+  a.head_dim = spec.head_dim.value;
+  if (spec.heads.valid && spec.kv_heads.valid && spec.heads.value % spec.kv_heads.value != 0) {
+    resolver.error(spec.kv_heads, "kv_heads " + text(spec.kv_heads.value) +
+                                      " does not divide heads " + text(spec.heads.value) +
+                                      ": expected a divisor of heads (each KV head serves a whole "
+                                      "group of query heads)");
+  }
+  return a;
+}
+
+// "sliding, full" -> {kSliding, kFull}; the cycle repeats from layer 0.
+std::vector<LayerAttention> parse_window_pattern(const Located<std::string>& pattern,
+                                                 Resolver& resolver) {
+  std::vector<LayerAttention> cycle;
+  std::stringstream in(pattern.value);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const size_t first = item.find_first_not_of(" \t");
+    const size_t last = item.find_last_not_of(" \t");
+    const std::string word = first == std::string::npos ? "" : item.substr(first, last - first + 1);
+    if (word == "sliding") {
+      cycle.push_back(LayerAttention::kSliding);
+    } else if (word == "full") {
+      cycle.push_back(LayerAttention::kFull);
+    } else {
+      resolver.error(pattern, "found \"" + word + "\" in \"" + pattern.value +
+                                  "\": expected a comma-separated cycle of 'sliding' and 'full'");
+      return {};
+    }
+  }
+  return cycle;
+}
+
+std::vector<LayerAttention> resolve_layer_attention(const AttentionSpec& spec, int64_t layers,
+                                                    Resolver& resolver) {
+  std::vector<LayerAttention> cycle;
+  if (spec.window_pattern.valid) {
+    cycle = parse_window_pattern(spec.window_pattern, resolver);
+  } else if (spec.sliding_window.valid) {
+    cycle = {LayerAttention::kSliding};  // a window with no pattern applies to every layer
+  }
+  if (cycle.empty()) cycle = {LayerAttention::kFull};
+  bool any_sliding = false;
+  std::vector<LayerAttention> per_layer;
+  for (int64_t layer = 0; layer < layers; ++layer) {
+    per_layer.push_back(cycle[static_cast<size_t>(layer) % cycle.size()]);
+    any_sliding = any_sliding || per_layer.back() == LayerAttention::kSliding;
+  }
+  if (any_sliding && !spec.sliding_window.present) {
+    resolver.error(spec.sliding_window,
+                   "missing required field: window_pattern names sliding layers, so "
+                   "sliding_window (tokens attended) is needed");
+  }
+  return per_layer;
+}
+
+FfnConfig resolve_ffn(const FfnSpec& spec, int64_t layers, const Located<int64_t>& layers_field,
+                      Resolver& resolver) {
+  FfnConfig f;
+  f.intermediate_size = spec.intermediate_size.value;
+  f.bias = spec.bias.value;
+  if (spec.type.value == "dense") {
+    f.type = FfnType::kDense;
+    resolver.require(spec.intermediate_size, "ffn type dense");
+    const std::string moe_only = "ffn type moe";
+    resolver.forbid(spec.experts, moe_only);
+    resolver.forbid(spec.top_k, moe_only);
+    resolver.forbid(spec.expert_intermediate_size, moe_only);
+    resolver.forbid(spec.shared_experts, moe_only);
+    resolver.forbid(spec.first_dense_layers, moe_only);
+    resolver.forbid(spec.router_bias, moe_only);
+    return f;
+  }
+  f.type = FfnType::kMoe;
+  const std::string because = "ffn type moe";
+  resolver.require(spec.experts, because);
+  resolver.require(spec.top_k, because);
+  resolver.require(spec.expert_intermediate_size, because);
+  f.experts = spec.experts.valid ? spec.experts.value : 1;
+  f.top_k = spec.top_k.valid ? spec.top_k.value : 1;
+  f.expert_intermediate_size = spec.expert_intermediate_size.value;
+  f.shared_experts = spec.shared_experts.value;
+  f.first_dense_layers = spec.first_dense_layers.value;
+  f.router_bias = spec.router_bias.value;
+  if (spec.experts.valid && spec.top_k.valid && f.top_k > f.experts) {
+    resolver.error(spec.top_k, "top_k " + text(f.top_k) + " exceeds experts " + text(f.experts) +
+                                   ": expected at most " + text(f.experts));
+    f.top_k = f.experts;
+  }
+  if (spec.first_dense_layers.valid && layers_field.valid && f.first_dense_layers >= layers) {
+    resolver.error(spec.first_dense_layers, "first_dense_layers " + text(f.first_dense_layers) +
+                                                " leaves no MoE layer of " + text(layers) +
+                                                ": expected less than layers");
+    f.first_dense_layers = 0;
+  }
+  if (f.first_dense_layers > 0) {
+    resolver.require(spec.intermediate_size, "first_dense_layers > 0 (their dense FFN width)");
+  } else {
+    resolver.forbid(spec.intermediate_size,
+                    "dense layers; an MoE model uses it only with first_dense_layers > 0");
+  }
+  return f;
+}
+
+NumberFormat format_of(const Located<std::string>& field, NumberFormat fallback) {
+  if (!field.valid) return fallback;
+  return number_format_from_string(field.value).value_or(fallback);
+}
+
+PrecisionConfig resolve_precision(const PrecisionSpec& spec, FfnType ffn, Resolver& resolver) {
+  PrecisionConfig p;
+  p.weights = format_of(spec.weights, NumberFormat::kBf16);
+  p.activations = format_of(spec.activations, NumberFormat::kBf16);
+  p.kv_cache = format_of(spec.kv_cache, NumberFormat::kBf16);
+  p.embeddings = format_of(spec.embeddings, p.weights);
+  if (ffn == FfnType::kMoe) {
+    if (!spec.experts.present) {
+      resolver.error(spec.experts,
+                     "missing required field for ffn type moe (expert matrices' "
+                     "format, e.g. mxfp4 or the same as weights)");
+    }
+    p.experts = format_of(spec.experts, p.weights);
+  } else {
+    resolver.forbid(spec.experts, "ffn type moe");
+    p.experts = p.weights;
+  }
+  return p;
+}
+
+}  // namespace
+
+ModelConfig resolve_model(const ModelSpec& spec, Diagnostics& diagnostics) {
+  Resolver resolver(diagnostics);
+  const int64_t layers = spec.layers.value > 0 ? spec.layers.value : 1;
+  AttentionConfig attention = resolve_attention(spec.attention, resolver);
+  std::vector<LayerAttention> layer_attention =
+      resolve_layer_attention(spec.attention, layers, resolver);
+  FfnConfig ffn = resolve_ffn(spec.ffn, layers, spec.layers, resolver);
+  PrecisionConfig precision = resolve_precision(spec.precision, ffn.type, resolver);
+  return ModelConfig(spec.name.value, layers, spec.hidden_size.value, spec.vocab_size.value,
+                     spec.tied_embeddings.value, spec.max_context.value, attention, ffn, precision,
+                     std::move(layer_attention));
+}
+
+namespace {
+ModelConfig load_document(const YAML::Node& root, const std::string& file) {
+  Diagnostics diagnostics;
+  const ModelSpec spec = read_model_spec(root, file, diagnostics);
+  // Resolve even after parse errors: its checks use only cleanly read fields, so the user sees
+  // every problem of the file in one pass.
+  ModelConfig config = resolve_model(spec, diagnostics);
+  diagnostics.throw_if_any();
+  return config;
+}
+}  // namespace
+
+ModelConfig load_model_from_string(const std::string& yaml, const std::string& display_name) {
+  return load_document(load_yaml_string(yaml, display_name), display_name);
+}
+
+ModelConfig load_model(const std::string& path) {
+  return load_document(load_yaml_file(path), path);
+}
+
+}  // namespace scoville::workloads
