@@ -73,8 +73,13 @@ TilePlan TilingPolicy::plan(const WorkDescriptor& work) const {
 void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks, const WorkBlock& total) const {
   const double slot = chip_.tiles.sram.si() / 2.0;
   const double bytes_in = total.hbm_read.si() + total.shared_read.si();
+  // At least kMinBlocksPerTile blocks (of at least kMinBlockBytes) so that loading and computing
+  // overlap even when a tile's share would fit one slot; at most kMaxBlocksPerTile.
+  const double by_slot = std::ceil(bytes_in / slot);
+  const double for_overlap = std::min(static_cast<double>(kMinBlocksPerTile),
+                                      std::floor(bytes_in / static_cast<double>(kMinBlockBytes)));
   const double blocks =
-      std::min(static_cast<double>(kMaxBlocksPerTile), std::max(1.0, std::ceil(bytes_in / slot)));
+      std::min(static_cast<double>(kMaxBlocksPerTile), std::max({1.0, by_slot, for_overlap}));
   const WorkBlock one = scaled(total, 1.0 / blocks);
   for (int64_t i = 0; i < static_cast<int64_t>(blocks); ++i) tile_blocks.push_back(one);
 }
@@ -264,6 +269,8 @@ void TilingPolicy::apply_activation_spill(const WorkDescriptor& w, TilePlan& pla
   if (footprint <= chip_.shared_sram.capacity) return;
   const WorkBlock sum = plan.totals();
   for (auto& tile : plan.blocks_per_tile) {
+    if (tile.empty()) continue;
+    WorkBlock tile_total;
     for (WorkBlock& b : tile) {
       if (sum.shared_read.si() > 0) {
         b.hbm_read += w.activation_in_bytes * (b.shared_read / sum.shared_read);
@@ -271,7 +278,12 @@ void TilingPolicy::apply_activation_spill(const WorkDescriptor& w, TilePlan& pla
       if (sum.shared_write.si() > 0) {
         b.hbm_write += w.activation_out_bytes * (b.shared_write / sum.shared_write);
       }
+      accumulate(tile_total, b);
     }
+    // The spilled reads add to each block's input: cut the tile again so that no block
+    // outgrows a buffer slot.
+    tile.clear();
+    append_blocks(tile, tile_total);
   }
 }
 

@@ -27,6 +27,10 @@ class TilingPolicy {
   // block is then larger than a buffer slot, which only exposes the first load (at most
   // 1/kMaxBlocksPerTile of a tile's data) -- negligible for the compute-bound ops it affects.
   static constexpr int64_t kMaxBlocksPerTile = 32;
+  // A tile's share is cut into at least this many blocks (each at least kMinBlockBytes), so that
+  // only 1/kMinBlocksPerTile of its loading or computing is exposed by the double buffer's fill.
+  static constexpr int64_t kMinBlocksPerTile = 8;
+  static constexpr int64_t kMinBlockBytes = 16384;
 
   explicit TilingPolicy(const ChipParams& chip);
 

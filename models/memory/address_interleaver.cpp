@@ -4,30 +4,43 @@
 
 namespace scoville::models {
 
+namespace {
+// SplitMix64 finaliser: a well-mixed, deterministic offset per round.
+uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+int64_t AddressInterleaver::channel_of(uint64_t address) const {
+  const uint64_t granule = address / granule_;
+  const uint64_t round = granule / channels_;
+  return static_cast<int64_t>((granule % channels_ + mix(round)) % channels_);
+}
+
 std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size) const {
-  const uint64_t channels = static_cast<uint64_t>(channels_);
-  std::vector<uint64_t> bytes(channels, 0);
+  std::vector<uint64_t> bytes(channels_, 0);
   uint64_t cursor = address;
   const uint64_t end = address + size;
-  // Leading partial granule, so that the rest starts on a granule boundary.
-  if (cursor % granule_ != 0 && cursor < end) {
-    const uint64_t take = std::min(granule_ - cursor % granule_, end - cursor);
-    bytes[(cursor / granule_) % channels] += take;
-    cursor += take;
-  }
-  // Whole rounds over every channel.
-  const uint64_t round = granule_ * channels;
-  const uint64_t rounds = (end - cursor) / round;
+  const uint64_t round_bytes = granule_ * channels_;
+  // Granule by granule up to a round boundary (at most one round).
+  auto walk_to = [&](uint64_t stop) {
+    while (cursor < stop) {
+      const uint64_t take = std::min(granule_ - cursor % granule_, stop - cursor);
+      bytes[static_cast<size_t>(channel_of(cursor))] += take;
+      cursor += take;
+    }
+  };
+  walk_to(std::min(end, (cursor / round_bytes + 1) * round_bytes));
+  // Whole rounds touch every channel with one granule each, whatever the rotation.
+  const uint64_t rounds = (end - cursor) / round_bytes;
   if (rounds > 0) {
     for (uint64_t& b : bytes) b += rounds * granule_;
-    cursor += rounds * round;
+    cursor += rounds * round_bytes;
   }
-  // At most one more partial round.
-  while (cursor < end) {
-    const uint64_t take = std::min(granule_, end - cursor);
-    bytes[(cursor / granule_) % channels] += take;
-    cursor += take;
-  }
+  walk_to(end);
   return bytes;
 }
 

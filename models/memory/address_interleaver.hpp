@@ -1,4 +1,7 @@
-// Physical address -> HBM channel mapping: consecutive granules rotate over all channels.
+// Physical address -> memory channel mapping. Consecutive granules rotate over all channels, and
+// each round of `channels` granules is rotated by a hashed offset, as memory controllers hash
+// address bits: without it, regions whose size is a multiple of one round (common: power-of-two
+// weight slices) would all start on the same channel and queue there while others idle.
 #pragma once
 
 #include <cstdint>
@@ -9,18 +12,16 @@ namespace scoville::models {
 class AddressInterleaver {
  public:
   AddressInterleaver(int64_t channels, uint64_t granule_bytes)
-      : channels_(channels), granule_(granule_bytes) {}
+      : channels_(static_cast<uint64_t>(channels)), granule_(granule_bytes) {}
 
-  int64_t channel_of(uint64_t address) const {
-    return static_cast<int64_t>((address / granule_) % static_cast<uint64_t>(channels_));
-  }
+  int64_t channel_of(uint64_t address) const;
 
-  // Bytes of [address, address + size) that fall in each channel (result has one entry per
-  // channel). Computed arithmetically, so its cost does not grow with the size.
+  // Bytes of [address, address + size) that fall in each channel (one entry per channel).
+  // Whole rounds are spread arithmetically, so the cost does not grow with the size.
   std::vector<uint64_t> split(uint64_t address, uint64_t size) const;
 
  private:
-  int64_t channels_;
+  uint64_t channels_;
   uint64_t granule_;
 };
 

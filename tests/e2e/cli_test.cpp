@@ -1,0 +1,114 @@
+// The CLI as a user runs it: exit codes and messages for good and bad input.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "tests/e2e/test_support.hpp"
+
+using scoville::test::run_scoville;
+using scoville::test::source_dir;
+using scoville::test::TempDir;
+
+namespace {
+// A small study so that the CLI tests stay fast (also under the sanitizers).
+const std::string kSmallRun = "run --chip h200 --model llama-3.1-8b --batch 1 --isl 256 --osl 4";
+}  // namespace
+
+TEST_CASE("cli: --version and --help succeed", "[cli]") {
+  const auto version = run_scoville("--version");
+  CHECK(version.exit_code == 0);
+  CHECK_THAT(version.output, Catch::Contains("scoville"));
+  const auto help = run_scoville("--help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.output, Catch::Contains("scoville run"));
+}
+
+TEST_CASE("cli: a small run prints a table with both phases", "[cli]") {
+  const auto r = run_scoville(kSmallRun);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("prefill"));
+  CHECK_THAT(r.output, Catch::Contains("decode"));
+  CHECK_THAT(r.output, Catch::Contains("h200"));
+}
+
+TEST_CASE("cli: --json prints the same study as JSON", "[cli]") {
+  const auto r = run_scoville(kSmallRun + " --json");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::StartsWith("{"));
+  CHECK_THAT(r.output, Catch::Contains("\"tokens_per_s\""));
+  CHECK_THAT(r.output, Catch::Contains("\"energy_per_token_J\""));
+}
+
+TEST_CASE("cli: an unknown chip is refused with the known ones listed", "[cli]") {
+  const auto r = run_scoville("run --chip h900");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("no chip 'h900'"));
+  CHECK_THAT(r.output, Catch::Contains("h200"));
+  CHECK_THAT(r.output, Catch::Contains("jalapeno"));
+}
+
+TEST_CASE("cli: malformed numbers and unknown options are usage errors", "[cli]") {
+  CHECK(run_scoville("run --batch abc").exit_code == 2);
+  CHECK(run_scoville("run --batch 0").exit_code == 2);
+  CHECK(run_scoville("run --frobnicate").exit_code == 2);
+  CHECK(run_scoville("launch").exit_code == 2);
+}
+
+TEST_CASE("cli: a model that does not fit is refused with the numbers", "[cli]") {
+  const auto r = run_scoville("run --chip h200 --model llama-3.1-8b --batch 2000 --isl 8192 --osl 1024");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("does not fit"));
+  CHECK_THAT(r.output, Catch::Contains("141 GB"));
+}
+
+TEST_CASE("cli: an unwritable output path exits 3 and leaves nothing", "[cli]") {
+  const auto r = run_scoville(kSmallRun + " -o /nonexistent-dir/run.h5");
+  INFO(r.output);
+  CHECK(r.exit_code == 3);
+  CHECK_FALSE(std::filesystem::exists("/nonexistent-dir"));
+}
+
+TEST_CASE("cli: config check accepts every shipped file", "[cli][config]") {
+  const std::string s = source_dir();
+  const auto r = run_scoville("config check " + s + "/arch/chips/h200.yaml " + s +
+                              "/arch/chips/jalapeno.yaml " + s + "/arch/energy/tsmc-4n.yaml " + s +
+                              "/arch/energy/tsmc-n3.yaml " + s + "/workloads/models/llama-3.1-8b.yaml " +
+                              s + "/workloads/models/gpt-oss-20b.yaml");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("h200.yaml: ok (chip)"));
+  CHECK_THAT(r.output, Catch::Contains("gpt-oss-20b.yaml: ok (model)"));
+}
+
+TEST_CASE("cli: config check reports file, line, key and expectation for a bad chip", "[cli][config]") {
+  TempDir dir("cli-config");
+  std::string chip = scoville::test::read_file(source_dir() + "/arch/chips/h200.yaml");
+  // A wrong unit on one field and a misspelt key on another: both must be reported.
+  chip.replace(chip.find("capacity: 141 GB"), 16, "capacity: 141 GHz");
+  chip.replace(chip.find("latency: 500 ns"), 7, "latncy:");
+  const std::string path = dir.write("bad-chip.yaml", chip);
+  const auto r = run_scoville("config check " + path);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(path + ":"));
+  CHECK_THAT(r.output, Catch::Contains("chip.hbm.capacity"));
+  CHECK_THAT(r.output, Catch::Contains("expected a size in bytes"));
+  CHECK_THAT(r.output, Catch::Contains("did you mean 'latency'"));
+}
+
+TEST_CASE("cli: config dump fills in derived figures", "[cli][config]") {
+  const auto r = run_scoville("config dump " + source_dir() + "/arch/chips/h200.yaml");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("peak_bf16"));
+  CHECK_THAT(r.output, Catch::Contains("peak_hbm_bandwidth: 4.8 TB/s"));
+}
+
+TEST_CASE("cli: a missing file is reported by name", "[cli][config]") {
+  const auto r = run_scoville("config check /no/such/chip.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/no/such/chip.yaml"));
+}

@@ -1,0 +1,111 @@
+// Energy = counts x table per component + static power x time.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "models/chip/chip_params.hpp"  // index_of(MathPrecision)
+#include "models/energy/energy_model.hpp"
+
+using namespace scoville;
+using namespace scoville::models;
+
+namespace {
+
+constexpr double kBitsPerByte = 8.0;
+
+EnergyTable table() {
+  EnergyTable t;
+  t.name = "test";
+  t.per_mac[index_of(MathPrecision::kBf16)] = picojoules(0.5);
+  t.per_mac[index_of(MathPrecision::kFp8)] = picojoules(0.25);
+  t.per_mac[index_of(MathPrecision::kFp4)] = picojoules(0.125);
+  t.per_vector_flop = picojoules(1.5);
+  t.tile_sram = picojoules_per_bit(0.1);
+  t.shared_sram = picojoules_per_bit(0.4);
+  t.noc = picojoules_per_bit(0.3);
+  t.hbm = picojoules_per_bit(3.9);
+  t.link = picojoules_per_bit(5.0);
+  return t;
+}
+
+ActionCounts counts(double scale) {
+  ActionCounts c;
+  c.macs[index_of(MathPrecision::kBf16)] = 1e9 * scale;
+  c.macs[index_of(MathPrecision::kFp8)] = 3e8 * scale;
+  c.macs[index_of(MathPrecision::kFp4)] = 7e7 * scale;
+  c.vector_flops = 2e6 * scale;
+  c.tile_sram = mib(10) * scale;
+  c.shared_sram = mib(3) * scale;
+  c.noc = mib(4) * scale;
+  c.hbm = gib(1) * scale;
+  c.link = mib(2) * scale;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("price multiplies counts by the table per component", "[models][energy]") {
+  const EnergyTable t = table();
+  const ActionCounts c = counts(1.0);
+  const Power static_power = watts(120);
+  const Duration elapsed = milliseconds(3);
+  const EnergyBreakdown e = price(c, t, static_power, elapsed);
+
+  double matrix = 0;
+  for (size_t i = 0; i < c.macs.size(); ++i) matrix += c.macs[i] * t.per_mac[i].si();
+  CHECK(e.matrix.si() == Approx(matrix));
+  CHECK(e.vector.si() == Approx(c.vector_flops * t.per_vector_flop.si()));
+  CHECK(e.tile_sram.si() == Approx(c.tile_sram.si() * kBitsPerByte * t.tile_sram.si()));
+  CHECK(e.shared_sram.si() == Approx(c.shared_sram.si() * kBitsPerByte * t.shared_sram.si()));
+  CHECK(e.noc.si() == Approx(c.noc.si() * kBitsPerByte * t.noc.si()));
+  CHECK(e.hbm.si() == Approx(c.hbm.si() * kBitsPerByte * t.hbm.si()));
+  CHECK(e.link.si() == Approx(c.link.si() * kBitsPerByte * t.link.si()));
+  CHECK(e.static_energy.si() == Approx(static_power.si() * elapsed.si()));
+
+  const std::vector<Energy> parts = e.by_component();
+  REQUIRE(parts.size() == component_names().size());
+  double sum = 0;
+  for (Energy p : parts) sum += p.si();
+  CHECK(e.total().si() == Approx(sum));
+  CHECK(e.total().si() ==
+        Approx(e.matrix.si() + e.vector.si() + e.tile_sram.si() + e.shared_sram.si() + e.noc.si() +
+               e.hbm.si() + e.link.si() + e.static_energy.si()));
+  CHECK(e.dynamic().si() == Approx(sum - e.static_energy.si()));
+  // by_component() follows component_names().
+  CHECK(component_names().front() == "matrix");
+  CHECK(parts.front() == e.matrix);
+  CHECK(component_names().back() == "static");
+  CHECK(parts.back() == e.static_energy);
+}
+
+TEST_CASE("zero counts and zero time cost nothing", "[models][energy]") {
+  const EnergyBreakdown e = price(ActionCounts{}, table(), watts(100), Duration{});
+  CHECK(e.total().si() == 0.0);
+}
+
+TEST_CASE("action counts and energy breakdowns accumulate", "[models][energy]") {
+  ActionCounts a = counts(1.0);
+  a += counts(2.0);
+  const ActionCounts three = counts(3.0);
+  for (size_t i = 0; i < a.macs.size(); ++i) CHECK(a.macs[i] == Approx(three.macs[i]));
+  CHECK(a.vector_flops == Approx(three.vector_flops));
+  CHECK(a.tile_sram.si() == Approx(three.tile_sram.si()));
+  CHECK(a.shared_sram.si() == Approx(three.shared_sram.si()));
+  CHECK(a.noc.si() == Approx(three.noc.si()));
+  CHECK(a.hbm.si() == Approx(three.hbm.si()));
+  CHECK(a.link.si() == Approx(three.link.si()));
+
+  // Pricing is linear, so pricing the sum equals summing the prices.
+  const EnergyTable t = table();
+  EnergyBreakdown sum = price(counts(1.0), t, watts(50), milliseconds(1));
+  sum += price(counts(2.0), t, watts(50), milliseconds(2));
+  const EnergyBreakdown whole = price(three, t, watts(50), milliseconds(3));
+  const std::vector<Energy> got = sum.by_component();
+  const std::vector<Energy> want = whole.by_component();
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO(component_names()[i]);
+    CHECK(got[i].si() == Approx(want[i].si()));
+  }
+  CHECK(sum.total().si() == Approx(whole.total().si()));
+}
