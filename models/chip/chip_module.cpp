@@ -20,8 +20,9 @@ ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& pa
       params_.noc.latency, Bytes(kSharedSramGranule));
   for (int64_t t = 0; t < params_.tiles.count; ++t) {
     const std::string tile_name = "tile_" + std::to_string(t);
-    tiles_.push_back(std::make_unique<TileModule>(tile_name.c_str(), params_.tiles,
-                                                  params_.noc.latency, [this] { tile_done(); }));
+    tiles_.push_back(
+        std::make_unique<TileModule>(tile_name.c_str(), params_.tiles, params_.noc.latency,
+                                     params_.tiles.prefetch_next_op, [this] { tile_done(); }));
     tiles_.back()->hbm_socket.bind(hbm_->target);
     tiles_.back()->shared_socket.bind(shared_sram_->target);
   }
@@ -40,10 +41,30 @@ void ChipModule::tile_done() {
 }
 
 void ChipModule::control_thread() {
+  // Plan one op ahead, so that tiles may prefetch the next op's weights.
+  struct PlannedOp {
+    TilePlan plan;
+    std::vector<TileModule::Assignment> assignments;
+  };
   uint64_t hbm_cursor = 0;
   uint64_t shared_cursor = 0;
-  for (const WorkDescriptor& work : program_) {
-    const TilePlan plan = policy_.plan(work);
+  auto plan_op = [&](const WorkDescriptor& work) {
+    auto planned = std::make_unique<PlannedOp>();
+    planned->plan = policy_.plan(work);
+    for (const auto& blocks : planned->plan.blocks_per_tile) {
+      // Each tile streams its own contiguous address range.
+      planned->assignments.push_back({&blocks, hbm_cursor, shared_cursor});
+      for (const WorkBlock& b : blocks) {
+        hbm_cursor += static_cast<uint64_t>(b.hbm_read.si() + b.hbm_write.si() + 0.5);
+        shared_cursor += static_cast<uint64_t>(b.shared_read.si() + b.shared_write.si() + 0.5);
+      }
+    }
+    return planned;
+  };
+  std::unique_ptr<PlannedOp> current = program_.empty() ? nullptr : plan_op(program_.front());
+  for (size_t i = 0; i < program_.size(); ++i) {
+    std::unique_ptr<PlannedOp> next = i + 1 < program_.size() ? plan_op(program_[i + 1]) : nullptr;
+    const TilePlan& plan = current->plan;
     OpRecord record;
     record.start = from_sc_time(sc_core::sc_time_stamp());
     record.planned = plan.totals();
@@ -57,14 +78,9 @@ void ChipModule::control_thread() {
     for (const auto& blocks : plan.blocks_per_tile) pending_tiles_ += blocks.empty() ? 0 : 1;
     record.active_tiles = pending_tiles_;
     for (size_t t = 0; t < plan.blocks_per_tile.size(); ++t) {
-      const auto& blocks = plan.blocks_per_tile[t];
-      if (blocks.empty()) continue;
-      tiles_[t]->start(&blocks, hbm_cursor, shared_cursor);
-      // Each tile streams its own contiguous address range.
-      for (const WorkBlock& b : blocks) {
-        hbm_cursor += static_cast<uint64_t>(b.hbm_read.si() + b.hbm_write.si() + 0.5);
-        shared_cursor += static_cast<uint64_t>(b.shared_read.si() + b.shared_write.si() + 0.5);
-      }
+      if (plan.blocks_per_tile[t].empty()) continue;
+      tiles_[t]->start(current->assignments[t],
+                       next ? next->assignments[t] : TileModule::Assignment{});
     }
     if (pending_tiles_ > 0) sc_core::wait(all_tiles_done_);
 
@@ -74,6 +90,7 @@ void ChipModule::control_thread() {
     record.shared_read = shared_sram_->bytes_read() - shared_read0;
     record.shared_written = shared_sram_->bytes_written() - shared_written0;
     records_.push_back(record);
+    current = std::move(next);
   }
 }
 

@@ -21,12 +21,12 @@ namespace scoville::models {
 struct OpRecord {
   Duration start;
   Duration end;
-  WorkBlock planned;                // sums over the op's blocks (compute, MACs, bytes)
+  WorkBlock planned;  // sums over the op's blocks (compute, MACs, bytes)
   double max_tile_compute_cycles = 0;
   int64_t active_tiles = 0;
-  Bytes hbm_read;                   // as served by the HBM channels
+  Bytes hbm_read;  // as served by the HBM channels
   Bytes hbm_written;
-  Bytes shared_read;                // as served by the shared SRAM banks
+  Bytes shared_read;  // as served by the shared SRAM banks
   Bytes shared_written;
 
   Duration elapsed() const { return end - start; }

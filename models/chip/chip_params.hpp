@@ -14,7 +14,9 @@
 namespace scoville::models {
 
 constexpr size_t kMathPrecisionCount = 3;
-inline size_t index_of(MathPrecision p) { return static_cast<size_t>(p); }
+inline size_t index_of(MathPrecision p) {
+  return static_cast<size_t>(p);
+}
 
 // Matrix engine of one tile. Per cycle it advances an output block of rows x cols by
 // k_per_cycle(p) steps of the reduction: rows x cols x k_per_cycle MACs per cycle.
@@ -42,6 +44,9 @@ struct TileParams {
   VectorUnitParams vector;
   Bytes sram;                // local buffer per tile; half of it is one double-buffer slot
   Bandwidth sram_bandwidth;  // per tile, local buffer read+write
+  // Whether a tile streams the next op's weights while the current op drains (dataflow
+  // designs), or only at the op's start (kernel-per-op execution, as on GPUs).
+  bool prefetch_next_op = false;
 };
 
 // Chip-wide on-chip memory shared by all tiles (a GPU's L2, a wafer/reticle chip's global SRAM).
@@ -67,7 +72,9 @@ struct HbmParams {
   double streaming_efficiency;  // achieved fraction of peak on long sequential streams
 
   int64_t channels() const { return stacks * channels_per_stack; }
-  Bandwidth peak_bandwidth() const { return bandwidth_per_channel * static_cast<double>(channels()); }
+  Bandwidth peak_bandwidth() const {
+    return bandwidth_per_channel * static_cast<double>(channels());
+  }
 };
 
 struct ChipPortParams {

@@ -5,7 +5,9 @@
 namespace scoville::models {
 
 namespace {
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 }  // namespace
 
 double MatrixEngineModel::cycles(int64_t m, int64_t n, int64_t k, MathPrecision p) const {
@@ -22,7 +24,8 @@ double MatrixEngineModel::cycles(int64_t m, int64_t n, int64_t k, MathPrecision 
 double MatrixEngineModel::utilisation(int64_t m, int64_t n, int64_t k, MathPrecision p) const {
   const double c = cycles(m, n, k, p);
   if (c <= 0) return 0.0;
-  const double useful_macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double useful_macs =
+      static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   return useful_macs / (c * static_cast<double>(params_.macs_per_cycle(p)));
 }
 

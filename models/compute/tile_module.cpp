@@ -13,23 +13,43 @@ unsigned char g_dummy_data = 0;  // TLM payloads need a data pointer; timing-onl
 }  // namespace
 
 TileModule::TileModule(const sc_core::sc_module_name& name, const TileParams& params,
-                       Duration noc_latency, std::function<void()> on_done)
+                       Duration noc_latency, bool prefetch_next_op, std::function<void()> on_done)
     : sc_core::sc_module(name),
       hbm_socket("hbm_socket"),
       shared_socket("shared_socket"),
       params_(params),
       noc_latency_(to_sc_time(noc_latency)),
-      on_done_(std::move(on_done)) {
+      on_done_(std::move(on_done)),
+      prefetch_next_op_(prefetch_next_op) {
   SC_HAS_PROCESS(TileModule);
   SC_THREAD(run_thread);
 }
 
-void TileModule::start(const std::vector<WorkBlock>* blocks, uint64_t hbm_address,
-                       uint64_t shared_address) {
-  blocks_ = blocks;
-  hbm_address_ = hbm_address;
-  shared_address_ = shared_address;
+void TileModule::start(Assignment current, Assignment next) {
+  current_ = current;
+  next_ = next;
+  shared_address_ = current.shared_address;
+  hbm_address_ = current.hbm_address;
+  if (prefetched_for_ == current.blocks) {
+    hbm_address_ += prefetched_hbm_bytes_;
+  } else {
+    prefetched_ready_.clear();
+  }
   start_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TileModule::prefetch(const Assignment& next) {
+  prefetched_for_ = next.blocks;
+  prefetched_ready_.clear();
+  prefetched_hbm_bytes_ = 0;
+  uint64_t address = next.hbm_address;
+  for (size_t i = 0; i < std::min<size_t>(2, next.blocks->size()); ++i) {
+    const Bytes bytes = (*next.blocks)[i].hbm_read;
+    sc_core::sc_time ready = sc_core::sc_time_stamp();
+    if (bytes.si() > 0) ready = transfer(hbm_socket, tlm::TLM_READ_COMMAND, address, bytes);
+    prefetched_ready_.push_back(ready);
+  }
+  prefetched_hbm_bytes_ = address - next.hbm_address;
 }
 
 void TileModule::run_thread() {
@@ -62,14 +82,15 @@ sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileMod
   return done + noc_latency_;
 }
 
-sc_core::sc_time TileModule::load(const WorkBlock& block) {
+sc_core::sc_time TileModule::load(const WorkBlock& block, bool hbm_part, bool shared_part) {
   sc_core::sc_time ready = sc_core::sc_time_stamp();
-  if (block.hbm_read.si() > 0) {
-    ready = std::max(ready, transfer(hbm_socket, tlm::TLM_READ_COMMAND, hbm_address_, block.hbm_read));
+  if (hbm_part && block.hbm_read.si() > 0) {
+    ready =
+        std::max(ready, transfer(hbm_socket, tlm::TLM_READ_COMMAND, hbm_address_, block.hbm_read));
   }
-  if (block.shared_read.si() > 0) {
-    ready = std::max(ready, transfer(shared_socket, tlm::TLM_READ_COMMAND, shared_address_,
-                                     block.shared_read));
+  if (shared_part && block.shared_read.si() > 0) {
+    ready = std::max(
+        ready, transfer(shared_socket, tlm::TLM_READ_COMMAND, shared_address_, block.shared_read));
   }
   return ready;
 }
@@ -77,22 +98,30 @@ sc_core::sc_time TileModule::load(const WorkBlock& block) {
 sc_core::sc_time TileModule::store(const WorkBlock& block) {
   sc_core::sc_time done = sc_core::sc_time_stamp();
   if (block.hbm_write.si() > 0) {
-    done = std::max(done, transfer(hbm_socket, tlm::TLM_WRITE_COMMAND, hbm_address_, block.hbm_write));
+    done =
+        std::max(done, transfer(hbm_socket, tlm::TLM_WRITE_COMMAND, hbm_address_, block.hbm_write));
   }
   if (block.shared_write.si() > 0) {
-    done = std::max(done, transfer(shared_socket, tlm::TLM_WRITE_COMMAND, shared_address_,
-                                   block.shared_write));
+    done = std::max(
+        done, transfer(shared_socket, tlm::TLM_WRITE_COMMAND, shared_address_, block.shared_write));
   }
   return done;
 }
 
 void TileModule::execute() {
-  const std::vector<WorkBlock>& blocks = *blocks_;
+  const std::vector<WorkBlock>& blocks = *current_.blocks;
   const size_t n = blocks.size();
   // Double buffering: two slots, so blocks 0 and 1 load at once, and block i+2 loads into
-  // block i's slot as soon as block i has computed.
+  // block i's slot as soon as block i has computed. Blocks whose weights were prefetched only
+  // fetch their activations now.
   std::vector<sc_core::sc_time> ready(n);
-  for (size_t i = 0; i < std::min<size_t>(2, n); ++i) ready[i] = load(blocks[i]);
+  for (size_t i = 0; i < std::min<size_t>(2, n); ++i) {
+    const bool prefetched = i < prefetched_ready_.size();
+    ready[i] = load(blocks[i], !prefetched, true);
+    if (prefetched) ready[i] = std::max(ready[i], prefetched_ready_[i]);
+  }
+  prefetched_ready_.clear();
+  prefetched_for_ = nullptr;
   sc_core::sc_time writes_done = sc_core::sc_time_stamp();
   for (size_t i = 0; i < n; ++i) {
     if (ready[i] > sc_core::sc_time_stamp()) sc_core::wait(ready[i] - sc_core::sc_time_stamp());
@@ -105,8 +134,9 @@ void TileModule::execute() {
     if (compute.si() > 0) sc_core::wait(to_sc_time(compute));
     busy_time_ += compute;
     writes_done = std::max(writes_done, store(b));
-    if (i + 2 < n) ready[i + 2] = load(blocks[i + 2]);
+    if (i + 2 < n) ready[i + 2] = load(blocks[i + 2], true, true);
   }
+  if (prefetch_next_op_ && next_.blocks != nullptr && !next_.blocks->empty()) prefetch(next_);
   if (writes_done > sc_core::sc_time_stamp()) sc_core::wait(writes_done - sc_core::sc_time_stamp());
 }
 

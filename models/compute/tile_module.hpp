@@ -8,9 +8,9 @@
 #include <functional>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/chip/chip_params.hpp"
 #include "models/compute/work_block.hpp"
@@ -23,11 +23,20 @@ class TileModule : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TileModule> shared_socket;
 
   TileModule(const sc_core::sc_module_name& name, const TileParams& params, Duration noc_latency,
-             std::function<void()> on_done);
+             bool prefetch_next_op, std::function<void()> on_done);
 
-  // Hands the tile its blocks for the next op and starts it at the current time. `hbm_address`
-  // and `shared_address` are where this tile's streamed data starts (for channel interleaving).
-  void start(const std::vector<WorkBlock>* blocks, uint64_t hbm_address, uint64_t shared_address);
+  // Where a tile's share of an op starts in HBM and shared SRAM (for channel interleaving).
+  struct Assignment {
+    const std::vector<WorkBlock>* blocks = nullptr;
+    uint64_t hbm_address = 0;
+    uint64_t shared_address = 0;
+  };
+
+  // Hands the tile its blocks for an op and starts it at the current time. With weight prefetch
+  // enabled, `next` is this tile's share of the following op: once the tile has computed its
+  // last block it streams the HBM part of the next op's first two blocks (weights do not depend
+  // on the current op's results), so the next op starts with its buffers already filling.
+  void start(Assignment current, Assignment next);
 
   // Time the tile spent computing (matrix or vector busy) since construction.
   Duration busy_time() const { return busy_time_; }
@@ -35,7 +44,8 @@ class TileModule : public sc_core::sc_module {
  private:
   void run_thread();
   void execute();
-  sc_core::sc_time load(const WorkBlock& block);
+  sc_core::sc_time load(const WorkBlock& block, bool hbm_part, bool shared_part);
+  void prefetch(const Assignment& next);
   sc_core::sc_time store(const WorkBlock& block);
   // Sends one transfer and returns the absolute time it completes.
   sc_core::sc_time transfer(tlm_utils::simple_initiator_socket<TileModule>& socket,
@@ -45,9 +55,15 @@ class TileModule : public sc_core::sc_module {
   sc_core::sc_time noc_latency_;
   std::function<void()> on_done_;
   sc_core::sc_event start_event_;
-  const std::vector<WorkBlock>* blocks_ = nullptr;
+  bool prefetch_next_op_;
+  Assignment current_;
+  Assignment next_;
   uint64_t hbm_address_ = 0;
   uint64_t shared_address_ = 0;
+  // HBM loads already issued for the current op's first blocks (by the previous op's prefetch).
+  const std::vector<WorkBlock>* prefetched_for_ = nullptr;
+  std::vector<sc_core::sc_time> prefetched_ready_;
+  uint64_t prefetched_hbm_bytes_ = 0;
   Duration busy_time_;
 };
 

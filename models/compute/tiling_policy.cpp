@@ -7,7 +7,9 @@ namespace scoville::models {
 
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 double per_element(Bytes total, double elements) {
   return elements > 0 ? total.si() / elements : 0.0;
@@ -62,15 +64,22 @@ TilingPolicy::TilingPolicy(const ChipParams& chip) : chip_(chip), engine_(chip.t
 TilePlan TilingPolicy::plan(const WorkDescriptor& work) const {
   TilePlan out;
   switch (work.work_class) {
-    case WorkClass::kMatmul: out = plan_matmul(work); break;
-    case WorkClass::kAttention: out = plan_attention(work); break;
-    case WorkClass::kVector: out = plan_vector(work); break;
+    case WorkClass::kMatmul:
+      out = plan_matmul(work);
+      break;
+    case WorkClass::kAttention:
+      out = plan_attention(work);
+      break;
+    case WorkClass::kVector:
+      out = plan_vector(work);
+      break;
   }
   apply_activation_spill(work, out);
   return out;
 }
 
-void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks, const WorkBlock& total) const {
+void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks,
+                                 const WorkBlock& total) const {
   const double slot = chip_.tiles.sram.si() / 2.0;
   const double bytes_in = total.hbm_read.si() + total.shared_read.si();
   // At least kMinBlocksPerTile blocks (of at least kMinBlockBytes) so that loading and computing
@@ -105,7 +114,8 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
       const double c = static_cast<double>(count);
       WorkBlock total;
       total.matrix_cycles = c * engine_.cycles(w.m, w.n, w.k, w.math);
-      total.macs = c * static_cast<double>(w.m) * static_cast<double>(w.n) * static_cast<double>(w.k);
+      total.macs =
+          c * static_cast<double>(w.m) * static_cast<double>(w.n) * static_cast<double>(w.k);
       total.hbm_read = Bytes(c * weight_b * static_cast<double>(w.k * w.n));
       total.shared_read = Bytes(c * act_in_b * static_cast<double>(w.m * w.k));
       total.shared_write = Bytes(c * act_out_b * static_cast<double>(w.m * w.n));
@@ -178,8 +188,8 @@ TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int6
       const int64_t n = ceil_div(w.n, cols);
       const int64_t k = ceil_div(w.k, depth);
       const double compute = engine_.cycles(m, n, k, w.math) / clock;
-      const double traffic = weight_b * static_cast<double>(k * n) +
-                             act_in_b * static_cast<double>(m * k);
+      const double traffic =
+          weight_b * static_cast<double>(k * n) + act_in_b * static_cast<double>(m * k);
       const double time = std::max(compute, traffic / feed_bandwidth);
       // Strictly better only: among equals the earlier (fewer columns, no split-K) wins.
       if (best_time < 0 || time < best_time * (1 - 1e-9)) {
@@ -207,7 +217,8 @@ TilePlan TilingPolicy::plan_attention(const WorkDescriptor& w) const {
   auto unit_part = [&](int64_t keys) {
     WorkBlock b;
     const double fraction = n > 0 ? static_cast<double>(keys) / n : 0.0;
-    b.matrix_cycles = (engine_.cycles(w.m, keys, w.k, w.math) + engine_.cycles(w.m, w.k, keys, w.math)) * useful;
+    b.matrix_cycles =
+        (engine_.cycles(w.m, keys, w.k, w.math) + engine_.cycles(w.m, w.k, keys, w.math)) * useful;
     b.macs = 2.0 * m * static_cast<double>(keys) * kk * useful;
     b.vector_flops = kSoftmaxFlopsPerScore * m * static_cast<double>(keys) * useful;
     b.vector_cycles = b.vector_flops / vector_fpc;

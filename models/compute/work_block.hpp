@@ -9,10 +9,10 @@
 namespace scoville::models {
 
 struct WorkBlock {
-  Bytes hbm_read;       // streamed from HBM into the tile buffer
-  Bytes shared_read;    // read from the chip's shared SRAM (activations, multicast weights)
-  Bytes hbm_write;      // written to HBM after compute (KV append, spilled activations)
-  Bytes shared_write;   // written to shared SRAM after compute (output activations)
+  Bytes hbm_read;            // streamed from HBM into the tile buffer
+  Bytes shared_read;         // read from the chip's shared SRAM (activations, multicast weights)
+  Bytes hbm_write;           // written to HBM after compute (KV append, spilled activations)
+  Bytes shared_write;        // written to shared SRAM after compute (output activations)
   double matrix_cycles = 0;  // matrix engine busy cycles
   double vector_cycles = 0;  // vector unit busy cycles
   double macs = 0;           // useful multiply-accumulates (for energy)

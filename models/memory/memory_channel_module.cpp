@@ -2,8 +2,12 @@
 
 namespace scoville::models {
 
-sc_core::sc_time to_sc_time(Duration d) { return sc_core::sc_time(d.si(), sc_core::SC_SEC); }
-Duration from_sc_time(const sc_core::sc_time& t) { return Duration(t.to_seconds()); }
+sc_core::sc_time to_sc_time(Duration d) {
+  return sc_core::sc_time(d.si(), sc_core::SC_SEC);
+}
+Duration from_sc_time(const sc_core::sc_time& t) {
+  return Duration(t.to_seconds());
+}
 
 MemoryChannelModule::MemoryChannelModule(const sc_core::sc_module_name& name, Bandwidth sustained,
                                          Duration latency)

@@ -4,9 +4,9 @@
 // Contention is real: requests from every tile queue on the same busy-until time.
 #pragma once
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "sim/base/units.hpp"
 

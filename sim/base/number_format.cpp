@@ -4,41 +4,55 @@ namespace scoville {
 
 double bits_per_value(NumberFormat f) {
   switch (f) {
-    case NumberFormat::kBf16: return 16.0;
-    case NumberFormat::kFp8: return 8.0;
+    case NumberFormat::kBf16:
+      return 16.0;
+    case NumberFormat::kFp8:
+      return 8.0;
     // OCP Microscaling v1.0: 32 x 4-bit elements + one 8-bit shared exponent (REFERENCE.md).
-    case NumberFormat::kMxfp4: return 4.0 + 8.0 / 32.0;
+    case NumberFormat::kMxfp4:
+      return 4.0 + 8.0 / 32.0;
     // NVFP4: 16 x 4-bit elements + one FP8 scale (REFERENCE.md, lmsys gb200-part-2).
-    case NumberFormat::kNvfp4: return 4.0 + 8.0 / 16.0;
+    case NumberFormat::kNvfp4:
+      return 4.0 + 8.0 / 16.0;
   }
   return 16.0;
 }
 
 MathPrecision math_precision_of(NumberFormat f) {
   switch (f) {
-    case NumberFormat::kBf16: return MathPrecision::kBf16;
-    case NumberFormat::kFp8: return MathPrecision::kFp8;
+    case NumberFormat::kBf16:
+      return MathPrecision::kBf16;
+    case NumberFormat::kFp8:
+      return MathPrecision::kFp8;
     case NumberFormat::kMxfp4:
-    case NumberFormat::kNvfp4: return MathPrecision::kFp4;
+    case NumberFormat::kNvfp4:
+      return MathPrecision::kFp4;
   }
   return MathPrecision::kBf16;
 }
 
 std::string to_string(NumberFormat f) {
   switch (f) {
-    case NumberFormat::kBf16: return "bf16";
-    case NumberFormat::kFp8: return "fp8";
-    case NumberFormat::kMxfp4: return "mxfp4";
-    case NumberFormat::kNvfp4: return "nvfp4";
+    case NumberFormat::kBf16:
+      return "bf16";
+    case NumberFormat::kFp8:
+      return "fp8";
+    case NumberFormat::kMxfp4:
+      return "mxfp4";
+    case NumberFormat::kNvfp4:
+      return "nvfp4";
   }
   return "bf16";
 }
 
 std::string to_string(MathPrecision p) {
   switch (p) {
-    case MathPrecision::kBf16: return "bf16";
-    case MathPrecision::kFp8: return "fp8";
-    case MathPrecision::kFp4: return "fp4";
+    case MathPrecision::kBf16:
+      return "bf16";
+    case MathPrecision::kFp8:
+      return "fp8";
+    case MathPrecision::kFp4:
+      return "fp4";
   }
   return "bf16";
 }
@@ -58,7 +72,11 @@ std::optional<MathPrecision> math_precision_from_string(const std::string& name)
   return std::nullopt;
 }
 
-std::vector<std::string> number_format_names() { return {"bf16", "fp8", "mxfp4", "nvfp4"}; }
-std::vector<std::string> math_precision_names() { return {"bf16", "fp8", "fp4"}; }
+std::vector<std::string> number_format_names() {
+  return {"bf16", "fp8", "mxfp4", "nvfp4"};
+}
+std::vector<std::string> math_precision_names() {
+  return {"bf16", "fp8", "fp4"};
+}
 
 }  // namespace scoville

@@ -10,7 +10,8 @@ namespace scoville {
 // 64-bit FNV-1a of a string; stable across platforms and compilers. The default `h` is the FNV-1a
 // 64-bit offset basis 14695981039346656037.
 constexpr uint64_t stable_hash(const char* s, uint64_t h = 0xcbf29ce484222325ull) {
-  return *s == '\0' ? h : stable_hash(s + 1, (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull);
+  return *s == '\0' ? h
+                    : stable_hash(s + 1, (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull);
 }
 
 // SplitMix64 generator (Steele et al., 2014): small state, good statistical quality, and

@@ -11,15 +11,24 @@ namespace scoville {
 
 std::string dimension_name(Dimension d) {
   switch (d) {
-    case Dimension::kBytes: return "a size in bytes (e.g. \"50 MiB\", \"141 GB\")";
-    case Dimension::kBandwidth: return "a bandwidth (e.g. \"4.8 TB/s\", \"400 Gb/s\")";
-    case Dimension::kDuration: return "a duration (e.g. \"120 ns\", \"2 us\")";
-    case Dimension::kFrequency: return "a frequency (e.g. \"1.98 GHz\")";
-    case Dimension::kEnergy: return "an energy (e.g. \"0.4 pJ\")";
-    case Dimension::kPower: return "a power (e.g. \"700 W\")";
-    case Dimension::kFlops: return "an operation count (e.g. \"2 TFLOP\")";
-    case Dimension::kFlopRate: return "a compute rate (e.g. \"989 TFLOP/s\")";
-    case Dimension::kEnergyPerBit: return "an energy per bit (e.g. \"3.9 pJ/bit\")";
+    case Dimension::kBytes:
+      return "a size in bytes (e.g. \"50 MiB\", \"141 GB\")";
+    case Dimension::kBandwidth:
+      return "a bandwidth (e.g. \"4.8 TB/s\", \"400 Gb/s\")";
+    case Dimension::kDuration:
+      return "a duration (e.g. \"120 ns\", \"2 us\")";
+    case Dimension::kFrequency:
+      return "a frequency (e.g. \"1.98 GHz\")";
+    case Dimension::kEnergy:
+      return "an energy (e.g. \"0.4 pJ\")";
+    case Dimension::kPower:
+      return "a power (e.g. \"700 W\")";
+    case Dimension::kFlops:
+      return "an operation count (e.g. \"2 TFLOP\")";
+    case Dimension::kFlopRate:
+      return "a compute rate (e.g. \"989 TFLOP/s\")";
+    case Dimension::kEnergyPerBit:
+      return "an energy per bit (e.g. \"3.9 pJ/bit\")";
   }
   return "an unknown dimension";
 }
@@ -29,8 +38,8 @@ namespace {
 struct BaseUnit {
   const char* symbol;
   Dimension dimension;
-  double scale;      // SI value of one unit, e.g. a bit is 1/8 byte
-  bool binary_ok;    // IEC prefixes (Ki, Mi, ...) allowed
+  double scale;    // SI value of one unit, e.g. a bit is 1/8 byte
+  bool binary_ok;  // IEC prefixes (Ki, Mi, ...) allowed
 };
 
 // Longest symbols first, so that "B/s" is tried before "s" and "J/bit" before "b".
@@ -73,10 +82,13 @@ constexpr std::array<std::pair<const char*, double>, 6> kBinaryPrefixes = {{
 }};
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string quoted(const std::string& s) {
+  return "\"" + s + "\"";
+}
 
 // Finds the multiplier of a prefix, or returns false.
 bool prefix_scale(const std::string& prefix, bool binary_ok, double* scale) {
@@ -123,8 +135,7 @@ double parse_quantity(const std::string& text, Dimension expected) {
   const bool plus = first == '+' && trimmed.size() > 1 && trimmed[1] != '-' && trimmed[1] != '+';
   const char* num_begin = trimmed.data() + (plus ? 1 : 0);
   double number = 0.0;
-  const auto [num_end, ec] =
-      std::from_chars(num_begin, trimmed.data() + trimmed.size(), number);
+  const auto [num_end, ec] = std::from_chars(num_begin, trimmed.data() + trimmed.size(), number);
   if (ec != std::errc() || !std::isfinite(number)) {
     throw UnitParseError("value " + quoted(text) + " does not start with a finite number; " +
                          expect);

@@ -87,7 +87,9 @@ MapReader::MapReader(const YAML::Node& node, std::string file, std::string path,
   }
 }
 
-SourceLocation MapReader::location() const { return location_of(node_, file_); }
+SourceLocation MapReader::location() const {
+  return location_of(node_, file_);
+}
 
 SourceLocation MapReader::location_of_key(const std::string& key) const {
   if (is_map_) {
@@ -98,7 +100,9 @@ SourceLocation MapReader::location_of_key(const std::string& key) const {
   return location();
 }
 
-bool MapReader::has(const std::string& key) const { return is_map_ && child(key).IsDefined(); }
+bool MapReader::has(const std::string& key) const {
+  return is_map_ && child(key).IsDefined();
+}
 
 std::string MapReader::key_path(const std::string& key) const {
   if (path_.empty()) return key;
@@ -154,18 +158,24 @@ bool parse_double(const std::string& text, double* out) {
 
 const char* range_text(Range range) {
   switch (range) {
-    case Range::kPositive: return "greater than zero";
-    case Range::kNonNegative: return "zero or more";
-    case Range::kAny: return "";
+    case Range::kPositive:
+      return "greater than zero";
+    case Range::kNonNegative:
+      return "zero or more";
+    case Range::kAny:
+      return "";
   }
   return "";
 }
 
 bool in_range(double v, Range range) {
   switch (range) {
-    case Range::kPositive: return v > 0;
-    case Range::kNonNegative: return v >= 0;
-    case Range::kAny: return true;
+    case Range::kPositive:
+      return v > 0;
+    case Range::kNonNegative:
+      return v >= 0;
+    case Range::kAny:
+      return true;
   }
   return true;
 }
@@ -234,8 +244,7 @@ int64_t MapReader::integer(const std::string& key, int64_t min, int64_t max) {
   return value;
 }
 
-int64_t MapReader::integer_or(const std::string& key, int64_t fallback, int64_t min,
-                              int64_t max) {
+int64_t MapReader::integer_or(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
   if (!has(key) || child(key).IsNull()) {  // an empty value means "use the default"
     known_keys_.insert(key);
     return fallback;

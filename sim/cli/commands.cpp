@@ -60,14 +60,20 @@ int config_check(const std::vector<std::string>& files, std::ostream& out) {
 
 int execute(const Options& options, int argc, const char* const* argv, std::ostream& out) {
   switch (options.command) {
-    case Command::kHelp: out << usage(); return 0;
+    case Command::kHelp:
+      out << usage();
+      return 0;
     case Command::kVersion:
       out << "scoville " << output::tool_version() << " (git " << output::git_sha()
           << "), C++17, SystemC 2.3\n";
       return 0;
-    case Command::kRun: return run(options.run, argc, argv, out);
-    case Command::kConfigCheck: return config_check(options.files, out);
-    case Command::kConfigDump: out << config::dump_file(options.files.front()); return 0;
+    case Command::kRun:
+      return run(options.run, argc, argv, out);
+    case Command::kConfigCheck:
+      return config_check(options.files, out);
+    case Command::kConfigDump:
+      out << config::dump_file(options.files.front());
+      return 0;
   }
   return 0;
 }

@@ -46,6 +46,7 @@ models::TileParams read_tiles(MapReader r) {
   vector.finish();
   t.sram = r.quantity<Bytes>("sram");
   t.sram_bandwidth = r.quantity<Bandwidth>("sram_bandwidth");
+  t.prefetch_next_op = r.boolean_or("prefetch_next_op", false);
   r.finish();
   return t;
 }
@@ -138,7 +139,9 @@ models::EnergyTable read_energy_document(const YAML::Node& root, const std::stri
 
 }  // namespace
 
-ChipSpec parse_chip(const std::string& path) { return read_chip_document(load_yaml_file(path), path); }
+ChipSpec parse_chip(const std::string& path) {
+  return read_chip_document(load_yaml_file(path), path);
+}
 
 ChipSpec parse_chip_string(const std::string& yaml, const std::string& display_name) {
   return read_chip_document(load_yaml_string(yaml, display_name), display_name);

@@ -12,10 +12,14 @@ namespace scoville::config {
 
 std::string to_string(FileKind kind) {
   switch (kind) {
-    case FileKind::kChip: return "chip";
-    case FileKind::kEnergy: return "energy table";
-    case FileKind::kStudy: return "study";
-    case FileKind::kModel: return "model";
+    case FileKind::kChip:
+      return "chip";
+    case FileKind::kEnergy:
+      return "energy table";
+    case FileKind::kStudy:
+      return "study";
+    case FileKind::kModel:
+      return "model";
   }
   return "model";
 }
@@ -36,17 +40,27 @@ FileKind detect_kind(const std::string& path) {
 FileKind check_file(const std::string& path) {
   const FileKind kind = detect_kind(path);
   switch (kind) {
-    case FileKind::kChip: parse_chip(path); break;
-    case FileKind::kEnergy: parse_energy(path); break;
-    case FileKind::kStudy: study::parse_study_file(path); break;
-    case FileKind::kModel: workloads::load_model(path); break;
+    case FileKind::kChip:
+      parse_chip(path);
+      break;
+    case FileKind::kEnergy:
+      parse_energy(path);
+      break;
+    case FileKind::kStudy:
+      study::parse_study_file(path);
+      break;
+    case FileKind::kModel:
+      workloads::load_model(path);
+      break;
   }
   return kind;
 }
 
 namespace {
 
-std::string si(double value, const std::string& unit) { return format_si(value, unit, 6); }
+std::string si(double value, const std::string& unit) {
+  return format_si(value, unit, 6);
+}
 
 std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   YAML::Emitter o;
@@ -62,16 +76,19 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::Key << "k_per_cycle" << YAML::Value << YAML::BeginMap;
   for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
     if (p.tiles.matrix.supports(m)) {
-      o << YAML::Key << to_string(m) << YAML::Value << p.tiles.matrix.k_per_cycle[models::index_of(m)];
+      o << YAML::Key << to_string(m) << YAML::Value
+        << p.tiles.matrix.k_per_cycle[models::index_of(m)];
     }
   }
   o << YAML::EndMap;
-  o << YAML::Key << "pipeline_latency_cycles" << YAML::Value << p.tiles.matrix.pipeline_latency_cycles;
+  o << YAML::Key << "pipeline_latency_cycles" << YAML::Value
+    << p.tiles.matrix.pipeline_latency_cycles;
   o << YAML::EndMap;
   o << YAML::Key << "vector_unit" << YAML::Value << YAML::BeginMap << YAML::Key << "flops_per_cycle"
     << YAML::Value << p.tiles.vector.flops_per_cycle << YAML::EndMap;
   o << YAML::Key << "sram" << YAML::Value << si(p.tiles.sram.si(), "B");
   o << YAML::Key << "sram_bandwidth" << YAML::Value << si(p.tiles.sram_bandwidth.si(), "B/s");
+  o << YAML::Key << "prefetch_next_op" << YAML::Value << p.tiles.prefetch_next_op;
   o << YAML::EndMap;
   o << YAML::Key << "shared_sram" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "capacity" << YAML::Value << si(p.shared_sram.capacity.si(), "B");
@@ -82,7 +99,8 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::Key << "hbm" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "stacks" << YAML::Value << p.hbm.stacks;
   o << YAML::Key << "channels_per_stack" << YAML::Value << p.hbm.channels_per_stack;
-  o << YAML::Key << "bandwidth_per_channel" << YAML::Value << si(p.hbm.bandwidth_per_channel.si(), "B/s");
+  o << YAML::Key << "bandwidth_per_channel" << YAML::Value
+    << si(p.hbm.bandwidth_per_channel.si(), "B/s");
   o << YAML::Key << "capacity" << YAML::Value << si(p.hbm.capacity.si(), "B");
   o << YAML::Key << "latency" << YAML::Value << si(p.hbm.latency.si(), "s");
   o << YAML::Key << "interleave_granule" << YAML::Value << si(p.hbm.interleave_granule.si(), "B");
@@ -100,7 +118,8 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::Key << "derived" << YAML::Value << YAML::BeginMap;
   for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
     if (p.tiles.matrix.supports(m)) {
-      o << YAML::Key << "peak_" + to_string(m) << YAML::Value << si(p.peak_flop_rate(m).si(), "FLOP/s");
+      o << YAML::Key << "peak_" + to_string(m) << YAML::Value
+        << si(p.peak_flop_rate(m).si(), "FLOP/s");
     }
   }
   o << YAML::Key << "peak_hbm_bandwidth" << YAML::Value << si(p.hbm.peak_bandwidth().si(), "B/s");
@@ -192,9 +211,12 @@ std::string dump_file(const std::string& path) {
       const ChipSpec spec = parse_chip(path);
       return dump_chip(spec.params, spec.energy_table);
     }
-    case FileKind::kEnergy: return dump_energy(parse_energy(path));
-    case FileKind::kStudy: return study::to_yaml(study::parse_study_file(path));
-    case FileKind::kModel: return dump_model(workloads::load_model(path));
+    case FileKind::kEnergy:
+      return dump_energy(parse_energy(path));
+    case FileKind::kStudy:
+      return study::to_yaml(study::parse_study_file(path));
+    case FileKind::kModel:
+      return dump_model(workloads::load_model(path));
   }
   return "";
 }

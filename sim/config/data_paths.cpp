@@ -16,9 +16,9 @@ DataPaths DataPaths::from_environment() {
 }
 
 std::string DataPaths::resolve(const std::string& name_or_path, const std::string& folder) const {
-  const bool is_path = name_or_path.find('/') != std::string::npos ||
-                       (name_or_path.size() > 5 &&
-                        name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
+  const bool is_path =
+      name_or_path.find('/') != std::string::npos ||
+      (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
   if (is_path) return name_or_path;
   return root + "/" + folder + "/" + name_or_path + ".yaml";
 }

@@ -7,9 +7,12 @@ namespace scoville::engine {
 namespace {
 models::WorkClass work_class_of(workloads::OpKind kind) {
   switch (kind) {
-    case workloads::OpKind::kMatmul: return models::WorkClass::kMatmul;
-    case workloads::OpKind::kAttention: return models::WorkClass::kAttention;
-    case workloads::OpKind::kVector: return models::WorkClass::kVector;
+    case workloads::OpKind::kMatmul:
+      return models::WorkClass::kMatmul;
+    case workloads::OpKind::kAttention:
+      return models::WorkClass::kAttention;
+    case workloads::OpKind::kVector:
+      return models::WorkClass::kVector;
   }
   return models::WorkClass::kVector;
 }

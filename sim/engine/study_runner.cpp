@@ -52,11 +52,11 @@ void check_fits(const workloads::ModelConfig& model, const models::ChipParams& c
   const Bytes needed = weights + kv;
   if (needed > chip.hbm.capacity) {
     std::ostringstream msg;
-    msg << "model '" << model.name() << "' does not fit on one '" << chip.name
-        << "' chip: needs " << format_si(needed.si(), "B") << " (weights "
-        << format_si(weights.si(), "B") << " + KV cache " << format_si(kv.si(), "B") << " for "
-        << s.batch << " x " << (s.isl + s.osl) << " tokens) but HBM holds "
-        << format_si(chip.hbm.capacity.si(), "B") << "; reduce --batch, --isl or --osl";
+    msg << "model '" << model.name() << "' does not fit on one '" << chip.name << "' chip: needs "
+        << format_si(needed.si(), "B") << " (weights " << format_si(weights.si(), "B")
+        << " + KV cache " << format_si(kv.si(), "B") << " for " << s.batch << " x "
+        << (s.isl + s.osl) << " tokens) but HBM holds " << format_si(chip.hbm.capacity.si(), "B")
+        << "; reduce --batch, --isl or --osl";
     throw InputError(SourceLocation{chip_file, 0, 0}, "chip.hbm.capacity", msg.str());
   }
   if (s.isl + s.osl > model.max_context()) {
@@ -131,12 +131,14 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
       iteration.time_by_bound[row.bound] += row.duration;
       result.ops.push_back(std::move(row));
     }
-    stats::PhaseResult& phase = planned.shape.phase == workloads::Phase::kPrefill ? prefill : decode;
+    stats::PhaseResult& phase =
+        planned.shape.phase == workloads::Phase::kPrefill ? prefill : decode;
     phase.time += iteration.time * iteration.weight;
     phase.flops += iteration.flops * iteration.weight;
     phase.hbm_bytes += iteration.hbm_bytes * iteration.weight;
     phase.energy += scaled(iteration.energy, iteration.weight);
-    for (const auto& [bound, t] : iteration.time_by_bound) phase.time_by_bound[bound] += t * iteration.weight;
+    for (const auto& [bound, t] : iteration.time_by_bound)
+      phase.time_by_bound[bound] += t * iteration.weight;
     result.iterations.push_back(std::move(iteration));
   }
   result.phases = {prefill, decode};

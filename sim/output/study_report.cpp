@@ -34,10 +34,18 @@ std::string json_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char b[8];
@@ -66,7 +74,8 @@ std::string render_text(const engine::StudyResult& result) {
   std::ostringstream out;
   out << "Scoville " << tool_version() << " - study '" << s.name << "': " << s.chips.size()
       << " chip(s), model " << (result.chips.empty() ? s.model : result.chips.front().model)
-      << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl << " out tokens per sequence\n\n";
+      << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl
+      << " out tokens per sequence\n\n";
   const std::vector<size_t> w = {12, 9, 11, 13, 14, 11, 14};
   out << pad("chip", w[0]) << pad("phase", w[1]) << pad("time", w[2]) << pad("tokens/s", w[3])
       << pad("energy/token", w[4]) << pad("avg power", w[5]) << "bound (share of time)\n";
@@ -88,13 +97,16 @@ std::string render_text(const engine::StudyResult& result) {
     const double e2e = prefill.time.si() + decode.time.si();
     out << chip.chip << ": request " << format_si(e2e, "s", 3) << " end to end, "
         << format_si(decode.time.si() / static_cast<double>(chip.osl), "s", 3)
-        << " per output token; memory " << format_si((chip.weight_bytes + chip.kv_bytes).si(), "B", 3)
-        << " of " << format_si(chip.hbm_capacity.si(), "B", 3) << " (weights "
-        << format_si(chip.weight_bytes.si(), "B", 3) << ", KV " << format_si(chip.kv_bytes.si(), "B", 3)
-        << "); TDP " << format_si(chip.tdp.si(), "W", 3) << "\n";
+        << " per output token; memory "
+        << format_si((chip.weight_bytes + chip.kv_bytes).si(), "B", 3) << " of "
+        << format_si(chip.hbm_capacity.si(), "B", 3) << " (weights "
+        << format_si(chip.weight_bytes.si(), "B", 3) << ", KV "
+        << format_si(chip.kv_bytes.si(), "B", 3) << "); TDP " << format_si(chip.tdp.si(), "W", 3)
+        << "\n";
   }
   out << "\nBound: compute = matrix/vector engines, hbm = HBM bandwidth, other = latency, on-chip\n"
-         "bandwidth or imbalance. Hardware time only: no serving-stack overheads are modelled yet.\n";
+         "bandwidth or imbalance. Hardware time only: no serving-stack overheads are modelled "
+         "yet.\n";
   return out.str();
 }
 
@@ -103,10 +115,10 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
   std::ostringstream out;
   out << "{\n  \"schema\": \"scoville.run\",\n  \"schema_version\": " << kSchemaVersion
       << ",\n  \"tool_version\": \"" << json_escape(provenance.tool_version)
-      << "\",\n  \"git_sha\": \"" << json_escape(provenance.git_sha) << "\",\n  \"seed\": " << s.seed
-      << ",\n  \"study\": {\"name\": \"" << json_escape(s.name) << "\", \"model\": \""
-      << json_escape(s.model) << "\", \"batch\": " << s.batch << ", \"isl\": " << s.isl
-      << ", \"osl\": " << s.osl << "},\n  \"chips\": [";
+      << "\",\n  \"git_sha\": \"" << json_escape(provenance.git_sha)
+      << "\",\n  \"seed\": " << s.seed << ",\n  \"study\": {\"name\": \"" << json_escape(s.name)
+      << "\", \"model\": \"" << json_escape(s.model) << "\", \"batch\": " << s.batch
+      << ", \"isl\": " << s.isl << ", \"osl\": " << s.osl << "},\n  \"chips\": [";
   for (size_t c = 0; c < result.chips.size(); ++c) {
     const stats::ChipResult& chip = result.chips[c];
     out << (c ? "," : "") << "\n    {\"chip\": \"" << json_escape(chip.chip) << "\", \"model\": \""
@@ -131,7 +143,8 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
           << stats::to_string(p.dominant_bound()) << "\", \"bound_share\": {";
       bool first = true;
       for (stats::Bound b : {stats::Bound::kCompute, stats::Bound::kHbm, stats::Bound::kOther}) {
-        out << (first ? "" : ", ") << "\"" << stats::to_string(b) << "\": " << json_number(p.share(b));
+        out << (first ? "" : ", ") << "\"" << stats::to_string(b)
+            << "\": " << json_number(p.share(b));
         first = false;
       }
       out << "}, \"energy_by_component_J\": {";
@@ -183,11 +196,10 @@ Table phases_table(const engine::StudyResult& r) {
   return Table{"/phases",
                {text_column("chip", chip), text_column("phase", phase),
                 real_column("time_s", "s", time), int_column("tokens", "1", tokens),
-                int_column("iterations", "1", iterations),
-                real_column("tokens_per_s", "1/s", tps), real_column("energy_J", "J", energy),
-                real_column("energy_per_token_J", "J", ept), real_column("avg_power_W", "W", power),
-                real_column("flops", "FLOP", flops), real_column("hbm_bytes", "B", hbm),
-                text_column("bound", bound)},
+                int_column("iterations", "1", iterations), real_column("tokens_per_s", "1/s", tps),
+                real_column("energy_J", "J", energy), real_column("energy_per_token_J", "J", ept),
+                real_column("avg_power_W", "W", power), real_column("flops", "FLOP", flops),
+                real_column("hbm_bytes", "B", hbm), text_column("bound", bound)},
                {}};
 }
 
@@ -206,11 +218,11 @@ Table energy_table(const engine::StudyResult& r) {
       }
     }
   }
-  return Table{"/energy",
-               {text_column("chip", chip), text_column("phase", phase),
-                text_column("component", component), real_column("energy_J", "J", energy),
-                real_column("avg_power_W", "W", power)},
-               {}};
+  return Table{
+      "/energy",
+      {text_column("chip", chip), text_column("phase", phase), text_column("component", component),
+       real_column("energy_J", "J", energy), real_column("avg_power_W", "W", power)},
+      {}};
 }
 
 Table iterations_table(const engine::StudyResult& r) {
@@ -233,16 +245,16 @@ Table iterations_table(const engine::StudyResult& r) {
       energy.push_back(it.energy.total().si());
     }
   }
-  return Table{"/iterations",
-               {text_column("chip", chip), int_column("iteration", "1", index),
-                text_column("phase", phase), int_column("batch", "1", batch),
-                int_column("new_tokens", "1", new_tokens), int_column("context", "1", context),
-                real_column("weight", "1", weight), real_column("time_s", "s", time),
-                real_column("flops", "FLOP", flops), real_column("hbm_bytes", "B", hbm),
-                real_column("energy_J", "J", energy)},
-               {{"description", std::string("simulated iterations; a phase is the weighted sum "
-                                            "of its iterations (weight = real iterations each "
-                                            "stands for)")}}};
+  return Table{
+      "/iterations",
+      {text_column("chip", chip), int_column("iteration", "1", index), text_column("phase", phase),
+       int_column("batch", "1", batch), int_column("new_tokens", "1", new_tokens),
+       int_column("context", "1", context), real_column("weight", "1", weight),
+       real_column("time_s", "s", time), real_column("flops", "FLOP", flops),
+       real_column("hbm_bytes", "B", hbm), real_column("energy_J", "J", energy)},
+      {{"description", std::string("simulated iterations; a phase is the weighted sum "
+                                   "of its iterations (weight = real iterations each "
+                                   "stands for)")}}};
 }
 
 Table ops_table(const engine::StudyResult& r) {
@@ -268,15 +280,16 @@ Table ops_table(const engine::StudyResult& r) {
       energy.push_back(op.energy.si());
     }
   }
-  return Table{"/ops",
-               {text_column("chip", chip), int_column("iteration", "1", iteration),
-                int_column("layer", "1", layer), text_column("op", name), text_column("kind", kind),
-                text_column("math", math), real_column("start_s", "s", start),
-                real_column("dur_s", "s", dur), real_column("flops", "FLOP", flops),
-                real_column("hbm_bytes", "B", hbm), real_column("shared_sram_bytes", "B", shared),
-                real_column("compute_bound_s", "s", compute), real_column("hbm_bound_s", "s", hbm_time),
-                real_column("energy_J", "J", energy), text_column("bound", bound)},
-               {}};
+  return Table{
+      "/ops",
+      {text_column("chip", chip), int_column("iteration", "1", iteration),
+       int_column("layer", "1", layer), text_column("op", name), text_column("kind", kind),
+       text_column("math", math), real_column("start_s", "s", start),
+       real_column("dur_s", "s", dur), real_column("flops", "FLOP", flops),
+       real_column("hbm_bytes", "B", hbm), real_column("shared_sram_bytes", "B", shared),
+       real_column("compute_bound_s", "s", compute), real_column("hbm_bound_s", "s", hbm_time),
+       real_column("energy_J", "J", energy), text_column("bound", bound)},
+      {}};
 }
 
 Table summary_table(const engine::StudyResult& r) {
@@ -297,15 +310,15 @@ Table summary_table(const engine::StudyResult& r) {
     weights.push_back(c.weight_bytes.si());
     kv.push_back(c.kv_bytes.si());
   }
-  return Table{"/summary",
-               {text_column("chip", chip), text_column("model", model),
-                real_column("request_time_s", "s", e2e),
-                real_column("prefill_tokens_per_s", "1/s", prefill_tps),
-                real_column("decode_tokens_per_s", "1/s", decode_tps),
-                real_column("energy_J", "J", energy),
-                real_column("energy_per_output_token_J", "J", ept), real_column("tdp_W", "W", tdp),
-                real_column("weight_bytes", "B", weights), real_column("kv_bytes", "B", kv)},
-               {}};
+  return Table{
+      "/summary",
+      {text_column("chip", chip), text_column("model", model),
+       real_column("request_time_s", "s", e2e),
+       real_column("prefill_tokens_per_s", "1/s", prefill_tps),
+       real_column("decode_tokens_per_s", "1/s", decode_tps), real_column("energy_J", "J", energy),
+       real_column("energy_per_output_token_J", "J", ept), real_column("tdp_W", "W", tdp),
+       real_column("weight_bytes", "B", weights), real_column("kv_bytes", "B", kv)},
+      {}};
 }
 
 }  // namespace
@@ -322,8 +335,8 @@ H5Document build_h5(const engine::StudyResult& r, const Provenance& p) {
   doc.strings.push_back({"/config/resolved_yaml", study::to_yaml(r.study)});
   doc.strings.push_back({"/config/study_yaml", r.study.yaml_text});
   for (const std::string& file : r.input_files) {
-    doc.strings.push_back(
-        {"/config/inputs/" + std::filesystem::path(file).filename().string(), read_text_file(file)});
+    doc.strings.push_back({"/config/inputs/" + std::filesystem::path(file).filename().string(),
+                           read_text_file(file)});
   }
   doc.tables = {summary_table(r), phases_table(r), energy_table(r), iterations_table(r),
                 ops_table(r)};

@@ -17,8 +17,10 @@ models::ActionCounts count_actions(const models::OpRecord& r, const models::Work
   models::ActionCounts c;
   c.macs[models::index_of(w.math)] = r.planned.macs;
   c.vector_flops = r.planned.vector_flops;
-  c.hbm = r.hbm_read + r.hbm_written;
-  c.shared_sram = r.shared_read + r.shared_written;
+  // The op's own traffic. (The channels' counters attribute a prefetch to the op during which
+  // it was issued; over an iteration both give the same totals.)
+  c.hbm = r.planned.hbm_read + r.planned.hbm_write;
+  c.shared_sram = r.planned.shared_read + r.planned.shared_write;
   // Every byte entering or leaving a tile crosses the NoC once, and is written into and read
   // out of the tile's buffer once each.
   c.noc = c.hbm + c.shared_sram;
@@ -38,8 +40,8 @@ OpResult account_op(const models::OpRecord& r, const models::WorkDescriptor& w,
   op.start = r.start - iteration_start;
   op.duration = r.elapsed();
   op.flops = w.flops;
-  op.hbm_bytes = r.hbm_read + r.hbm_written;
-  op.shared_bytes = r.shared_read + r.shared_written;
+  op.hbm_bytes = r.planned.hbm_read + r.planned.hbm_write;
+  op.shared_bytes = r.planned.shared_read + r.planned.shared_write;
   op.compute_time = cycles_to_duration(r.max_tile_compute_cycles, chip.tiles.clock);
   op.hbm_time = op.hbm_bytes / chip.hbm.peak_bandwidth();
   const models::EnergyBreakdown e =

@@ -4,9 +4,12 @@ namespace scoville::stats {
 
 std::string to_string(Bound bound) {
   switch (bound) {
-    case Bound::kCompute: return "compute";
-    case Bound::kHbm: return "hbm";
-    case Bound::kOther: return "other";
+    case Bound::kCompute:
+      return "compute";
+    case Bound::kHbm:
+      return "hbm";
+    case Bound::kOther:
+      return "other";
   }
   return "other";
 }

@@ -25,8 +25,8 @@ struct OpResult {
   Duration start;    // from the start of its iteration
   Duration duration;
   Flops flops;
-  Bytes hbm_bytes;     // read + written, as served by the HBM channels
-  Bytes shared_bytes;  // read + written, as served by shared SRAM
+  Bytes hbm_bytes;     // the op's HBM reads + writes (a prefetch may serve some before it starts)
+  Bytes shared_bytes;  // the op's shared SRAM reads + writes
   Duration compute_time;  // busiest tile's engine time: the op's compute-only bound
   Duration hbm_time;      // HBM bytes at peak bandwidth: the op's memory-only bound
   Energy energy;
@@ -49,8 +49,8 @@ struct IterationResult {
 
 struct PhaseResult {
   std::string name;
-  Duration time;        // whole phase (weighted sum of its iterations)
-  int64_t tokens = 0;   // tokens processed (prefill: prompt tokens; decode: generated tokens)
+  Duration time;           // whole phase (weighted sum of its iterations)
+  int64_t tokens = 0;      // tokens processed (prefill: prompt tokens; decode: generated tokens)
   int64_t iterations = 0;  // real iterations the phase stands for
   Flops flops;
   Bytes hbm_bytes;
@@ -72,7 +72,7 @@ struct ChipResult {
   int64_t osl = 0;
   Power tdp;
   Bytes weight_bytes;
-  Bytes kv_bytes;        // KV cache at the end of the request (batch x (isl + osl))
+  Bytes kv_bytes;  // KV cache at the end of the request (batch x (isl + osl))
   Bytes hbm_capacity;
   FlopRate peak_flop_rate;  // at the model's main matmul precision as executed
   Bandwidth peak_hbm_bandwidth;

@@ -57,7 +57,8 @@ TEST_CASE("cli: malformed numbers and unknown options are usage errors", "[cli]"
 }
 
 TEST_CASE("cli: a model that does not fit is refused with the numbers", "[cli]") {
-  const auto r = run_scoville("run --chip h200 --model llama-3.1-8b --batch 2000 --isl 8192 --osl 1024");
+  const auto r =
+      run_scoville("run --chip h200 --model llama-3.1-8b --batch 2000 --isl 8192 --osl 1024");
   INFO(r.output);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("does not fit"));
@@ -73,17 +74,18 @@ TEST_CASE("cli: an unwritable output path exits 3 and leaves nothing", "[cli]") 
 
 TEST_CASE("cli: config check accepts every shipped file", "[cli][config]") {
   const std::string s = source_dir();
-  const auto r = run_scoville("config check " + s + "/arch/chips/h200.yaml " + s +
-                              "/arch/chips/jalapeno.yaml " + s + "/arch/energy/tsmc-4n.yaml " + s +
-                              "/arch/energy/tsmc-n3.yaml " + s + "/workloads/models/llama-3.1-8b.yaml " +
-                              s + "/workloads/models/gpt-oss-20b.yaml");
+  const auto r = run_scoville(
+      "config check " + s + "/arch/chips/h200.yaml " + s + "/arch/chips/jalapeno.yaml " + s +
+      "/arch/energy/tsmc-4n.yaml " + s + "/arch/energy/tsmc-n3.yaml " + s +
+      "/workloads/models/llama-3.1-8b.yaml " + s + "/workloads/models/gpt-oss-20b.yaml");
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("h200.yaml: ok (chip)"));
   CHECK_THAT(r.output, Catch::Contains("gpt-oss-20b.yaml: ok (model)"));
 }
 
-TEST_CASE("cli: config check reports file, line, key and expectation for a bad chip", "[cli][config]") {
+TEST_CASE("cli: config check reports file, line, key and expectation for a bad chip",
+          "[cli][config]") {
   TempDir dir("cli-config");
   std::string chip = scoville::test::read_file(source_dir() + "/arch/chips/h200.yaml");
   // A wrong unit on one field and a misspelt key on another: both must be reported.

@@ -23,7 +23,8 @@ TEST_CASE("two runs with the same inputs write identical HDF5 files", "[e2e][det
   CHECK(read_file(out) == first_bytes);
   // No temporary file is left beside the result.
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path())) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(out).parent_path())) {
     (void)entry;
     ++files;
   }

@@ -13,8 +13,12 @@
 
 namespace scoville::test {
 
-inline std::string source_dir() { return SCOVILLE_SOURCE_DIR; }
-inline std::string scoville_binary() { return std::string(SCOVILLE_BINARY_DIR) + "/sim/scoville"; }
+inline std::string source_dir() {
+  return SCOVILLE_SOURCE_DIR;
+}
+inline std::string scoville_binary() {
+  return std::string(SCOVILLE_BINARY_DIR) + "/sim/scoville";
+}
 
 struct CommandResult {
   int exit_code = -1;
@@ -30,7 +34,8 @@ inline CommandResult run_scoville(const std::string& args, const std::string& en
   if (pipe == nullptr) return result;
   std::array<char, 4096> buffer{};
   size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;

@@ -1,10 +1,11 @@
-// AddressInterleaver: consecutive granules rotate over the channels. split() is arithmetic; it is
-// checked against a brute-force walk over granules.
+// AddressInterleaver: granules rotate over the channels (each round by a hashed offset). split()
+// is arithmetic over whole rounds; it is checked against a brute-force walk over granules.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <set>
 #include <vector>
 
 #include "models/memory/address_interleaver.hpp"
@@ -28,16 +29,33 @@ std::vector<uint64_t> brute_force_split(const AddressInterleaver& il, int64_t ch
 
 }  // namespace
 
-TEST_CASE("interleaver channel_of rotates every granule", "[models][interleaver]") {
+TEST_CASE("interleaver channel_of gives each granule of a round its own channel",
+          "[models][interleaver]") {
   const int64_t channels = 6;
   const uint64_t granule = 256;
   const AddressInterleaver il(channels, granule);
-  for (uint64_t g = 0; g < 4 * static_cast<uint64_t>(channels); ++g) {
-    const int64_t expected = static_cast<int64_t>(g % static_cast<uint64_t>(channels));
-    CHECK(il.channel_of(g * granule) == expected);
-    CHECK(il.channel_of(g * granule + granule - 1) == expected);
-    CHECK(il.channel_of(g * granule + granule / 2) == expected);
+  const uint64_t per_round = static_cast<uint64_t>(channels);
+  std::set<int64_t> round_starts;
+  for (uint64_t r = 0; r < 64; ++r) {
+    std::set<int64_t> seen;
+    for (uint64_t g = r * per_round; g < (r + 1) * per_round; ++g) {
+      const int64_t c = il.channel_of(g * granule);
+      CHECK(c >= 0);
+      CHECK(c < channels);
+      // Every byte of a granule is on the granule's channel.
+      CHECK(il.channel_of(g * granule + granule - 1) == c);
+      CHECK(il.channel_of(g * granule + granule / 2) == c);
+      seen.insert(c);
+    }
+    // A round visits every channel once.
+    CHECK(seen.size() == per_round);
+    round_starts.insert(il.channel_of(r * per_round * granule));
   }
+  // Regions a whole number of rounds apart do not all start on the same channel.
+  CHECK(round_starts.size() > 1);
+  // One channel: everything maps to it.
+  const AddressInterleaver one(1, granule);
+  for (uint64_t a : {uint64_t{0}, granule, 12345 * granule + 7}) CHECK(one.channel_of(a) == 0);
 }
 
 TEST_CASE("interleaver split matches a brute-force granule walk", "[models][interleaver]") {
@@ -88,9 +106,19 @@ TEST_CASE("interleaver whole rounds spread evenly", "[models][interleaver]") {
   const AddressInterleaver il(channels, granule);
   const uint64_t round = granule * static_cast<uint64_t>(channels);
   for (uint64_t rounds : {uint64_t{1}, uint64_t{7}, uint64_t{1000}}) {
-    for (uint64_t start : {uint64_t{0}, round, granule, granule + 3}) {
+    // Round-aligned: exactly `rounds` granules per channel.
+    for (uint64_t start : {uint64_t{0}, round, 37 * round}) {
+      for (uint64_t b : il.split(start, rounds * round)) CHECK(b == rounds * granule);
+    }
+    // Unaligned: the rounds in the middle are whole, the two partial ends add at most one
+    // granule each.
+    for (uint64_t start : {granule, granule + 3, round - 1}) {
       const std::vector<uint64_t> got = il.split(start, rounds * round);
-      for (uint64_t b : got) CHECK(b == rounds * granule);
+      CHECK(std::accumulate(got.begin(), got.end(), uint64_t{0}) == rounds * round);
+      for (uint64_t b : got) {
+        CHECK(b >= (rounds - 1) * granule);
+        CHECK(b <= (rounds + 1) * granule);
+      }
     }
   }
 }
@@ -101,12 +129,15 @@ TEST_CASE("interleaver split of a huge range is cheap and exact", "[models][inte
   const AddressInterleaver il(channels, granule);
   const uint64_t round = granule * static_cast<uint64_t>(channels);
   const uint64_t rounds = 1ull << 30;
-  const uint64_t extra = 3 * granule + 5;  // channels 0..2 full granule, channel 3 gets 5 bytes
-  const std::vector<uint64_t> got = il.split(0, rounds * round + extra);
-  for (int64_t c = 0; c < channels; ++c) {
-    uint64_t want = rounds * granule;
-    if (c < 3) want += granule;
-    if (c == 3) want += extra - 3 * granule;
-    CHECK(got[static_cast<size_t>(c)] == want);
+  const uint64_t head = 2 * granule + 9;  // partial round before the first round boundary
+  const uint64_t tail = 3 * granule + 5;  // partial round after the last whole round
+  const uint64_t start = round - head;
+  const std::vector<uint64_t> got = il.split(start, head + rounds * round + tail);
+  const std::vector<uint64_t> head_bytes = brute_force_split(il, channels, granule, start, head);
+  const std::vector<uint64_t> tail_bytes =
+      brute_force_split(il, channels, granule, round + rounds * round, tail);
+  REQUIRE(got.size() == static_cast<size_t>(channels));
+  for (size_t c = 0; c < got.size(); ++c) {
+    CHECK(got[c] == rounds * granule + head_bytes[c] + tail_bytes[c]);
   }
 }
