@@ -35,6 +35,19 @@ EnergyBreakdown& EnergyBreakdown::operator+=(const EnergyBreakdown& o) {
   return *this;
 }
 
+EnergyBreakdown EnergyBreakdown::scaled(double k) const {
+  EnergyBreakdown out;
+  out.matrix = matrix * k;
+  out.vector = vector * k;
+  out.tile_sram = tile_sram * k;
+  out.shared_sram = shared_sram * k;
+  out.noc = noc * k;
+  out.hbm = hbm * k;
+  out.link = link * k;
+  out.static_energy = static_energy * k;
+  return out;
+}
+
 const std::vector<std::string>& component_names() {
   static const std::vector<std::string> names = {"matrix", "vector", "tile_sram", "shared_sram",
                                                  "noc",    "hbm",    "link",      "static"};

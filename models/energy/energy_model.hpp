@@ -38,6 +38,8 @@ struct EnergyBreakdown {
   Energy dynamic() const { return total() - static_energy; }
   std::vector<Energy> by_component() const;  // same order as component_names()
   EnergyBreakdown& operator+=(const EnergyBreakdown& o);
+  // Every component times k (a sampled iteration standing for k real ones).
+  EnergyBreakdown scaled(double k) const;
 };
 
 const std::vector<std::string>& component_names();

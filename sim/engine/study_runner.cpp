@@ -66,19 +66,6 @@ void check_fits(const workloads::ModelConfig& model, const models::ChipParams& c
   }
 }
 
-models::EnergyBreakdown scaled(const models::EnergyBreakdown& e, double k) {
-  models::EnergyBreakdown out;
-  out.matrix = e.matrix * k;
-  out.vector = e.vector * k;
-  out.tile_sram = e.tile_sram * k;
-  out.shared_sram = e.shared_sram * k;
-  out.noc = e.noc * k;
-  out.hbm = e.hbm * k;
-  out.link = e.link * k;
-  out.static_energy = e.static_energy * k;
-  return out;
-}
-
 struct ChipJob {
   models::ChipParams params;
   std::vector<PlannedIteration> iterations;
@@ -136,7 +123,7 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
     phase.time += iteration.time * iteration.weight;
     phase.flops += iteration.flops * iteration.weight;
     phase.hbm_bytes += iteration.hbm_bytes * iteration.weight;
-    phase.energy += scaled(iteration.energy, iteration.weight);
+    phase.energy += iteration.energy.scaled(iteration.weight);
     for (const auto& [bound, t] : iteration.time_by_bound)
       phase.time_by_bound[bound] += t * iteration.weight;
     result.iterations.push_back(std::move(iteration));
