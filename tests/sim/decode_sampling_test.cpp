@@ -20,9 +20,11 @@ TEST_CASE("short outputs simulate every step", "[sampling]") {
 }
 
 TEST_CASE("the sampled sum is exact for a step time affine in the context", "[sampling]") {
-  const double fixed = 2.5e-3;        // weight streaming, seconds
-  const double per_token = 3.0e-8;    // KV streaming per context token, seconds
-  auto step_time = [&](int64_t context) { return fixed + per_token * static_cast<double>(context); };
+  const double fixed = 2.5e-3;      // weight streaming, seconds
+  const double per_token = 3.0e-8;  // KV streaming per context token, seconds
+  auto step_time = [&](int64_t context) {
+    return fixed + per_token * static_cast<double>(context);
+  };
   for (int64_t osl : {5, 1023, 1024}) {
     const int64_t isl = 8192;
     double exact = 0;
