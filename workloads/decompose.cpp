@@ -22,9 +22,7 @@ constexpr double kRouterFlopsPerScore = 3.0;    // compare for top-k, then softm
 constexpr double kCombineFlopsPerValue = 2.0;   // weighted sum of the top_k expert outputs
 constexpr double kSamplingFlopsPerLogit = 5.0;  // softmax over the vocabulary and a draw
 
-double d(int64_t v) {
-  return static_cast<double>(v);
-}
+double d(int64_t v) { return static_cast<double>(v); }
 
 Bytes bytes_of(double values, NumberFormat format) {
   return Bytes(values * bytes_per_value(format));

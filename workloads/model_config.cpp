@@ -6,15 +6,11 @@
 
 namespace scoville::workloads {
 
-std::string to_string(AttentionType type) {
-  return type == AttentionType::kMla ? "mla" : "gqa";
-}
+std::string to_string(AttentionType type) { return type == AttentionType::kMla ? "mla" : "gqa"; }
 std::string to_string(LayerAttention kind) {
   return kind == LayerAttention::kSliding ? "sliding" : "full";
 }
-std::string to_string(FfnType type) {
-  return type == FfnType::kMoe ? "moe" : "dense";
-}
+std::string to_string(FfnType type) { return type == FfnType::kMoe ? "moe" : "dense"; }
 
 int64_t AttentionConfig::qk_head_dim() const {
   return type == AttentionType::kMla ? qk_nope_head_dim + qk_rope_head_dim : head_dim;

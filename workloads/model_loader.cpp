@@ -38,9 +38,7 @@ class Resolver {
   Diagnostics& diagnostics_;
 };
 
-std::string text(int64_t v) {
-  return std::to_string(v);
-}
+std::string text(int64_t v) { return std::to_string(v); }
 
 AttentionConfig resolve_attention(const AttentionSpec& spec, Resolver& resolver) {
   AttentionConfig a;

@@ -15,9 +15,7 @@ std::string to_string(OpKind kind) {
   return "vector";
 }
 
-std::string to_string(Phase phase) {
-  return phase == Phase::kPrefill ? "prefill" : "decode";
-}
+std::string to_string(Phase phase) { return phase == Phase::kPrefill ? "prefill" : "decode"; }
 
 Flops IterationTrace::total_flops() const {
   Flops total;

@@ -10,14 +10,13 @@ constexpr uint64_t kSharedSramGranule = 4096;
 
 ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& params)
     : sc_core::sc_module(name), params_(params), policy_(params) {
-  const HbmParams& hbm = params_.hbm;
-  hbm_ = std::make_unique<MemoryControllerModule>(
-      "hbm", hbm.channels(), hbm.bandwidth_per_channel * hbm.streaming_efficiency, hbm.latency,
-      hbm.interleave_granule);
-  const int64_t banks = params_.shared_sram.banks;
+  hbm_ = std::make_unique<MemoryControllerModule>("hbm", params_.hbm.channels(),
+                                                  ChannelModel::hbm(params_.hbm),
+                                                  params_.hbm.interleave_granule);
   shared_sram_ = std::make_unique<MemoryControllerModule>(
-      "shared_sram", banks, params_.shared_sram.bandwidth / static_cast<double>(banks),
-      params_.noc.latency, Bytes(kSharedSramGranule));
+      "shared_sram", params_.shared_sram.banks,
+      ChannelModel::shared_sram_bank(params_.shared_sram, params_.noc.latency),
+      Bytes(kSharedSramGranule));
   for (int64_t t = 0; t < params_.tiles.count; ++t) {
     const std::string tile_name = "tile_" + std::to_string(t);
     tiles_.push_back(
@@ -28,6 +27,12 @@ ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& pa
   }
   SC_HAS_PROCESS(ChipModule);
   SC_THREAD(control_thread);
+}
+
+Bytes ChipModule::hbm_bytes_served() const { return hbm_->bytes_read() + hbm_->bytes_written(); }
+
+Bytes ChipModule::shared_sram_bytes_served() const {
+  return shared_sram_->bytes_read() + shared_sram_->bytes_written();
 }
 
 void ChipModule::set_program(std::vector<WorkDescriptor> program) {
@@ -69,14 +74,9 @@ void ChipModule::control_thread() {
     record.start = from_sc_time(sc_core::sc_time_stamp());
     record.planned = plan.totals();
     record.max_tile_compute_cycles = plan.max_tile_compute_cycles();
-    const Bytes hbm_read0 = hbm_->bytes_read();
-    const Bytes hbm_written0 = hbm_->bytes_written();
-    const Bytes shared_read0 = shared_sram_->bytes_read();
-    const Bytes shared_written0 = shared_sram_->bytes_written();
 
     pending_tiles_ = 0;
     for (const auto& blocks : plan.blocks_per_tile) pending_tiles_ += blocks.empty() ? 0 : 1;
-    record.active_tiles = pending_tiles_;
     for (size_t t = 0; t < plan.blocks_per_tile.size(); ++t) {
       if (plan.blocks_per_tile[t].empty()) continue;
       tiles_[t]->start(current->assignments[t],
@@ -85,10 +85,6 @@ void ChipModule::control_thread() {
     if (pending_tiles_ > 0) sc_core::wait(all_tiles_done_);
 
     record.end = from_sc_time(sc_core::sc_time_stamp());
-    record.hbm_read = hbm_->bytes_read() - hbm_read0;
-    record.hbm_written = hbm_->bytes_written() - hbm_written0;
-    record.shared_read = shared_sram_->bytes_read() - shared_read0;
-    record.shared_written = shared_sram_->bytes_written() - shared_written0;
     records_.push_back(record);
     current = std::move(next);
   }

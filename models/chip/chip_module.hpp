@@ -1,7 +1,7 @@
 // A chip: tiles, an HBM controller with its channels, and shared SRAM, joined over TLM. It runs a
 // program of ops in order; each op is tiled by the TilingPolicy, all tiles start together, and
 // the op ends when the last tile has finished (a kernel boundary). Per-op records hold the
-// timing and what the memories actually served.
+// timing and the op's planned work; the memories count what they actually served.
 #pragma once
 
 #include <memory>
@@ -23,11 +23,6 @@ struct OpRecord {
   Duration end;
   WorkBlock planned;  // sums over the op's blocks (compute, MACs, bytes)
   double max_tile_compute_cycles = 0;
-  int64_t active_tiles = 0;
-  Bytes hbm_read;  // as served by the HBM channels
-  Bytes hbm_written;
-  Bytes shared_read;  // as served by the shared SRAM banks
-  Bytes shared_written;
 
   Duration elapsed() const { return end - start; }
 };
@@ -41,6 +36,10 @@ class ChipModule : public sc_core::sc_module {
   const std::vector<OpRecord>& records() const { return records_; }
   const ChipParams& params() const { return params_; }
   bool finished() const { return records_.size() == program_.size(); }
+  // Bytes read plus written, as served by the channels since construction (a prefetch counts
+  // when issued, so per-op windows would misattribute them; totals are exact).
+  Bytes hbm_bytes_served() const;
+  Bytes shared_sram_bytes_served() const;
 
  private:
   void control_thread();

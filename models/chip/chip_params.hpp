@@ -14,9 +14,7 @@
 namespace scoville::models {
 
 constexpr size_t kMathPrecisionCount = 3;
-inline size_t index_of(MathPrecision p) {
-  return static_cast<size_t>(p);
-}
+inline size_t index_of(MathPrecision p) { return static_cast<size_t>(p); }
 
 // Matrix engine of one tile. Per cycle it advances an output block of rows x cols by
 // k_per_cycle(p) steps of the reduction: rows x cols x k_per_cycle MACs per cycle.

@@ -5,9 +5,7 @@
 namespace scoville::models {
 
 namespace {
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 double MatrixEngineModel::cycles(int64_t m, int64_t n, int64_t k, MathPrecision p) const {

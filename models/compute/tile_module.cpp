@@ -1,6 +1,7 @@
 #include "models/compute/tile_module.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/memory/memory_channel_module.hpp"
 
@@ -9,7 +10,6 @@ namespace scoville::models {
 namespace {
 // TLM data lengths are 32-bit; larger transfers go out as consecutive pieces.
 constexpr uint64_t kMaxTransferBytes = 1ull << 30;
-unsigned char g_dummy_data = 0;  // TLM payloads need a data pointer; timing-only model
 }  // namespace
 
 TileModule::TileModule(const sc_core::sc_module_name& name, const TileParams& params,
@@ -63,10 +63,16 @@ void TileModule::run_thread() {
 sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileModule>& socket,
                                       tlm::tlm_command command, uint64_t& address, Bytes bytes) {
   sc_core::sc_time done = sc_core::sc_time_stamp();
-  uint64_t remaining = static_cast<uint64_t>(bytes.si() + 0.5);
+  // Blocks carry fractional byte counts (a share divided evenly); transfers are whole bytes, and
+  // the fraction carries over to the tile's next transfer on the same port, so that what the
+  // memories serve adds up to exactly what the ops planned.
+  double& carry = &socket == &hbm_socket ? hbm_carry_bytes_ : shared_carry_bytes_;
+  const double wanted = bytes.si() + carry;
+  uint64_t remaining = static_cast<uint64_t>(std::floor(wanted));
+  carry = wanted - static_cast<double>(remaining);
   tlm::tlm_generic_payload payload;
   payload.set_command(command);
-  payload.set_data_ptr(&g_dummy_data);
+  payload.set_data_ptr(&dummy_data_);
   while (remaining > 0) {
     const uint64_t piece = std::min(remaining, kMaxTransferBytes);
     payload.set_address(address);

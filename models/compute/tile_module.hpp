@@ -65,6 +65,9 @@ class TileModule : public sc_core::sc_module {
   std::vector<sc_core::sc_time> prefetched_ready_;
   uint64_t prefetched_hbm_bytes_ = 0;
   Duration busy_time_;
+  unsigned char dummy_data_ = 0;   // TLM payloads need a data pointer; this model moves no data
+  double hbm_carry_bytes_ = 0;     // fraction of a byte not yet sent to HBM
+  double shared_carry_bytes_ = 0;  // fraction of a byte not yet sent to shared SRAM
 };
 
 }  // namespace scoville::models

@@ -7,9 +7,7 @@ namespace scoville::models {
 
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 double per_element(Bytes total, double elements) {
   return elements > 0 ? total.si() / elements : 0.0;

@@ -2,19 +2,15 @@
 
 namespace scoville::models {
 
-sc_core::sc_time to_sc_time(Duration d) {
-  return sc_core::sc_time(d.si(), sc_core::SC_SEC);
-}
-Duration from_sc_time(const sc_core::sc_time& t) {
-  return Duration(t.to_seconds());
-}
+sc_core::sc_time to_sc_time(Duration d) { return sc_core::sc_time(d.si(), sc_core::SC_SEC); }
+Duration from_sc_time(const sc_core::sc_time& t) { return Duration(t.to_seconds()); }
 
-MemoryChannelModule::MemoryChannelModule(const sc_core::sc_module_name& name, Bandwidth sustained,
-                                         Duration latency)
+MemoryChannelModule::MemoryChannelModule(const sc_core::sc_module_name& name,
+                                         const ChannelModel& model)
     : sc_core::sc_module(name),
       socket("socket"),
-      sustained_(sustained),
-      latency_(to_sc_time(latency)) {
+      model_(model),
+      latency_(to_sc_time(model.access_latency())) {
   socket.register_b_transport(this, &MemoryChannelModule::b_transport);
 }
 
@@ -23,7 +19,7 @@ void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time arrival = now + delay;
   const sc_core::sc_time start = arrival > busy_until_ ? arrival : busy_until_;
-  const sc_core::sc_time occupancy = to_sc_time(bytes / sustained_);
+  const sc_core::sc_time occupancy = to_sc_time(model_.occupancy(bytes));
   busy_until_ = start + occupancy;
   busy_time_ += from_sc_time(occupancy);
   if (payload.is_write()) {

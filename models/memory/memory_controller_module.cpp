@@ -3,8 +3,8 @@
 namespace scoville::models {
 
 MemoryControllerModule::MemoryControllerModule(const sc_core::sc_module_name& name,
-                                               int64_t channels, Bandwidth sustained_per_channel,
-                                               Duration latency, Bytes granule)
+                                               int64_t channels, const ChannelModel& channel,
+                                               Bytes granule)
     : sc_core::sc_module(name),
       target("target"),
       to_channels_("to_channels"),
@@ -12,8 +12,7 @@ MemoryControllerModule::MemoryControllerModule(const sc_core::sc_module_name& na
   target.register_b_transport(this, &MemoryControllerModule::b_transport);
   for (int64_t i = 0; i < channels; ++i) {
     const std::string channel_name = "channel_" + std::to_string(i);
-    channels_.push_back(std::make_unique<MemoryChannelModule>(channel_name.c_str(),
-                                                              sustained_per_channel, latency));
+    channels_.push_back(std::make_unique<MemoryChannelModule>(channel_name.c_str(), channel));
     to_channels_.bind(channels_.back()->socket);
   }
 }

@@ -22,7 +22,7 @@ class MemoryControllerModule : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<MemoryControllerModule> target;
 
   MemoryControllerModule(const sc_core::sc_module_name& name, int64_t channels,
-                         Bandwidth sustained_per_channel, Duration latency, Bytes granule);
+                         const ChannelModel& channel, Bytes granule);
 
   Bytes bytes_read() const;
   Bytes bytes_written() const;

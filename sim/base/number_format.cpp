@@ -72,11 +72,7 @@ std::optional<MathPrecision> math_precision_from_string(const std::string& name)
   return std::nullopt;
 }
 
-std::vector<std::string> number_format_names() {
-  return {"bf16", "fp8", "mxfp4", "nvfp4"};
-}
-std::vector<std::string> math_precision_names() {
-  return {"bf16", "fp8", "fp4"};
-}
+std::vector<std::string> number_format_names() { return {"bf16", "fp8", "mxfp4", "nvfp4"}; }
+std::vector<std::string> math_precision_names() { return {"bf16", "fp8", "fp4"}; }
 
 }  // namespace scoville

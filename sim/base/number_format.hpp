@@ -20,9 +20,7 @@ enum class NumberFormat {
 enum class MathPrecision { kBf16, kFp8, kFp4 };
 
 double bits_per_value(NumberFormat f);
-inline double bytes_per_value(NumberFormat f) {
-  return bits_per_value(f) / 8.0;
-}
+inline double bytes_per_value(NumberFormat f) { return bits_per_value(f) / 8.0; }
 MathPrecision math_precision_of(NumberFormat f);
 
 std::string to_string(NumberFormat f);   // "bf16", "fp8", "mxfp4", "nvfp4"

@@ -86,9 +86,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string quoted(const std::string& s) {
-  return "\"" + s + "\"";
-}
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
 // Finds the multiplier of a prefix, or returns false.
 bool prefix_scale(const std::string& prefix, bool binary_ok, double* scale) {

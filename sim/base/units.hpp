@@ -67,37 +67,17 @@ using FlopRate = Quantity<FlopRateTag>;          // FLOP/s
 using EnergyPerBit = Quantity<EnergyPerBitTag>;  // J/bit
 
 // Physically meaningful cross-dimension operations.
-constexpr Duration operator/(Bytes b, Bandwidth bw) {
-  return Duration(b.si() / bw.si());
-}
-constexpr Bytes operator*(Bandwidth bw, Duration t) {
-  return Bytes(bw.si() * t.si());
-}
-constexpr Bandwidth operator/(Bytes b, Duration t) {
-  return Bandwidth(b.si() / t.si());
-}
-constexpr Duration operator/(Flops f, FlopRate r) {
-  return Duration(f.si() / r.si());
-}
-constexpr FlopRate operator/(Flops f, Duration t) {
-  return FlopRate(f.si() / t.si());
-}
-constexpr Energy operator*(Power p, Duration t) {
-  return Energy(p.si() * t.si());
-}
-constexpr Power operator/(Energy e, Duration t) {
-  return Power(e.si() / t.si());
-}
-constexpr Energy operator*(EnergyPerBit e, Bytes b) {
-  return Energy(e.si() * b.si() * 8.0);
-}
-constexpr Energy operator*(Bytes b, EnergyPerBit e) {
-  return e * b;
-}
+constexpr Duration operator/(Bytes b, Bandwidth bw) { return Duration(b.si() / bw.si()); }
+constexpr Bytes operator*(Bandwidth bw, Duration t) { return Bytes(bw.si() * t.si()); }
+constexpr Bandwidth operator/(Bytes b, Duration t) { return Bandwidth(b.si() / t.si()); }
+constexpr Duration operator/(Flops f, FlopRate r) { return Duration(f.si() / r.si()); }
+constexpr FlopRate operator/(Flops f, Duration t) { return FlopRate(f.si() / t.si()); }
+constexpr Energy operator*(Power p, Duration t) { return Energy(p.si() * t.si()); }
+constexpr Power operator/(Energy e, Duration t) { return Power(e.si() / t.si()); }
+constexpr Energy operator*(EnergyPerBit e, Bytes b) { return Energy(e.si() * b.si() * 8.0); }
+constexpr Energy operator*(Bytes b, EnergyPerBit e) { return e * b; }
 // Cycles elapsed in a duration at a clock frequency (dimensionless).
-constexpr double operator*(Frequency f, Duration t) {
-  return f.si() * t.si();
-}
+constexpr double operator*(Frequency f, Duration t) { return f.si() * t.si(); }
 // Duration of a number of cycles.
 constexpr Duration cycles_to_duration(double cycles, Frequency f) {
   return Duration(cycles / f.si());
@@ -105,60 +85,24 @@ constexpr Duration cycles_to_duration(double cycles, Frequency f) {
 
 // Convenience constructors for literals in code and tests: decimal SI prefixes, except kib, mib
 // and gib, which are binary (1024-based).
-constexpr Bytes bytes(double v) {
-  return Bytes(v);
-}
-constexpr Bytes kib(double v) {
-  return Bytes(v * 1024.0);
-}
-constexpr Bytes mib(double v) {
-  return Bytes(v * 1024.0 * 1024.0);
-}
-constexpr Bytes gib(double v) {
-  return Bytes(v * 1024.0 * 1024.0 * 1024.0);
-}
-constexpr Bytes gigabytes(double v) {
-  return Bytes(v * 1e9);
-}
-constexpr Duration seconds(double v) {
-  return Duration(v);
-}
-constexpr Duration milliseconds(double v) {
-  return Duration(v * 1e-3);
-}
-constexpr Duration microseconds(double v) {
-  return Duration(v * 1e-6);
-}
-constexpr Duration nanoseconds(double v) {
-  return Duration(v * 1e-9);
-}
-constexpr Frequency gigahertz(double v) {
-  return Frequency(v * 1e9);
-}
-constexpr Bandwidth gigabytes_per_second(double v) {
-  return Bandwidth(v * 1e9);
-}
-constexpr Bandwidth terabytes_per_second(double v) {
-  return Bandwidth(v * 1e12);
-}
-constexpr Power watts(double v) {
-  return Power(v);
-}
-constexpr Energy joules(double v) {
-  return Energy(v);
-}
-constexpr Energy picojoules(double v) {
-  return Energy(v * 1e-12);
-}
-constexpr EnergyPerBit picojoules_per_bit(double v) {
-  return EnergyPerBit(v * 1e-12);
-}
-constexpr Flops flops(double v) {
-  return Flops(v);
-}
-constexpr FlopRate teraflops_per_second(double v) {
-  return FlopRate(v * 1e12);
-}
+constexpr Bytes bytes(double v) { return Bytes(v); }
+constexpr Bytes kib(double v) { return Bytes(v * 1024.0); }
+constexpr Bytes mib(double v) { return Bytes(v * 1024.0 * 1024.0); }
+constexpr Bytes gib(double v) { return Bytes(v * 1024.0 * 1024.0 * 1024.0); }
+constexpr Bytes gigabytes(double v) { return Bytes(v * 1e9); }
+constexpr Duration seconds(double v) { return Duration(v); }
+constexpr Duration milliseconds(double v) { return Duration(v * 1e-3); }
+constexpr Duration microseconds(double v) { return Duration(v * 1e-6); }
+constexpr Duration nanoseconds(double v) { return Duration(v * 1e-9); }
+constexpr Frequency gigahertz(double v) { return Frequency(v * 1e9); }
+constexpr Bandwidth gigabytes_per_second(double v) { return Bandwidth(v * 1e9); }
+constexpr Bandwidth terabytes_per_second(double v) { return Bandwidth(v * 1e12); }
+constexpr Power watts(double v) { return Power(v); }
+constexpr Energy joules(double v) { return Energy(v); }
+constexpr Energy picojoules(double v) { return Energy(v * 1e-12); }
+constexpr EnergyPerBit picojoules_per_bit(double v) { return EnergyPerBit(v * 1e-12); }
+constexpr Flops flops(double v) { return Flops(v); }
+constexpr FlopRate teraflops_per_second(double v) { return FlopRate(v * 1e12); }
 
 // The dimensions a configuration field can declare. Each field accepts exactly one.
 enum class Dimension {

@@ -87,9 +87,7 @@ MapReader::MapReader(const YAML::Node& node, std::string file, std::string path,
   }
 }
 
-SourceLocation MapReader::location() const {
-  return location_of(node_, file_);
-}
+SourceLocation MapReader::location() const { return location_of(node_, file_); }
 
 SourceLocation MapReader::location_of_key(const std::string& key) const {
   if (is_map_) {
@@ -100,9 +98,7 @@ SourceLocation MapReader::location_of_key(const std::string& key) const {
   return location();
 }
 
-bool MapReader::has(const std::string& key) const {
-  return is_map_ && child(key).IsDefined();
-}
+bool MapReader::has(const std::string& key) const { return is_map_ && child(key).IsDefined(); }
 
 std::string MapReader::key_path(const std::string& key) const {
   if (path_.empty()) return key;
@@ -252,9 +248,7 @@ int64_t MapReader::integer_or(const std::string& key, int64_t fallback, int64_t 
   return integer(key, min, max);
 }
 
-std::string MapReader::string(const std::string& key) {
-  return scalar(key, true).value_or("");
-}
+std::string MapReader::string(const std::string& key) { return scalar(key, true).value_or(""); }
 
 std::string MapReader::string_or(const std::string& key, const std::string& fallback) {
   return scalar(key, false).value_or(fallback);
@@ -305,6 +299,30 @@ std::optional<MapReader> MapReader::optional_map(const std::string& key) {
   known_keys_.insert(key);
   if (!has(key) || child(key).IsNull()) return std::nullopt;
   return MapReader(child(key), file_, key_path(key), *diagnostics_);
+}
+
+std::vector<std::string> MapReader::string_list(const std::string& key) {
+  known_keys_.insert(key);
+  std::vector<std::string> out;
+  if (!is_map_ || !child(key).IsDefined() || child(key).IsNull()) {
+    if (report_missing_) {
+      diagnostics_->error(location(), key_path(key), "missing required field '" + key + "'");
+    }
+    return out;
+  }
+  const YAML::Node list = child(key);
+  if (!list.IsSequence() || list.size() == 0) {
+    error(key, "expected a non-empty list, e.g. [a, b]");
+    return out;
+  }
+  for (const auto& item : list) {
+    if (!item.IsScalar()) {
+      diagnostics_->error(location_of(item, file_), key_path(key), "expected a name in the list");
+      continue;
+    }
+    out.push_back(item.Scalar());
+  }
+  return out;
 }
 
 std::vector<std::string> MapReader::keys() {

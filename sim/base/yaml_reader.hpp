@@ -70,6 +70,8 @@ class MapReader {
   std::string choice_or(const std::string& key, const std::string& fallback,
                         const std::vector<std::string>& options);
   bool boolean_or(const std::string& key, bool fallback);
+  // A non-empty list of names, written as a YAML sequence ([a, b] or one "- a" per line).
+  std::vector<std::string> string_list(const std::string& key);
 
   // Nested mappings. A missing (or empty) required map is one error; the returned reader then
   // sees no keys and reports nothing further. An empty optional map counts as absent.

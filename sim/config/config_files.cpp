@@ -58,9 +58,7 @@ FileKind check_file(const std::string& path) {
 
 namespace {
 
-std::string si(double value, const std::string& unit) {
-  return format_si(value, unit, 6);
-}
+std::string si(double value, const std::string& unit) { return format_si(value, unit, 6); }
 
 std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   YAML::Emitter o;

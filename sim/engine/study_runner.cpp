@@ -1,5 +1,6 @@
 #include "sim/engine/study_runner.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -68,7 +69,7 @@ void check_fits(const workloads::ModelConfig& model, const models::ChipParams& c
 
 struct ChipJob {
   models::ChipParams params;
-  std::vector<PlannedIteration> iterations;
+  const std::vector<PlannedIteration>* iterations = nullptr;  // the same for every chip
   std::vector<models::WorkDescriptor> program;
   std::unique_ptr<models::ChipModule> module;
 };
@@ -94,8 +95,8 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
   size_t op_index = 0;
   stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}};
   stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}};
-  for (size_t it = 0; it < job.iterations.size(); ++it) {
-    const PlannedIteration& planned = job.iterations[it];
+  for (size_t it = 0; it < job.iterations->size(); ++it) {
+    const PlannedIteration& planned = (*job.iterations)[it];
     stats::IterationResult iteration;
     iteration.phase = workloads::to_string(planned.shape.phase);
     iteration.batch = planned.shape.batch;
@@ -109,9 +110,8 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
       ++op_index;
       stats::OpResult row = stats::account_op(record, work, chip, static_cast<int>(it), op.layer,
                                               workloads::to_string(op.kind), start);
-      const models::ActionCounts counts = stats::count_actions(record, work);
-      iteration.counts += counts;
-      iteration.energy += models::price(counts, chip.energy, chip.power.static_power, row.duration);
+      iteration.counts += row.counts;
+      iteration.energy += row.energy;
       iteration.flops += row.flops;
       iteration.hbm_bytes += row.hbm_bytes;
       iteration.time += row.duration;
@@ -129,6 +129,7 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
     result.iterations.push_back(std::move(iteration));
   }
   result.phases = {prefill, decode};
+  result.hbm_bytes_served = job.module->hbm_bytes_served();
   return result;
 }
 
@@ -140,17 +141,23 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
   const std::string model_path = paths.resolve(s.model, "workloads/models");
   const workloads::ModelConfig model = workloads::load_model(model_path);
   out.input_files.push_back(model_path);
+  auto note_input = [&out](const std::string& path) {
+    if (std::find(out.input_files.begin(), out.input_files.end(), path) == out.input_files.end()) {
+      out.input_files.push_back(path);
+    }
+  };
 
+  const std::vector<PlannedIteration> iterations = plan_iterations(model, s);
   std::vector<ChipJob> jobs;
   for (const std::string& name : s.chips) {
     ChipJob job;
     job.params = config::load_chip(name, paths);
     const std::string chip_path = paths.resolve(name, "arch/chips");
-    out.input_files.push_back(chip_path);
-    out.input_files.push_back(paths.resolve(job.params.energy.name, "arch/energy"));
+    note_input(chip_path);
+    note_input(paths.resolve(job.params.energy.name, "arch/energy"));
     check_fits(model, job.params, s, chip_path);
-    job.iterations = plan_iterations(model, s);
-    for (const PlannedIteration& it : job.iterations) {
+    job.iterations = &iterations;
+    for (const PlannedIteration& it : iterations) {
       for (const workloads::Op& op : it.ops) job.program.push_back(lower(op, job.params));
     }
     jobs.push_back(std::move(job));

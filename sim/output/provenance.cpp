@@ -5,12 +5,8 @@
 
 namespace scoville::output {
 
-std::string tool_version() {
-  return SCOVILLE_VERSION;
-}
-std::string git_sha() {
-  return SCOVILLE_GIT_SHA;
-}
+std::string tool_version() { return SCOVILLE_VERSION; }
+std::string git_sha() { return SCOVILLE_GIT_SHA; }
 
 Provenance Provenance::current(int argc, const char* const* argv, uint64_t seed) {
   Provenance p;

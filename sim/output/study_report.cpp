@@ -1,5 +1,6 @@
 #include "sim/output/study_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -277,7 +278,7 @@ Table ops_table(const engine::StudyResult& r) {
       shared.push_back(op.shared_bytes.si());
       compute.push_back(op.compute_time.si());
       hbm_time.push_back(op.hbm_time.si());
-      energy.push_back(op.energy.si());
+      energy.push_back(op.energy.total().si());
     }
   }
   return Table{

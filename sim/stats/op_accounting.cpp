@@ -17,8 +17,7 @@ models::ActionCounts count_actions(const models::OpRecord& r, const models::Work
   models::ActionCounts c;
   c.macs[models::index_of(w.math)] = r.planned.macs;
   c.vector_flops = r.planned.vector_flops;
-  // The op's own traffic. (The channels' counters attribute a prefetch to the op during which
-  // it was issued; over an iteration both give the same totals.)
+  // The op's own traffic (a prefetch may serve part of it during the previous op).
   c.hbm = r.planned.hbm_read + r.planned.hbm_write;
   c.shared_sram = r.planned.shared_read + r.planned.shared_write;
   // Every byte entering or leaving a tile crosses the NoC once, and is written into and read
@@ -44,9 +43,8 @@ OpResult account_op(const models::OpRecord& r, const models::WorkDescriptor& w,
   op.shared_bytes = r.planned.shared_read + r.planned.shared_write;
   op.compute_time = cycles_to_duration(r.max_tile_compute_cycles, chip.tiles.clock);
   op.hbm_time = op.hbm_bytes / chip.hbm.peak_bandwidth();
-  const models::EnergyBreakdown e =
-      models::price(count_actions(r, w), chip.energy, chip.power.static_power, op.duration);
-  op.energy = e.total();
+  op.counts = count_actions(r, w);
+  op.energy = models::price(op.counts, chip.energy, chip.power.static_power, op.duration);
   op.bound = classify_bound(op.duration, op.compute_time, op.hbm_time);
   return op;
 }

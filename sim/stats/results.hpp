@@ -29,7 +29,8 @@ struct OpResult {
   Bytes shared_bytes;  // the op's shared SRAM reads + writes
   Duration compute_time;  // busiest tile's engine time: the op's compute-only bound
   Duration hbm_time;      // HBM bytes at peak bandwidth: the op's memory-only bound
-  Energy energy;
+  models::ActionCounts counts;
+  models::EnergyBreakdown energy;
   Bound bound = Bound::kOther;
 };
 
@@ -76,6 +77,7 @@ struct ChipResult {
   Bytes hbm_capacity;
   FlopRate peak_flop_rate;  // at the model's main matmul precision as executed
   Bandwidth peak_hbm_bandwidth;
+  Bytes hbm_bytes_served;  // by the HBM channels over all simulated iterations (unweighted)
   std::vector<PhaseResult> phases;
   std::vector<IterationResult> iterations;
   std::vector<OpResult> ops;

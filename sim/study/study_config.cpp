@@ -34,23 +34,7 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
   s.isl = r.integer("isl", 1, kMaxSequenceTokens);
   s.osl = r.integer("osl", 1, kMaxSequenceTokens);
   s.seed = static_cast<uint64_t>(r.integer_or("seed", 0, 0, INT64_MAX));
-  if (r.has("chips")) {
-    const YAML::Node chips = root["study"]["chips"];
-    if (!chips.IsSequence() || chips.size() == 0) {
-      r.error("chips", "expected a non-empty list of chip names, e.g. [h200, jalapeno]");
-    } else {
-      for (const auto& c : chips) {
-        if (!c.IsScalar()) {
-          diagnostics.error(location_of(c, file), "study.chips", "expected a chip name");
-          continue;
-        }
-        s.chips.push_back(c.Scalar());
-      }
-    }
-  } else {
-    r.error("", "missing required field 'chips'");
-  }
-  r.keys();  // 'chips' was read directly above
+  s.chips = r.string_list("chips");
   r.finish();
   diagnostics.throw_if_any();
   return s;

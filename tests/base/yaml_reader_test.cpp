@@ -678,3 +678,42 @@ TEST_CASE("load_yaml_file", "[yaml]") {
     fs::remove(path);
   }
 }
+
+TEST_CASE("string lists read flow and block sequences", "[yaml]") {
+  Doc doc(
+      "a: [h200, jalapeno]\n"
+      "b:\n"
+      "  - x\n"
+      "  - y\n");
+  MapReader r = doc.reader();
+  CHECK(r.string_list("a") == std::vector<std::string>{"h200", "jalapeno"});
+  CHECK(r.string_list("b") == std::vector<std::string>{"x", "y"});
+  r.finish();
+  CHECK(doc.diagnostics.empty());
+}
+
+TEST_CASE("string lists: a scalar, an empty list, a nested item and a missing key", "[yaml]") {
+  Doc doc(
+      "study:\n"
+      "  a: h200\n"
+      "  b: []\n"
+      "  c: [x, {y: 1}]\n");
+  MapReader study = doc.reader().map("study");
+  CHECK(study.string_list("a").empty());
+  CHECK(study.string_list("b").empty());
+  CHECK(study.string_list("c") == std::vector<std::string>{"x"});
+  CHECK(study.string_list("d").empty());
+  study.finish();
+  const auto& items = doc.diagnostics.items();
+  REQUIRE(items.size() == 4);
+  CHECK(items[0].key_path == "study.a");
+  CHECK(items[0].where.line == 2);
+  CHECK_THAT(items[0].message, Contains("expected a non-empty list"));
+  CHECK(items[1].key_path == "study.b");
+  CHECK(items[1].where.line == 3);
+  CHECK(items[2].key_path == "study.c");
+  CHECK(items[2].where.line == 4);
+  CHECK_THAT(items[2].message, Contains("expected a name"));
+  CHECK(items[3].key_path == "study.d");
+  CHECK_THAT(items[3].message, Contains("missing required field 'd'"));
+}

@@ -41,6 +41,16 @@ TEST_CASE("cli: --json prints the same study as JSON", "[cli]") {
   CHECK_THAT(r.output, Catch::Contains("\"energy_per_token_J\""));
 }
 
+TEST_CASE("cli: the same chip twice shares its input files in the HDF5 output", "[cli]") {
+  TempDir dir("cli-twice");
+  const std::string out = dir.file("run.h5");
+  const auto r = run_scoville(
+      "run --chip h200,h200 --model llama-3.1-8b --batch 1 --isl 128 --osl 2 -o " + out);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(std::filesystem::exists(out));
+}
+
 TEST_CASE("cli: an unknown chip is refused with the known ones listed", "[cli]") {
   const auto r = run_scoville("run --chip h900");
   CHECK(r.exit_code == 2);

@@ -76,6 +76,11 @@ void check_chip(const std::string& chip_name) {
   CHECK(decode_time >= decode_bound.bound);
   CHECK(decode_time <= decode_bound.bound * 1.3);
 
+  // What the SystemC channels served is exactly the traffic the ops planned.
+  Bytes planned_hbm;
+  for (const stats::OpResult& op : r.ops) planned_hbm += op.hbm_bytes;
+  CHECK(r.hbm_bytes_served.si() == Approx(planned_hbm.si()).epsilon(1e-6));
+
   // Never below the bound, op by op: no op beats its own FLOPs at peak, nor (unless the chip
   // prefetches the next op's weights during the previous op) its own bytes at peak.
   for (const stats::OpResult& op : r.ops) {

@@ -13,12 +13,8 @@
 
 namespace scoville::test {
 
-inline std::string source_dir() {
-  return SCOVILLE_SOURCE_DIR;
-}
-inline std::string scoville_binary() {
-  return std::string(SCOVILLE_BINARY_DIR) + "/sim/scoville";
-}
+inline std::string source_dir() { return SCOVILLE_SOURCE_DIR; }
+inline std::string scoville_binary() { return std::string(SCOVILLE_BINARY_DIR) + "/sim/scoville"; }
 
 struct CommandResult {
   int exit_code = -1;

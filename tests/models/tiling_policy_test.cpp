@@ -45,9 +45,7 @@ ChipParams small_chip() {
   return c;
 }
 
-double d(int64_t v) {
-  return static_cast<double>(v);
-}
+double d(int64_t v) { return static_cast<double>(v); }
 
 WorkDescriptor matmul(int64_t instances, int64_t m, int64_t n, int64_t k, MathPrecision math,
                       double weight_bytes_per_value) {
