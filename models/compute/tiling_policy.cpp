@@ -209,8 +209,6 @@ TilePlan TilingPolicy::plan_attention(const WorkDescriptor& w) const {
   // Causal masking and window caps make the useful work a fraction of the full m x n scores.
   const double full_flops = 4.0 * m * n * kk * inst;
   const double useful = full_flops > 0 ? std::min(1.0, w.flops.si() / full_flops) : 0.0;
-  // Softmax: max, subtract, exp, sum, scale: about 5 FLOP per useful score (assumption).
-  constexpr double kSoftmaxFlopsPerScore = 5.0;
 
   auto unit_part = [&](int64_t keys) {
     WorkBlock b;
@@ -218,8 +216,6 @@ TilePlan TilingPolicy::plan_attention(const WorkDescriptor& w) const {
     b.matrix_cycles =
         (engine_.cycles(w.m, keys, w.k, w.math) + engine_.cycles(w.m, w.k, keys, w.math)) * useful;
     b.macs = 2.0 * m * static_cast<double>(keys) * kk * useful;
-    b.vector_flops = kSoftmaxFlopsPerScore * m * static_cast<double>(keys) * useful;
-    b.vector_cycles = b.vector_flops / vector_fpc;
     b.hbm_read = Bytes(w.stream_bytes.si() / inst * fraction);
     b.hbm_write = Bytes(w.hbm_write_bytes.si() / inst * fraction);
     b.shared_read = Bytes(w.activation_in_bytes.si() / inst * fraction);

@@ -9,6 +9,8 @@
 // their partial sums on the vector units.
 // Attention: each (sequence, KV head) unit goes to one tile; with fewer units than tiles the keys
 // are split over a group (flash-decoding) and the partial results combined on the vector units.
+// The softmax itself is not added here: the workload describes it as its own vector op (with
+// model details such as attention sinks), so counting it here too would count it twice.
 // Vector work: spread evenly over all tiles.
 // Activations: every tile reads the activation rows it needs from shared SRAM; when an op's
 // unique activations do not fit in shared SRAM they also cross HBM once (read in, write out).
