@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/cli_options.hpp"
-#include "sim/cli/commands.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
 
 namespace {
 constexpr int kExitOk = 0;
@@ -20,10 +20,9 @@ int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    const scoville::cli::Options options = scoville::cli::parse_command_line(args);
-    return scoville::cli::execute(options, argc, argv, std::cout);
+    return scoville::cli::dispatch(args, argc, argv, std::cout);
   } catch (const scoville::cli::UsageError& e) {
-    std::cerr << "scoville: " << e.message << "\n\n" << scoville::cli::usage();
+    std::cerr << "scoville: " << e.message << "\n\n" << scoville::cli::usage(e.command);
     return kExitInput;
   } catch (const scoville::InputError& e) {
     std::cerr << e.what() << "\n";

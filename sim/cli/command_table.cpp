@@ -1,0 +1,59 @@
+#include "sim/cli/command_table.hpp"
+
+#include "sim/cli/arg_reader.hpp"
+#include "sim/output/provenance.hpp"
+
+namespace scoville::cli {
+
+extern const char kRunUsage[];
+extern const char kConfigUsage[];
+
+const std::vector<CommandEntry>& command_table() {
+  static const std::vector<CommandEntry> table = {
+      {"run", kRunUsage, run_command},
+      {"config", kConfigUsage, config_command},
+  };
+  return table;
+}
+
+std::string usage(const std::string& command) {
+  std::string text = "usage:\n";
+  for (const CommandEntry& entry : command_table()) {
+    if (entry.name == command) return text + entry.usage;
+  }
+  for (const CommandEntry& entry : command_table()) text += entry.usage;
+  text += R"(  scoville --version | --help
+
+exit codes: 0 success, 1 internal error, 2 invalid input or usage, 3 cannot write output
+data: names resolve under $SCOVILLE_DATA_DIR (default: the source tree it was built from)
+)";
+  return text;
+}
+
+int dispatch(const std::vector<std::string>& args, int argc, const char* const* argv,
+             std::ostream& out) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    out << usage();
+    return 0;
+  }
+  if (args[0] == "--version") {
+    out << "scoville " << output::tool_version() << " (git " << output::git_sha()
+        << "), C++17, SystemC 2.3\n";
+    return 0;
+  }
+  for (const CommandEntry& entry : command_table()) {
+    if (args[0] == entry.name) {
+      const Invocation invocation{std::vector<std::string>(args.begin() + 1, args.end()), argc,
+                                  argv};
+      try {
+        return entry.execute(invocation, out);
+      } catch (UsageError& e) {
+        if (e.command.empty()) e.command = entry.name;
+        throw;
+      }
+    }
+  }
+  throw UsageError{"unknown command '" + args[0] + "'"};
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,109 @@
+// `scoville run`: simulate a study and print per-chip, per-phase results.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/engine/study_runner.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "sim/output/study_report.hpp"
+
+namespace scoville::cli {
+
+extern const char kRunUsage[] =
+    R"(  scoville run [options]            simulate a study and print per-chip, per-phase results
+      --study FILE                  study YAML (default: the embedded default study)
+      --chip NAME|FILE              chip(s) to simulate, repeatable or comma-separated
+                                    (names resolve to arch/chips/NAME.yaml)
+      --system NAME|FILE            same as --chip until multi-chip systems exist
+      --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
+      --batch N                     sequences per iteration
+      --isl N                       input (prompt) tokens per sequence
+      --osl N                       output tokens per sequence
+      --seed N                      run seed (recorded in outputs)
+      --json                        print the results as JSON instead of a table
+      -o, --output FILE.h5          also write results to HDF5 (atomically)
+)";
+
+namespace {
+
+struct RunOptions {
+  std::optional<std::string> study_file;
+  std::vector<std::string> chips;
+  std::optional<std::string> model;
+  std::optional<long long> batch;
+  std::optional<long long> isl;
+  std::optional<long long> osl;
+  std::optional<long long> seed;
+  bool json = false;
+  std::optional<std::string> h5_output;
+};
+
+RunOptions parse_run(const std::vector<std::string>& args) {
+  RunOptions r;
+  ArgReader a("scoville run", args);
+  while (a.next()) {
+    if (a.is("--study")) {
+      r.study_file = a.value();
+    } else if (a.is("--chip") || a.is("--system")) {
+      for (const std::string& chip : a.list()) r.chips.push_back(chip);
+    } else if (a.is("--model")) {
+      r.model = a.value();
+    } else if (a.is("--batch")) {
+      r.batch = a.count();
+    } else if (a.is("--isl")) {
+      r.isl = a.count();
+    } else if (a.is("--osl")) {
+      r.osl = a.count();
+    } else if (a.is("--seed")) {
+      r.seed = a.count();
+    } else if (a.is("--json")) {
+      r.json = true;
+    } else if (a.is("-o") || a.is("--output")) {
+      r.h5_output = a.value();
+    } else {
+      a.unknown();
+    }
+  }
+  return r;
+}
+
+study::StudyConfig study_from(const RunOptions& r) {
+  study::StudyConfig s =
+      r.study_file ? study::parse_study_file(*r.study_file) : study::default_study();
+  const SourceLocation cli{"<command line>", 0, 0};
+  auto count = [&](const std::optional<long long>& v, int64_t& field, const char* flag,
+                   int64_t max) {
+    if (!v) return;
+    if (*v < 1 || *v > max) {
+      throw InputError(cli, flag,
+                       "expected 1 to " + std::to_string(max) + ", got " + std::to_string(*v));
+    }
+    field = *v;
+  };
+  if (!r.chips.empty()) s.chips = r.chips;
+  if (r.model) s.model = *r.model;
+  count(r.batch, s.batch, "--batch", study::kMaxBatch);
+  count(r.isl, s.isl, "--isl", study::kMaxSequenceTokens);
+  count(r.osl, s.osl, "--osl", study::kMaxSequenceTokens);
+  if (r.seed) s.seed = static_cast<uint64_t>(*r.seed);
+  return s;
+}
+
+}  // namespace
+
+int run_command(const Invocation& invocation, std::ostream& out) {
+  const RunOptions r = parse_run(invocation.args);
+  const study::StudyConfig s = study_from(r);
+  const engine::StudyResult result = engine::run_study(s, config::DataPaths::from_environment());
+  const output::Provenance provenance =
+      output::Provenance::current(invocation.argc, invocation.argv, s.seed);
+  if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);
+  out << (r.json ? output::render_json(result, provenance) : output::render_text(result));
+  return 0;
+}
+
+}  // namespace scoville::cli
