@@ -48,8 +48,8 @@ struct TraceNode {
   std::string name;
   int layer = -1;
   TraceNodeKind kind = TraceNodeKind::kCompute;
-  Op op;                  // kCompute: this chip's shard of the op (shape, FLOPs, bytes)
-  Collective collective;  // kCollective
+  Op op;                            // kCompute: this chip's shard of the op (shape, FLOPs, bytes)
+  Collective collective;            // kCollective
   std::vector<uint64_t> data_deps;  // must finish before this node starts (consumes their output)
   std::vector<uint64_t> ctrl_deps;  // ordering only
 };
@@ -65,9 +65,9 @@ struct ParallelDegrees {
 
 struct ChipTrace {
   static constexpr int kFormatVersion = 1;
-  std::string model;    // model name
-  std::string role;     // e.g. "decode", "prefill", "stage0"
-  int64_t rank = 0;     // this chip's rank within the pool
+  std::string model;  // model name
+  std::string role;   // e.g. "decode", "prefill", "stage0"
+  int64_t rank = 0;   // this chip's rank within the pool
   int64_t world_size = 1;
   ParallelDegrees degrees;
   IterationShape shape;  // the whole iteration (all sequences), before sharding
