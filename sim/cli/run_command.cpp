@@ -9,6 +9,7 @@
 #include "sim/config/data_paths.hpp"
 #include "sim/engine/study_runner.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
 
 namespace scoville::cli {
@@ -26,6 +27,9 @@ extern const char kRunUsage[] =
       --seed N                      run seed (recorded in outputs)
       --json                        print the results as JSON instead of a table
       -o, --output FILE.h5          also write results to HDF5 (atomically)
+      --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically)
+      --trace-window START:END      keep only that span of each chip's timeline (e.g. '0 s:5 ms')
+      --trace-chips NAME[,NAME]     keep only those chips in the timeline
 )";
 
 namespace {
@@ -40,6 +44,9 @@ struct RunOptions {
   std::optional<long long> seed;
   bool json = false;
   std::optional<std::string> h5_output;
+  std::optional<std::string> trace_output;
+  std::optional<std::string> trace_window;
+  std::vector<std::string> trace_chips;
 };
 
 RunOptions parse_run(const std::vector<std::string>& args) {
@@ -64,6 +71,12 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.json = true;
     } else if (a.is("-o") || a.is("--output")) {
       r.h5_output = a.value();
+    } else if (a.is("--trace")) {
+      r.trace_output = a.value();
+    } else if (a.is("--trace-window")) {
+      r.trace_window = a.value();
+    } else if (a.is("--trace-chips")) {
+      r.trace_chips = a.list();
     } else {
       a.unknown();
     }
@@ -98,10 +111,20 @@ study::StudyConfig study_from(const RunOptions& r) {
 int run_command(const Invocation& invocation, std::ostream& out) {
   const RunOptions r = parse_run(invocation.args);
   const study::StudyConfig s = study_from(r);
+  output::TraceOptions trace;
+  if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);
+  trace.chips = r.trace_chips;
+  if ((r.trace_window || !r.trace_chips.empty()) && !r.trace_output) {
+    throw UsageError("--trace-window and --trace-chips need --trace FILE.json");
+  }
   const engine::StudyResult result = engine::run_study(s, config::DataPaths::from_environment());
   const output::Provenance provenance =
       output::Provenance::current(invocation.argc, invocation.argv, s.seed);
   if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);
+  if (r.trace_output) {
+    output::write_text_atomically(*r.trace_output,
+                                  output::render_perfetto_json(result, provenance, trace));
+  }
   out << (r.json ? output::render_json(result, provenance) : output::render_text(result));
   return 0;
 }

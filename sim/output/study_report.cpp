@@ -9,6 +9,7 @@
 #include "models/energy/energy_model.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "sim/output/json_text.hpp"
 
 namespace scoville::output {
 
@@ -29,43 +30,6 @@ std::string percent(double fraction) {
 std::string bound_text(const stats::PhaseResult& p) {
   const stats::Bound b = p.dominant_bound();
   return stats::to_string(b) + " " + percent(p.share(b));
-}
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof(b), "\\u%04x", c);
-          out += b;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-// Shortest decimal that reads back as the same double: JSON numbers stay exact.
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char b[32];
-  std::snprintf(b, sizeof(b), "%.17g", v);
-  return b;
 }
 
 }  // namespace
