@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""tools/plot and tools/scoville/plots.py: the Pareto frontier rule on hand-checked points, the
+breakdown's phase times equal the run's phase times, and figures are written as PNG and SVG.
+usage: plots_test.py SCOVILLE SOURCE_DIR WORKDIR
+"""
+import os
+import subprocess
+import sys
+
+SCOVILLE, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(SOURCE, "tools"))
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+from scoville.io import ResultFile  # noqa: E402
+from scoville.plots import pareto_frontier  # noqa: E402
+
+os.makedirs(WORK, exist_ok=True)
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+# Frontier: (1,10) (2,8) (3,9) (4,2) (2,1): (2,8) is dominated by (3,9), (2,1) by all but (4,2)
+# on y, and by (3,9) on both. Kept, by x: (1,10), (3,9), (4,2).
+xs, ys = [1, 2, 3, 4, 2], [10, 8, 9, 2, 1]
+check(pareto_frontier(xs, ys) == [0, 2, 3], f"frontier {pareto_frontier(xs, ys)}")
+check(pareto_frontier([5], [5]) == [0], "single point")
+
+run_path = os.path.join(WORK, "run.h5")
+subprocess.run([SCOVILLE, "run", "--chip", "jalapeno", "--batch", "2", "--isl", "512", "--osl",
+                "64", "-o", run_path], check=True, capture_output=True)
+with ResultFile(run_path) as run:
+    phases, ops, iterations = run.table("phases"), run.table("ops"), run.table("iterations")
+weights = dict(zip(iterations["iteration"], iterations["weight"]))
+phase_of = dict(zip(iterations["iteration"], iterations["phase"]))
+for _, row in phases.iterrows():
+    total = sum(d * weights[i] for i, d in zip(ops["iteration"], ops["dur_s"])
+                if phase_of[i] == row["phase"])
+    check(abs(total - row["time_s"]) <= 1e-6 * row["time_s"],
+          f"{row['phase']}: weighted op time {total} != phase time {row['time_s']}")
+
+tool = os.path.join(SOURCE, "tools", "plot")
+for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+    out = os.path.join(WORK, "breakdown" + ext)
+    done = subprocess.run([tool, "breakdown", run_path, "-o", out], capture_output=True, text=True)
+    check(done.returncode == 0, f"breakdown{ext}: {done.stderr}")
+    with open(out, "rb") as f:
+        check(f.read(5).startswith(magic), f"breakdown{ext} is not a {ext} file")
+
+# A points table as the serving sweep writes it (columns per docs/results-format.md).
+sweep = os.path.join(WORK, "sweep.h5")
+with h5py.File(sweep, "w") as f:
+    f.attrs["schema"] = "scoville.results"
+    f.attrs["schema_version"] = 1
+    g = f.create_group("points")
+    g.attrs["kind"] = "table"
+    g.attrs["columns"] = ["concurrency", "intvty", "tput_per_chip"]
+    g.attrs["nrows"] = 5
+    for name, values, units in (("concurrency", [1, 2, 4, 8, 16], "1"),
+                                ("intvty", xs, "1/s"), ("tput_per_chip", ys, "1/s")):
+        g.create_dataset(name, data=np.array(values, dtype=float)).attrs["units"] = units
+out = os.path.join(WORK, "pareto.svg")
+done = subprocess.run([tool, "pareto", sweep, "-o", out], capture_output=True, text=True)
+check(done.returncode == 0 and os.path.getsize(out) > 1000, f"pareto: {done.stderr}")
+bad = subprocess.run([tool, "pareto", sweep, "-o", out, "--y", "nope"], capture_output=True,
+                     text=True)
+check(bad.returncode == 2 and "nope" in bad.stderr, f"missing column: {bad.stderr}")
+bad = subprocess.run([tool, "breakdown", run_path, "-o", os.path.join(WORK, "x.pdf")],
+                     capture_output=True, text=True)
+check(bad.returncode == 2, "unsupported extension accepted")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
