@@ -11,6 +11,7 @@
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
+#include "sim/output/terminal_style.hpp"
 
 namespace scoville::cli {
 
@@ -125,7 +126,8 @@ int run_command(const Invocation& invocation, std::ostream& out) {
     output::write_text_atomically(*r.trace_output,
                                   output::render_perfetto_json(result, provenance, trace));
   }
-  out << (r.json ? output::render_json(result, provenance) : output::render_text(result));
+  out << (r.json ? output::render_json(result, provenance)
+                 : output::render_text(result, output::stdout_wants_colour()));
   return 0;
 }
 

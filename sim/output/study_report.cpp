@@ -10,6 +10,7 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/output/json_text.hpp"
+#include "sim/output/terminal_style.hpp"
 
 namespace scoville::output {
 
@@ -27,14 +28,17 @@ std::string percent(double fraction) {
   return b;
 }
 
-std::string bound_text(const stats::PhaseResult& p) {
+std::string bound_text(const stats::PhaseResult& p, bool colour) {
   const stats::Bound b = p.dominant_bound();
-  return stats::to_string(b) + " " + percent(p.share(b));
+  const Style style = b == stats::Bound::kCompute ? Style::kCompute
+                      : b == stats::Bound::kHbm   ? Style::kHbm
+                                                  : Style::kOther;
+  return paint(stats::to_string(b), style, colour) + " " + percent(p.share(b));
 }
 
 }  // namespace
 
-std::string render_text(const engine::StudyResult& result) {
+std::string render_text(const engine::StudyResult& result, bool colour) {
   const study::StudyConfig& s = result.study;
   std::ostringstream out;
   out << "Scoville " << tool_version() << " - study '" << s.name << "': " << s.chips.size()
@@ -42,8 +46,10 @@ std::string render_text(const engine::StudyResult& result) {
       << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl
       << " out tokens per sequence\n\n";
   const std::vector<size_t> w = {12, 9, 11, 13, 14, 11, 14};
-  out << pad("chip", w[0]) << pad("phase", w[1]) << pad("time", w[2]) << pad("tokens/s", w[3])
-      << pad("energy/token", w[4]) << pad("avg power", w[5]) << "bound (share of time)\n";
+  out << paint(pad("chip", w[0]) + pad("phase", w[1]) + pad("time", w[2]) + pad("tokens/s", w[3]) +
+                   pad("energy/token", w[4]) + pad("avg power", w[5]) + "bound (share of time)",
+               Style::kBold, colour)
+      << "\n";
   for (const stats::ChipResult& chip : result.chips) {
     bool first = true;
     for (const stats::PhaseResult& p : chip.phases) {
@@ -51,7 +57,7 @@ std::string render_text(const engine::StudyResult& result) {
           << pad(format_si(p.time.si(), "s", 3), w[2])
           << pad(format_si(p.tokens_per_second(), "tok/s", 3), w[3])
           << pad(format_si(p.energy_per_token().si(), "J", 3), w[4])
-          << pad(format_si(p.average_power().si(), "W", 3), w[5]) << bound_text(p) << "\n";
+          << pad(format_si(p.average_power().si(), "W", 3), w[5]) << bound_text(p, colour) << "\n";
       first = false;
     }
   }

@@ -30,6 +30,8 @@ TEST_CASE("cli: a small run prints a table with both phases", "[cli]") {
   CHECK_THAT(r.output, Catch::Contains("prefill"));
   CHECK_THAT(r.output, Catch::Contains("decode"));
   CHECK_THAT(r.output, Catch::Contains("h200"));
+  // Not a terminal: no colour codes in piped output.
+  CHECK(r.output.find('\033') == std::string::npos);
 }
 
 TEST_CASE("cli: --json prints the same study as JSON", "[cli]") {

@@ -1,0 +1,42 @@
+// `scoville report`: one self-contained HTML page from one or more result files.
+#include <string>
+#include <vector>
+
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "sim/output/h5_reader.hpp"
+#include "sim/output/html_report.hpp"
+
+namespace scoville::cli {
+
+extern const char kReportUsage[] =
+    R"(  scoville report FILE.h5 [FILE.h5 ...] -o report.html
+                                    one self-contained HTML page: tables, charts (hover for
+                                    values), Pareto chart of sweep files, configuration
+)";
+
+int report_command(const Invocation& invocation, std::ostream& out) {
+  std::vector<std::string> files;
+  std::string output;
+  ArgReader a("scoville report", invocation.args);
+  while (a.next()) {
+    if (a.is("-o") || a.is("--output")) {
+      output = a.value();
+    } else if (a.is_flag()) {
+      a.unknown();
+    } else {
+      files.push_back(a.current());
+    }
+  }
+  if (files.empty()) throw UsageError("'scoville report' needs at least one results file");
+  if (output.empty()) throw UsageError("'scoville report' needs -o report.html");
+  std::vector<output::ReportInput> inputs;
+  for (const std::string& file : files) inputs.push_back({file, output::read_results_file(file)});
+  output::write_text_atomically(output, output::render_html_report(inputs));
+  out << "report: wrote " << output << " (" << files.size() << " file"
+      << (files.size() == 1 ? "" : "s") << ")\n";
+  return 0;
+}
+
+}  // namespace scoville::cli

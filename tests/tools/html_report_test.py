@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""`scoville report` writes one self-contained HTML page that loads in headless Chromium without
+script errors, with its charts present and hover data on every chart element.
+usage: html_report_test.py SCOVILLE SOURCE_DIR WORKDIR
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+SCOVILLE, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(WORK, exist_ok=True)
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+run_path = os.path.join(WORK, "run.h5")
+subprocess.run([SCOVILLE, "run", "--chip", "h200,jalapeno", "--batch", "2", "--isl", "512",
+                "--osl", "64", "-o", run_path], check=True, capture_output=True)
+sweep_path = os.path.join(WORK, "sweep.h5")
+with h5py.File(sweep_path, "w") as f:
+    f.attrs["schema"] = "scoville.results"
+    f.attrs["schema_version"] = 1
+    g = f.create_group("points")
+    g.attrs["kind"] = "table"
+    g.attrs["columns"] = ["concurrency", "intvty", "tput_per_chip"]
+    g.attrs["nrows"] = 4
+    for name, values in (("concurrency", [1, 4, 16, 64]), ("intvty", [300.0, 250, 120, 40]),
+                         ("tput_per_chip", [900.0, 2500, 6000, 9000])):
+        g.create_dataset(name, data=np.array(values, dtype=float)).attrs["units"] = "1/s"
+
+page = os.path.join(WORK, "report.html")
+done = subprocess.run([SCOVILLE, "report", run_path, sweep_path, "-o", page], capture_output=True,
+                      text=True)
+check(done.returncode == 0, f"report exited {done.returncode}: {done.stderr}")
+with open(page, encoding="utf-8") as f:
+    text = f.read()
+# Self-contained: nothing is fetched from elsewhere.
+check(not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), "page references the network")
+check(text.count("<circle class=point") == 4, "Pareto chart should have 4 points")
+check("concurrency = 16" in text, "hover text lacks the point's columns")
+
+browser = shutil.which("chromium") or shutil.which("chromium-browser")
+check(browser is not None, "chromium is not installed (tools/setup installs it)")
+if browser:
+    loaded = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu",
+                             "--enable-logging=stderr", "--v=0", "--dump-dom",
+                             "file://" + os.path.abspath(page)],
+                            capture_output=True, text=True, timeout=120)
+    body = re.search(r"<body[^>]*>", loaded.stdout)
+    check(body is not None, f"no DOM dumped: {loaded.stderr[-2000:]}")
+    if body:
+        tag = body.group(0)
+        check('data-ready="1"' in tag, f"the page script did not finish: {tag}")
+        check("data-js-errors" not in tag, f"script errors: {tag}")
+        charts = re.search(r'data-charts="(\d+)"', tag)
+        # Pareto + (time by bound, energy by component) for the run file.
+        check(charts is not None and int(charts.group(1)) == 3, f"charts: {tag}")
+    console = [line for line in loaded.stderr.splitlines() if "CONSOLE" in line]
+    check(not console, f"console messages: {console}")
+
+bad = subprocess.run([SCOVILLE, "report", os.path.join(WORK, "missing.h5"), "-o",
+                      os.path.join(WORK, "x.html")], capture_output=True, text=True)
+check(bad.returncode == 2 and "missing.h5" in bad.stderr, f"missing input: {bad.stderr}")
+check(not os.path.exists(os.path.join(WORK, "x.html")), "a failed report left a page")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
