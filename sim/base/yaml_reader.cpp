@@ -335,6 +335,14 @@ std::vector<std::string> MapReader::keys() {
   return out;
 }
 
+std::optional<YAML::Node> MapReader::raw(const std::string& key) {
+  known_keys_.insert(key);
+  if (!is_map_) return std::nullopt;
+  const YAML::Node node = child(key);
+  if (!node.IsDefined() || node.IsNull()) return std::nullopt;
+  return node;
+}
+
 void MapReader::finish() {
   if (!is_map_) return;
   const std::vector<std::string> known(known_keys_.begin(), known_keys_.end());

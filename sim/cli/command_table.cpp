@@ -8,11 +8,14 @@ namespace scoville::cli {
 extern const char kRunUsage[];
 extern const char kConfigUsage[];
 extern const char kReportUsage[];
+extern const char kSweepUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"run", kRunUsage, run_command},
       {"config", kConfigUsage, config_command},
+      {"sweep", kSweepUsage, sweep_command},
+      {"merge", kSweepUsage, merge_command},  // documented with sweep
       {"report", kReportUsage, report_command},
   };
   return table;
@@ -23,10 +26,15 @@ std::string usage(const std::string& command) {
   for (const CommandEntry& entry : command_table()) {
     if (entry.name == command) return text + entry.usage;
   }
-  for (const CommandEntry& entry : command_table()) text += entry.usage;
+  const char* previous = nullptr;
+  for (const CommandEntry& entry : command_table()) {
+    if (entry.usage != previous) text += entry.usage;  // commands sharing a text show it once
+    previous = entry.usage;
+  }
   text += R"(  scoville --version | --help
 
-exit codes: 0 success, 1 internal error, 2 invalid input or usage, 3 cannot write output
+exit codes: 0 success, 1 internal error, 2 invalid input or usage, 3 cannot write output,
+            4 a sweep finished with failed points
 data: names resolve under $SCOVILLE_DATA_DIR (default: the source tree it was built from)
 )";
   return text;

@@ -1,0 +1,196 @@
+#include "sim/sweep/point_runner.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "sim/base/error.hpp"
+#include "sim/output/atomic_file.hpp"
+
+extern char** environ;
+
+namespace scoville::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The error file keeps the end of the run's output: enough to see the message, bounded in size.
+constexpr size_t kErrorTailBytes = 4096;
+
+std::string tail_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  return text.size() > kErrorTailBytes ? text.substr(text.size() - kErrorTailBytes) : text;
+}
+
+pid_t spawn_point(const std::string& executable, const PointFiles& files) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, files.log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<std::string> args = {executable, "run", "--study", files.study, "-o", files.result};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw OutputError("cannot start " + executable + " for " + files.study + ": " +
+                      std::strerror(rc));
+  }
+  return pid;
+}
+
+PointStatus finish_point(const PointFiles& files, int wait_status) {
+  const bool ok = WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+  if (ok && fs::exists(files.result)) {
+    std::error_code ec;
+    fs::remove(files.error, ec);
+    return PointStatus::kDone;
+  }
+  std::ostringstream error;
+  if (WIFEXITED(wait_status)) {
+    error << "exit status " << WEXITSTATUS(wait_status);
+  } else if (WIFSIGNALED(wait_status)) {
+    error << "killed by signal " << WTERMSIG(wait_status);
+  }
+  if (ok) error << " but no result file";
+  error << "\n" << tail_of(files.log);
+  output::write_text_atomically(files.error, error.str());
+  return PointStatus::kFailed;
+}
+
+}  // namespace
+
+std::string to_string(PointStatus status) {
+  switch (status) {
+    case PointStatus::kDone:
+      return "done";
+    case PointStatus::kFailed:
+      return "failed";
+    case PointStatus::kPending:
+      return "pending";
+  }
+  return "unknown";
+}
+
+PointFiles point_files(const std::string& dir, const SweepPoint& point) {
+  const fs::path base = fs::path(dir) / "points" / point.id;
+  return {base.string() + ".yaml", base.string() + ".h5", base.string() + ".log",
+          base.string() + ".err"};
+}
+
+PointStatus point_status(const std::string& dir, const SweepPoint& point) {
+  const PointFiles files = point_files(dir, point);
+  if (fs::exists(files.result)) return PointStatus::kDone;
+  if (fs::exists(files.error)) return PointStatus::kFailed;
+  return PointStatus::kPending;
+}
+
+void prepare_directory(const std::string& dir, const SweepConfig& sweep,
+                       const std::vector<SweepPoint>& points) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "points", ec);
+  if (ec) throw OutputError("cannot create " + dir + "/points: " + ec.message());
+  // Temporaries of killed runs ("<file>.tmp.<pid>"): never results, safe to remove because one
+  // sweep directory has one sweep process (or one per shard, writing distinct points).
+  for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(dir) / "points")) {
+    if (entry.path().filename().string().find(".tmp.") != std::string::npos) {
+      fs::remove(entry.path(), ec);
+    }
+  }
+  output::write_text_atomically((fs::path(dir) / "sweep.yaml").string(), sweep.text);
+  for (const SweepPoint& p : points) {
+    const PointFiles files = point_files(dir, p);
+    // Unchanged files are not rewritten, so shards sharing a directory do not race on them.
+    std::ifstream existing(files.study, std::ios::binary);
+    std::stringstream current;
+    current << existing.rdbuf();
+    if (!existing || current.str() != p.study_yaml) {
+      output::write_text_atomically(files.study, p.study_yaml);
+    }
+  }
+}
+
+std::vector<SweepPoint> shard_points(const std::vector<SweepPoint>& points, int64_t shard,
+                                     int64_t shards) {
+  std::vector<SweepPoint> mine;
+  for (const SweepPoint& p : points) {
+    if (p.index % shards == shard) mine.push_back(p);
+  }
+  return mine;
+}
+
+std::string own_executable() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec)
+    throw OutputError("cannot find the scoville executable (/proc/self/exe): " + ec.message());
+  return self.string();
+}
+
+PointStatus run_point(const std::string& executable, const std::string& dir,
+                      const SweepPoint& point) {
+  const PointFiles files = point_files(dir, point);
+  const pid_t pid = spawn_point(executable, files);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return finish_point(files, status);
+}
+
+RunSummary run_points(const std::string& executable, const std::string& dir,
+                      const std::vector<SweepPoint>& points, int64_t jobs, std::ostream* progress) {
+  RunSummary summary;
+  std::vector<const SweepPoint*> todo;
+  for (const SweepPoint& p : points) {
+    if (point_status(dir, p) == PointStatus::kDone) {
+      ++summary.skipped;
+    } else {
+      todo.push_back(&p);
+    }
+  }
+  std::map<pid_t, const SweepPoint*> running;
+  size_t next = 0;
+  const int64_t total = static_cast<int64_t>(todo.size());
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && static_cast<int64_t>(running.size()) < jobs) {
+      const SweepPoint* p = todo[next++];
+      running[spawn_point(executable, point_files(dir, *p))] = p;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw OutputError(std::string("waiting for sweep points failed: ") + std::strerror(errno));
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) continue;  // not one of ours
+    const SweepPoint* p = it->second;
+    running.erase(it);
+    const PointStatus result = finish_point(point_files(dir, *p), status);
+    (result == PointStatus::kDone ? summary.done : summary.failed) += 1;
+    if (progress) {
+      *progress << "[" << summary.done + summary.failed << "/" << total << "] point " << p->id
+                << " " << to_string(result) << "\n"
+                << std::flush;
+    }
+  }
+  return summary;
+}
+
+}  // namespace scoville::sweep
