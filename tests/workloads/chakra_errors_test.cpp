@@ -163,6 +163,17 @@ TEST_CASE("Chakra import rejects unknown node and collective types and mistyped 
   const std::string negative = import_error(
       meta + record(varint_field(3, kComp) + bytes_field(10, attr_int64("num_ops", -5))));
   REQUIRE(contains(negative, "must not be negative"));
+  const std::string group = import_error(
+      meta + record(varint_field(3, comm_coll) + bytes_field(10, attr_int64("comm_type", 0)) +
+                    bytes_field(10, attr_string("scoville.collective", "all_reduce")) +
+                    bytes_field(10, attr_int64("scoville.group_size", 0))));
+  REQUIRE(contains(group, "node[0].scoville.group_size"));
+  REQUIRE(contains(group, "must be at least 1"));
+  const std::string kind =
+      import_error(meta + record(varint_field(3, kComp) +
+                                 bytes_field(10, attr_string("scoville.op_kind", "fft"))));
+  REQUIRE(contains(kind, "node[0].scoville.op_kind"));
+  REQUIRE(contains(kind, "unknown value 'fft'"));
 }
 
 TEST_CASE("Chakra import of a missing file is an InputError naming it") {

@@ -1,8 +1,8 @@
 #include "workloads/trace/chakra_reader.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -247,6 +247,16 @@ class Attributes {
     }
   }
 
+  // A count (shape dimensions, instances, degrees, sizes): an integer >= minimum.
+  std::optional<int64_t> count(const char* name, int64_t minimum) {
+    const std::optional<int64_t> v = integer(name);
+    if (v && *v < minimum) {
+      error(name, "must be at least " + std::to_string(minimum) + ", got " + std::to_string(*v));
+      return std::nullopt;
+    }
+    return v;
+  }
+
   std::optional<std::string> text(const char* name) {
     const pb::AttributeProto* a = find(name);
     if (a == nullptr) return std::nullopt;
@@ -333,18 +343,18 @@ void read_metadata(const pb::GlobalMetadata& meta, const RecordPlace& place,
   assign(a.text(own::kModel), &t.model);
   assign(a.text(own::kRole), &t.role);
   t.rank = rank_from_name(source).value_or(0);
-  assign(a.integer(own::kRank), &t.rank);
+  assign(a.count(own::kRank, 0), &t.rank);
   if (options.world_size > 0) t.world_size = options.world_size;
-  assign(a.integer(own::kWorldSize), &t.world_size);
-  assign(a.integer(own::kTp), &t.degrees.tp);
-  assign(a.integer(own::kEp), &t.degrees.ep);
-  assign(a.integer(own::kPp), &t.degrees.pp);
-  assign(a.integer(own::kDp), &t.degrees.dp);
-  assign(a.integer(own::kAttnDp), &t.degrees.attn_dp);
+  assign(a.count(own::kWorldSize, 1), &t.world_size);
+  assign(a.count(own::kTp, 1), &t.degrees.tp);
+  assign(a.count(own::kEp, 1), &t.degrees.ep);
+  assign(a.count(own::kPp, 1), &t.degrees.pp);
+  assign(a.count(own::kDp, 1), &t.degrees.dp);
+  assign(a.count(own::kAttnDp, 1), &t.degrees.attn_dp);
   assign(a.choice(own::kPhase, chakra::phase_from_string), &t.shape.phase);
-  assign(a.integer(own::kBatch), &t.shape.batch);
-  assign(a.integer(own::kNewTokens), &t.shape.new_tokens);
-  assign(a.integer(own::kContext), &t.shape.context);
+  assign(a.count(own::kBatch, 0), &t.shape.batch);
+  assign(a.count(own::kNewTokens, 0), &t.shape.new_tokens);
+  assign(a.count(own::kContext, 0), &t.shape.context);
 }
 
 // Restores an op from its scoville.* attributes (written by Scoville's exporter).
@@ -353,10 +363,10 @@ void read_own_op(Attributes& a, Op* op) {
   std::optional<int64_t> layer = a.integer(own::kOpLayer);
   if (layer) op->layer = static_cast<int>(*layer);
   assign(a.choice(own::kOpKind, chakra::op_kind_from_string), &op->kind);
-  assign(a.integer(own::kM), &op->m);
-  assign(a.integer(own::kN), &op->n);
-  assign(a.integer(own::kK), &op->k);
-  assign(a.integer(own::kInstances), &op->instances);
+  assign(a.count(own::kM, 0), &op->m);
+  assign(a.count(own::kN, 0), &op->n);
+  assign(a.count(own::kK, 0), &op->k);
+  assign(a.count(own::kInstances, 0), &op->instances);
   assign(a.choice(own::kWeightFormat, number_format_from_string), &op->weight_format);
   assign(a.choice(own::kMath, math_precision_from_string), &op->math);
   assign_amount(a.amount(own::kFlops), &op->flops);
@@ -491,7 +501,7 @@ void read_communication(const pb::Node& n, Attributes& a, const ChakraTrace& out
   if (a.has(own::kCollective)) {
     assign(a.choice(own::kCollective, chakra::collective_kind_from_string), &c.kind);
     assign(a.text(own::kGroup), &c.group);
-    assign(a.integer(own::kGroupSize), &c.group_size);
+    assign(a.count(own::kGroupSize, 1), &c.group_size);
     assign(a.integer(own::kPeer), &c.peer);
     assign_amount(a.amount(own::kBytes), &c.bytes);
     return;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -61,7 +62,11 @@ void add_string(google::protobuf::RepeatedPtrField<pb::AttributeProto>* attrs, c
 }
 
 // Chakra's integer fields hold whole FLOPs and bytes; the exact values travel in scoville.*.
-int64_t whole(double value) { return value <= 0.0 ? 0 : static_cast<int64_t>(std::llround(value)); }
+int64_t whole(double value) {
+  if (!(value > 0.0)) return 0;
+  if (value >= 9.2e18) return INT64_MAX;  // beyond any real op; llround would be undefined
+  return static_cast<int64_t>(std::llround(value));
+}
 
 void append_record(const google::protobuf::MessageLite& message, std::string* out) {
   const std::string body = message.SerializeAsString();
