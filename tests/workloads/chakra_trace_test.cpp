@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -370,4 +371,29 @@ TEST_CASE("Chakra import puts nodes listed before their dependencies in a topolo
   REQUIRE(t.trace.nodes[0].id == 10);
   REQUIRE(t.trace.nodes[1].id == 20);
   REQUIRE(t.warnings.size() == 2);  // reordered; foreign COMP costing
+}
+
+TEST_CASE("tools/chakra_dump.py reads what Scoville writes") {
+  ScratchDir dir;
+  const ChipTrace trace = sample_trace();
+  const std::string path = dir.file("dump.3.et");
+  write_chakra_trace(trace, path);
+  const std::string command =
+      "python3 '" + std::string(SCOVILLE_SOURCE_DIR) + "/tools/chakra_dump.py' '" + path + "'";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string json;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) json.append(buffer, n);
+  REQUIRE(::pclose(pipe) == 0);
+  REQUIRE(json.find("\"version\": \"0.0.4\"") != std::string::npos);
+  for (const TraceNode& node : trace.nodes) {
+    INFO(node.name);
+    REQUIRE(json.find("\"name\": \"" + node.name + "\"") != std::string::npos);
+    if (node.kind == TraceNodeKind::kCompute && node.op.kind != OpKind::kMemory) {
+      REQUIRE(json.find("\"num_ops\": " + std::to_string(std::llround(node.op.flops.si()))) !=
+              std::string::npos);
+    }
+  }
+  REQUIRE(json.find("\"COMM_SEND_NODE\"") != std::string::npos);
 }
