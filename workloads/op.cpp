@@ -11,6 +11,8 @@ std::string to_string(OpKind kind) {
       return "attention";
     case OpKind::kVector:
       return "vector";
+    case OpKind::kMemory:
+      return "memory";
   }
   return "vector";
 }

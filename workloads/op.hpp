@@ -20,6 +20,10 @@ enum class OpKind {
   // Elementwise or reduction work on the vector unit (norms, activations, softmax, routing,
   // residual adds, sampling); cost given by `flops`.
   kVector,
+  // A plain transfer between memory and the chip with no math (imported from Chakra MEM_LOAD /
+  // MEM_STORE nodes): bytes read in kv_read_bytes, bytes written in kv_write_bytes, the fields
+  // that already count memory traffic besides weights.
+  kMemory,
 };
 
 std::string to_string(OpKind kind);

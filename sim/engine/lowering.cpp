@@ -12,6 +12,7 @@ models::WorkClass work_class_of(workloads::OpKind kind) {
     case workloads::OpKind::kAttention:
       return models::WorkClass::kAttention;
     case workloads::OpKind::kVector:
+    case workloads::OpKind::kMemory:  // no math: its cost is the memory traffic alone
       return models::WorkClass::kVector;
   }
   return models::WorkClass::kVector;
