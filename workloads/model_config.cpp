@@ -57,6 +57,14 @@ ModelConfig ModelConfig::with_precision(const PrecisionConfig& precision) const 
                      attention_, ffn_, precision, layer_attention_, mtp_layers_);
 }
 
+ModelConfig ModelConfig::with_mtp_layers(int64_t mtp_layers) const {
+  if (mtp_layers < 0 || (mtp_layers > 0 && ffn_.type != FfnType::kMoe)) {
+    throw std::invalid_argument("ModelConfig::with_mtp_layers: MTP modules need an MoE model");
+  }
+  return ModelConfig(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
+                     attention_, ffn_, precision_, layer_attention_, mtp_layers);
+}
+
 LayerAttention ModelConfig::layer_attention(int layer) const {
   // MTP layers (after the main ones) attend like the last main layer.
   const int64_t clamped = std::min<int64_t>(layer, layers_ - 1);

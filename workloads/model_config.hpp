@@ -98,6 +98,8 @@ class ModelConfig {
 
   // The same model with other tensor formats (a per-run precision override).
   ModelConfig with_precision(const PrecisionConfig& precision) const;
+  // The same model with `mtp_layers` MTP modules (0 removes them). Only for an MoE model.
+  ModelConfig with_mtp_layers(int64_t mtp_layers) const;
 
   const std::string& name() const { return name_; }
   int64_t layers() const { return layers_; }
