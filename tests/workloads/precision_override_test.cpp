@@ -32,7 +32,7 @@ PrecisionOverride read_map(const std::string& yaml, Diagnostics& diagnostics) {
 
 }  // namespace
 
-TEST_CASE("--precision parses class=format pairs", "[precision]") {
+TEST_CASE("the precision flag parses class=format pairs", "[precision]") {
   const PrecisionOverride o =
       parse_precision_override(" weights=fp8, kv_cache = fp8 ", "--precision");
   REQUIRE(o.entries.size() == 2);
@@ -41,7 +41,7 @@ TEST_CASE("--precision parses class=format pairs", "[precision]") {
   CHECK(o.str() == "kv_cache=fp8,weights=fp8");
 }
 
-TEST_CASE("--precision reports every bad item with what was expected", "[precision][errors]") {
+TEST_CASE("the precision flag reports every bad item with what was expected", "[precision][errors]") {
   const std::vector<Diagnostic> errors =
       errors_of_flag("weight=fp8,kv_cache=fp9,experts,weights=bf16,weights=fp8");
   REQUIRE(errors.size() == 4);
