@@ -41,7 +41,8 @@ TEST_CASE("the precision flag parses class=format pairs", "[precision]") {
   CHECK(o.str() == "kv_cache=fp8,weights=fp8");
 }
 
-TEST_CASE("the precision flag reports every bad item with what was expected", "[precision][errors]") {
+TEST_CASE("the precision flag reports every bad item with what was expected",
+          "[precision][errors]") {
   const std::vector<Diagnostic> errors =
       errors_of_flag("weight=fp8,kv_cache=fp9,experts,weights=bf16,weights=fp8");
   REQUIRE(errors.size() == 4);
