@@ -1,8 +1,10 @@
 #include "workloads/decompose.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "sim/base/rng.hpp"
 #include "workloads/attention_counts.hpp"
 #include "workloads/moe_routing.hpp"
 
@@ -34,24 +36,55 @@ MathPrecision math_for(NumberFormat a, NumberFormat b) {
   return math_precision_of(bits_per_value(a) >= bits_per_value(b) ? a : b);
 }
 
+// Sequences of one shape, `count` of them: they share one attention op.
+struct SequenceGroup {
+  SequenceShape shape;
+  int64_t count = 0;
+  int64_t context_before() const { return shape.context - shape.new_tokens; }
+  int64_t tokens() const { return count * shape.new_tokens; }
+};
+
+// Groups in order of first appearance, so that the op order is a function of the batch alone.
+std::vector<SequenceGroup> group_sequences(const BatchShape& batch) {
+  std::vector<SequenceGroup> groups;
+  for (const SequenceShape& s : batch.sequences) {
+    auto same = [&s](const SequenceGroup& g) { return g.shape == s; };
+    auto it = std::find_if(groups.begin(), groups.end(), same);
+    if (it == groups.end()) {
+      groups.push_back(SequenceGroup{s, 1});
+    } else {
+      ++it->count;
+    }
+  }
+  return groups;
+}
+
 // Builds the op list of one iteration. Holds the iteration-wide numbers every op needs.
 class TraceBuilder {
  public:
-  TraceBuilder(const ModelConfig& model, const IterationShape& shape)
+  TraceBuilder(const ModelConfig& model, const BatchShape& shape, const DecomposeOptions& options)
       : model_(model),
         shape_(shape),
+        options_(options),
         precision_(model.precision()),
-        tokens_(shape.batch * shape.new_tokens),
-        context_before_(shape.context - shape.new_tokens),
-        hidden_(model.hidden_size()) {}
+        groups_(group_sequences(shape)),
+        tokens_(shape.tokens()),
+        hidden_(model.hidden_size()) {
+    for (const SequenceGroup& g : groups_) {
+      (g.shape.phase == Phase::kDecode ? decode_tokens_ : prefill_tokens_) += g.tokens();
+      head_rows_ += g.shape.phase == Phase::kDecode ? g.tokens() : g.count;
+    }
+  }
 
-  IterationTrace build() {
-    IterationTrace trace;
+  BatchTrace build() {
+    BatchTrace trace;
     trace.shape = shape_;
     ops_ = &trace.ops;
-    add_embedding();
+    routing_ = &trace.routing;
+    add_embedding("embedding", -1);
     for (int layer = 0; layer < model_.layers(); ++layer) add_layer(layer);
-    add_head();
+    add_head(-1);
+    for (int i = 0; i < model_.mtp_layers(); ++i) add_mtp(static_cast<int>(model_.layers()) + i);
     return trace;
   }
 
@@ -76,10 +109,12 @@ class TraceBuilder {
     ops_->push_back(op);
   }
 
-  // A matmul on every token of the iteration against one [k x n] weight (+ n biases).
-  void dense_matmul(const std::string& name, int layer, int64_t n, int64_t k, bool bias) {
+  // A matmul on `rows` tokens (default: all of the iteration) against one [k x n] weight (+ n
+  // biases).
+  void dense_matmul(const std::string& name, int layer, int64_t n, int64_t k, bool bias,
+                    int64_t rows = -1) {
     const double parameters = d(k) * d(n) + (bias ? d(n) : 0.0);
-    matmul(name, layer, tokens_, n, k, 1, precision_.weights,
+    matmul(name, layer, rows < 0 ? tokens_ : rows, n, k, 1, precision_.weights,
            bytes_of(parameters, precision_.weights));
   }
 
@@ -112,10 +147,10 @@ class TraceBuilder {
 
   Bytes activations(double values) const { return bytes_of(values, precision_.activations); }
 
-  void add_embedding() {
+  void add_embedding(const std::string& name, int layer) {
     // A lookup: one table row read per token, no arithmetic.
     const double values = d(tokens_) * d(hidden_);
-    vector("embedding", -1, 0.0, 0.0, values, bytes_of(values, precision_.embeddings));
+    vector(name, layer, 0.0, 0.0, values, bytes_of(values, precision_.embeddings));
   }
 
   void add_layer(int layer) {
@@ -140,12 +175,13 @@ class TraceBuilder {
     dense_matmul("attn_qkv", layer, (a.heads + 2 * a.kv_heads) * a.head_dim, hidden_, a.bias);
     const double rotated = d(tokens_) * d(a.heads + a.kv_heads) * d(a.head_dim);
     vector("attn_rope", layer, kRopeFlopsPerValue * rotated, rotated, rotated);
-    add_attention_core(layer, a.kv_heads, a.heads / a.kv_heads);
+    for (const SequenceGroup& g : groups_) {
+      add_attention_core(layer, g, a.kv_heads, a.heads / a.kv_heads, a.head_dim, a.head_dim);
+    }
     dense_matmul("attn_out", layer, hidden_, a.heads * a.head_dim, a.bias);
   }
 
-  // MLA in the weight-absorbed form (DeepSeek-V3 inference): attention runs in the latent space
-  // against one cached latent per token; the K and V halves of kv_b fold into per-head matmuls.
+  // MLA: shared down-projections and norms on every token, then per phase the cheaper form.
   void add_mla_attention(int layer) {
     const AttentionConfig& a = model_.attention();
     const int64_t q_out = a.heads * a.qk_head_dim();
@@ -160,50 +196,83 @@ class TraceBuilder {
     norm("attn_kv_norm", layer, a.kv_lora_rank, tokens_);
     const double rotated = d(tokens_) * d(a.heads + 1) * d(a.qk_rope_head_dim);
     vector("attn_rope", layer, kRopeFlopsPerValue * rotated, rotated, rotated);
-    const auto per_head = [&](const std::string& name, int64_t n, int64_t k) {
-      matmul(name, layer, tokens_, n, k, a.heads, precision_.weights,
-             bytes_of(d(a.heads) * d(k) * d(n), precision_.weights));
-    };
-    per_head("attn_k_absorb", a.kv_lora_rank, a.qk_nope_head_dim);
-    add_attention_core(layer, 1, a.heads);
-    per_head("attn_v_absorb", a.v_head_dim, a.kv_lora_rank);
+    if (decode_tokens_ > 0) add_mla_absorbed(layer);
+    if (prefill_tokens_ > 0) add_mla_expanded(layer);
     dense_matmul("attn_out", layer, hidden_, a.heads * a.v_head_dim, false);
   }
 
-  // Scores and weighted values for `kv_heads` KV heads per sequence, each shared by `group`
-  // query heads; then the softmax (with sinks) as vector work.
-  void add_attention_core(int layer, int64_t kv_heads, int64_t group) {
+  // Decode: W_UK (kv_b's K half) multiplies each head's no-RoPE query into the latent space and
+  // W_UV (the V half) takes each head's latent output back to v_head_dim; attention itself runs
+  // against one cached latent per token (kv_lora + rope wide for scores, kv_lora for values).
+  void add_mla_absorbed(int layer) {
+    const AttentionConfig& a = model_.attention();
+    const auto per_head = [&](const std::string& name, int64_t n, int64_t k) {
+      matmul(name, layer, decode_tokens_, n, k, a.heads, precision_.weights,
+             bytes_of(d(a.heads) * d(k) * d(n), precision_.weights));
+    };
+    per_head("attn_k_absorb", a.kv_lora_rank, a.qk_nope_head_dim);
+    for (const SequenceGroup& g : groups_) {
+      if (g.shape.phase != Phase::kDecode) continue;
+      add_attention_core(layer, g, 1, a.heads, a.kv_lora_rank + a.qk_rope_head_dim, a.kv_lora_rank);
+    }
+    per_head("attn_v_absorb", a.v_head_dim, a.kv_lora_rank);
+  }
+
+  // Prefill: kv_b up-projects the latent of every key a chunk attends to (the cached prefix
+  // from memory and the chunk itself) into per-head K_nope and V; attention is then multi-head
+  // with qk_nope + qk_rope wide scores and v_head_dim values. A prefix is up-projected again for
+  // each chunk, as chunked-prefill MLA kernels do.
+  void add_mla_expanded(int layer) {
+    const AttentionConfig& a = model_.attention();
+    int64_t keys = 0;
+    for (const SequenceGroup& g : groups_) {
+      if (g.shape.phase == Phase::kPrefill) {
+        keys += g.count * model_.attended_context(layer, g.shape.context);
+      }
+    }
+    const int64_t n = a.heads * (a.qk_nope_head_dim + a.v_head_dim);
+    matmul("attn_kv_up", layer, keys, n, a.kv_lora_rank, 1, precision_.weights,
+           bytes_of(d(a.kv_lora_rank) * d(n), precision_.weights));
+    for (const SequenceGroup& g : groups_) {
+      if (g.shape.phase != Phase::kPrefill) continue;
+      add_attention_core(layer, g, a.heads, 1, a.qk_head_dim(), a.v_head_dim);
+    }
+  }
+
+  // Scores and weighted values of one group of equal sequences: `kv_heads` KV heads per
+  // sequence, each shared by `group` query heads, scores `qk_dim` wide and values `pv_dim` wide;
+  // then the softmax (with sinks) as vector work.
+  void add_attention_core(int layer, const SequenceGroup& g, int64_t kv_heads, int64_t group,
+                          int64_t qk_dim, int64_t pv_dim) {
     const AttentionConfig& a = model_.attention();
     const bool sliding = model_.layer_attention(layer) == LayerAttention::kSliding;
     const int64_t window = sliding ? a.sliding_window : 0;
-    const int64_t pairs = causal_attended_pairs(context_before_, shape_.new_tokens, window);
-    const int64_t qk_dim =
-        a.type == AttentionType::kMla ? a.kv_lora_rank + a.qk_rope_head_dim : a.qk_head_dim();
-    const int64_t pv_dim = a.type == AttentionType::kMla ? a.kv_lora_rank : a.v_dim();
+    const int64_t pairs = causal_attended_pairs(g.context_before(), g.shape.new_tokens, window);
     const double query_heads = d(kv_heads) * d(group);
-    const double scored = d(shape_.batch) * query_heads * d(pairs);  // all heads, all sequences
+    const double scored = d(g.count) * query_heads * d(pairs);  // all heads, all sequences
     const Bytes kv_row = model_.kv_bytes_per_token_per_layer();
+    const int64_t tokens = g.tokens();
 
     Op op;
     op.name = "attention";
     op.layer = layer;
     op.kind = OpKind::kAttention;
-    op.m = group * shape_.new_tokens;
-    op.n = model_.attended_context(layer, shape_.context);
+    op.m = group * g.shape.new_tokens;
+    op.n = model_.attended_context(layer, g.shape.context);
     op.k = qk_dim;
-    op.instances = shape_.batch * kv_heads;
+    op.instances = g.count * kv_heads;
     op.weight_format = precision_.kv_cache;
     op.math = math_for(precision_.kv_cache, precision_.activations);
     op.flops = Flops(2.0 * scored * d(qk_dim + pv_dim));
     op.kv_read_bytes =
-        kv_row * (d(shape_.batch) * d(cached_tokens_attended(context_before_, window)));
-    op.kv_write_bytes = kv_row * d(tokens_);
-    op.activation_in_bytes = activations(d(tokens_) * query_heads * d(qk_dim));
-    op.activation_out_bytes = activations(d(tokens_) * query_heads * d(pv_dim));
+        kv_row * (d(g.count) * d(cached_tokens_attended(g.context_before(), window)));
+    op.kv_write_bytes = kv_row * d(tokens);
+    op.activation_in_bytes = activations(d(tokens) * query_heads * d(qk_dim));
+    op.activation_out_bytes = activations(d(tokens) * query_heads * d(pv_dim));
     ops_->push_back(op);
 
     // Scores stay in the fused attention kernel's on-chip tiles: no activation traffic.
-    const double sink_flops = a.sinks ? kSinkFlopsPerRow * d(tokens_) * query_heads : 0.0;
+    const double sink_flops = a.sinks ? kSinkFlopsPerRow * d(tokens) * query_heads : 0.0;
     const Bytes sink_weights = a.sinks ? bytes_of(query_heads, precision_.weights) : Bytes();
     vector("attn_softmax", layer, kSoftmaxFlopsPerScore * scored + sink_flops, 0.0, 0.0,
            sink_weights);
@@ -232,12 +301,45 @@ class TraceBuilder {
            d(tokens_) * d(hidden_));
   }
 
-  // Experts as grouped matmuls: one instance per distinct expert touched, m = its average token
-  // count rounded up (the shape a kernel tiles). FLOPs and activation bytes count the real
-  // token-expert pairs, so rounding m never inflates the work.
+  // Tokens of each expert this layer touches (entries > 0, in expert order) and the layer's
+  // routing record.
+  std::vector<int64_t> route(int layer) {
+    const FfnConfig& f = model_.ffn();
+    const int64_t pairs = tokens_ * f.top_k;
+    std::vector<int64_t> per_expert;
+    if (options_.routing.distribution == RoutingDistribution::kExpected) {
+      // The even split of the pairs over the expected number touched (counts differ by <= 1).
+      const int64_t touched = experts_touched(f.experts, f.top_k, tokens_);
+      per_expert.assign(static_cast<size_t>(touched), pairs / touched);
+      for (int64_t i = 0; i < pairs % touched; ++i) ++per_expert[static_cast<size_t>(i)];
+      per_expert.resize(static_cast<size_t>(f.experts), 0);
+    } else {
+      RngStream rng(options_.routing.seed, "moe_routing/iteration" +
+                                               std::to_string(options_.routing.iteration) +
+                                               "/layer" + std::to_string(layer));
+      per_expert = draw_tokens_per_expert(options_.routing, f.experts, f.top_k, tokens_, rng);
+    }
+    LayerRouting record;
+    record.layer = layer;
+    record.max_tokens = *std::max_element(per_expert.begin(), per_expert.end());
+    record.mean_tokens = d(pairs) / d(f.experts);
+    record.imbalance = routing_imbalance(per_expert);
+    std::vector<int64_t> touched;
+    for (int64_t count : per_expert) {
+      if (count > 0) touched.push_back(count);
+    }
+    record.experts_touched = static_cast<int64_t>(touched.size());
+    routing_->push_back(record);
+    return touched;
+  }
+
+  // Experts as grouped matmuls: one instance per distinct expert touched, m = its mean token
+  // count rounded up (the shape a kernel tiles), tokens_per_instance the real counts. FLOPs and
+  // activation bytes count the real token-expert pairs, so rounding m never inflates the work.
   void add_routed_experts(int layer) {
     const FfnConfig& f = model_.ffn();
-    const int64_t touched = experts_touched(f.experts, f.top_k, tokens_);
+    const std::vector<int64_t> per_instance = route(layer);
+    const int64_t touched = static_cast<int64_t>(per_instance.size());
     const int64_t pairs = tokens_ * f.top_k;
     const int64_t m = (pairs + touched - 1) / touched;
     const int64_t inter = f.expert_intermediate_size;
@@ -250,6 +352,7 @@ class TraceBuilder {
       op.flops = Flops(2.0 * d(pairs) * d(n) * d(k));
       op.activation_in_bytes = activations(d(pairs) * d(k));
       op.activation_out_bytes = activations(d(pairs) * d(n));
+      op.tokens_per_instance = per_instance;
     };
     expert_matmul("moe_experts_gate_up", 2 * inter, hidden_);
     const double values = d(pairs) * d(inter);
@@ -257,27 +360,51 @@ class TraceBuilder {
     expert_matmul("moe_experts_down", hidden_, inter);
   }
 
-  void add_head() {
-    norm("final_norm", -1, hidden_, tokens_);
+  void add_head(int layer) {
+    norm(layer < 0 ? "final_norm" : "mtp_final_norm", layer, hidden_, tokens_);
     // Prefill needs logits only for the last prompt token of each sequence; decode (and the
     // draft tokens it verifies) needs them for every new token.
-    const int64_t rows = shape_.phase == Phase::kPrefill ? shape_.batch : tokens_;
     const int64_t vocab = model_.vocab_size();
-    matmul("lm_head", -1, rows, vocab, hidden_, 1, precision_.embeddings,
+    matmul("lm_head", layer, head_rows_, vocab, hidden_, 1, precision_.embeddings,
            bytes_of(d(hidden_) * d(vocab), precision_.embeddings));
-    const double logits = d(rows) * d(vocab);
-    vector("sampling", -1, kSamplingFlopsPerLogit * logits, logits, d(rows));
-    ops_->back().m = rows;
+    const double logits = d(head_rows_) * d(vocab);
+    vector("sampling", layer, kSamplingFlopsPerLogit * logits, logits, d(head_rows_));
+    ops_->back().m = head_rows_;
+  }
+
+  // One DeepSeek-V3 MTP module on every token: the next token's embedding and the main model's
+  // hidden state, each normed, concatenated and projected back to hidden; one MoE layer; the
+  // shared LM head. Its predictions are the drafts the next iteration verifies.
+  void add_mtp(int layer) {
+    add_embedding("mtp_embedding", layer);
+    norm("mtp_enorm", layer, hidden_, tokens_);
+    norm("mtp_hnorm", layer, hidden_, tokens_);
+    dense_matmul("mtp_eh_proj", layer, hidden_, 2 * hidden_, false);
+    add_layer(layer);
+    add_head(layer);
   }
 
   const ModelConfig& model_;
-  const IterationShape& shape_;
+  const BatchShape& shape_;
+  const DecomposeOptions& options_;
   const PrecisionConfig& precision_;
-  const int64_t tokens_;          // new tokens over all sequences
-  const int64_t context_before_;  // per sequence, cached before this iteration
+  const std::vector<SequenceGroup> groups_;
+  const int64_t tokens_;  // new tokens over all sequences
   const int64_t hidden_;
+  int64_t decode_tokens_ = 0;
+  int64_t prefill_tokens_ = 0;
+  int64_t head_rows_ = 0;  // LM head rows: decode tokens + one per prefill sequence
   std::vector<Op>* ops_ = nullptr;
+  std::vector<LayerRouting>* routing_ = nullptr;
 };
+
+void check_sequence(const SequenceShape& s, const std::string& what) {
+  if (s.new_tokens < 1 || s.context < s.new_tokens) {
+    throw std::invalid_argument(
+        what + ": expected new_tokens >= 1 and context >= new_tokens; found new_tokens " +
+        std::to_string(s.new_tokens) + ", context " + std::to_string(s.context));
+  }
+}
 
 }  // namespace
 
@@ -289,7 +416,28 @@ IterationTrace decompose_iteration(const ModelConfig& model, const IterationShap
         std::to_string(shape.batch) + ", new_tokens " + std::to_string(shape.new_tokens) +
         ", context " + std::to_string(shape.context));
   }
-  return TraceBuilder(model, shape).build();
+  BatchTrace batch = TraceBuilder(model, BatchShape::uniform(shape), DecomposeOptions{}).build();
+  IterationTrace trace;
+  trace.shape = shape;
+  trace.ops = std::move(batch.ops);
+  return trace;
+}
+
+BatchTrace decompose_batch(const ModelConfig& model, const BatchShape& shape,
+                           const DecomposeOptions& options) {
+  if (shape.sequences.empty()) {
+    throw std::invalid_argument("decompose_batch: expected at least one sequence");
+  }
+  for (size_t i = 0; i < shape.sequences.size(); ++i) {
+    check_sequence(shape.sequences[i], "decompose_batch: sequence " + std::to_string(i));
+  }
+  if (model.ffn().type == FfnType::kMoe &&
+      options.routing.distribution != RoutingDistribution::kExpected) {
+    const std::string problem =
+        routing_config_problem(options.routing, model.ffn().experts, model.ffn().top_k);
+    if (!problem.empty()) throw std::invalid_argument("decompose_batch: routing: " + problem);
+  }
+  return TraceBuilder(model, shape, options).build();
 }
 
 }  // namespace scoville::workloads

@@ -27,13 +27,13 @@ int64_t AttentionConfig::kv_values_per_token() const {
 
 int64_t ParameterCounts::total() const {
   return embedding + lm_head + attention + norms + dense_ffn + router + shared_experts +
-         routed_expert_matrices + routed_expert_biases;
+         routed_expert_matrices + routed_expert_biases + mtp + mtp_routed_experts;
 }
 
 ModelConfig::ModelConfig(std::string name, int64_t layers, int64_t hidden_size, int64_t vocab_size,
                          bool tied_embeddings, int64_t max_context, AttentionConfig attention,
                          FfnConfig ffn, PrecisionConfig precision,
-                         std::vector<LayerAttention> layer_attention)
+                         std::vector<LayerAttention> layer_attention, int64_t mtp_layers)
     : name_(std::move(name)),
       layers_(layers),
       hidden_size_(hidden_size),
@@ -43,7 +43,8 @@ ModelConfig::ModelConfig(std::string name, int64_t layers, int64_t hidden_size, 
       attention_(attention),
       ffn_(ffn),
       precision_(precision),
-      layer_attention_(std::move(layer_attention)) {
+      layer_attention_(std::move(layer_attention)),
+      mtp_layers_(mtp_layers) {
   if (static_cast<int64_t>(layer_attention_.size()) != layers_) {
     throw std::invalid_argument("ModelConfig: one attention kind per layer is required");
   }
@@ -51,12 +52,36 @@ ModelConfig::ModelConfig(std::string name, int64_t layers, int64_t hidden_size, 
   weight_bytes_ = count_weight_bytes();
 }
 
+ModelConfig ModelConfig::with_precision(const PrecisionConfig& precision) const {
+  return ModelConfig(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
+                     attention_, ffn_, precision, layer_attention_, mtp_layers_);
+}
+
+ModelConfig ModelConfig::with_mtp_layers(int64_t mtp_layers) const {
+  if (mtp_layers < 0 || (mtp_layers > 0 && ffn_.type != FfnType::kMoe)) {
+    throw std::invalid_argument("ModelConfig::with_mtp_layers: MTP modules need an MoE model");
+  }
+  return ModelConfig(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
+                     attention_, ffn_, precision_, layer_attention_, mtp_layers);
+}
+
 LayerAttention ModelConfig::layer_attention(int layer) const {
-  return layer_attention_.at(static_cast<size_t>(layer));
+  // MTP layers (after the main ones) attend like the last main layer.
+  const int64_t clamped = std::min<int64_t>(layer, layers_ - 1);
+  if (layer < 0 || layer >= layers_ + mtp_layers_) {
+    throw std::out_of_range("ModelConfig::layer_attention: layer " + std::to_string(layer));
+  }
+  return layer_attention_.at(static_cast<size_t>(clamped));
 }
 
 bool ModelConfig::layer_is_moe(int layer) const {
   return ffn_.type == FfnType::kMoe && layer >= ffn_.first_dense_layers;
+}
+
+int64_t ModelConfig::mtp_projection_parameters() const {
+  // DeepSeek-V3 MTP: enorm and hnorm (RMSNorm weights), eh_proj [2 hidden -> hidden], and the
+  // shared head's own final norm.
+  return 3 * hidden_size_ + 2 * hidden_size_ * hidden_size_;
 }
 
 int64_t ModelConfig::attended_context(int layer, int64_t context) const {
@@ -124,6 +149,16 @@ ParameterCounts ModelConfig::count_parameters() const {
                      (routed_expert_matrix_parameters() + routed_expert_bias_parameters());
   p.routed_expert_matrices = moe_layers * ffn_.experts * routed_expert_matrix_parameters();
   p.routed_expert_biases = moe_layers * ffn_.experts * routed_expert_bias_parameters();
+  if (mtp_layers_ > 0) {
+    const int64_t per_layer_moe =
+        hidden_size_ * ffn_.experts + (ffn_.router_bias ? ffn_.experts : 0) +
+        ffn_.shared_experts *
+            (routed_expert_matrix_parameters() + routed_expert_bias_parameters()) +
+        ffn_.experts * routed_expert_bias_parameters();
+    p.mtp = mtp_layers_ * (mtp_projection_parameters() + attention_parameters_per_layer() +
+                           2 * hidden_size_ + per_layer_moe);
+    p.mtp_routed_experts = mtp_layers_ * ffn_.experts * routed_expert_matrix_parameters();
+  }
   return p;
 }
 
@@ -135,8 +170,15 @@ double ModelConfig::active_parameters_per_token() const {
                                 p.dense_ffn + p.router + p.shared_experts;
   const double routed_fraction =
       ffn_.type == FfnType::kMoe ? static_cast<double>(ffn_.top_k) / ffn_.experts : 0.0;
-  return static_cast<double>(always_active) +
-         routed_fraction * static_cast<double>(p.routed_expert_matrices + p.routed_expert_biases);
+  const double main =
+      static_cast<double>(always_active) +
+      routed_fraction * static_cast<double>(p.routed_expert_matrices + p.routed_expert_biases);
+  if (mtp_layers_ == 0) return main;
+  // Each MTP module runs its layer on every token and the shared LM head once more; its routed
+  // biases sit in p.mtp, counted whole (none of the MTP models has expert biases).
+  const int64_t head = tied_embeddings_ ? p.embedding : p.lm_head;
+  return main + static_cast<double>(p.mtp + mtp_layers_ * head) +
+         routed_fraction * static_cast<double>(p.mtp_routed_experts);
 }
 
 std::map<NumberFormat, Bytes> ModelConfig::count_weight_bytes() const {
@@ -147,9 +189,9 @@ std::map<NumberFormat, Bytes> ModelConfig::count_weight_bytes() const {
     out[format] += Bytes(static_cast<double>(count) * bytes_per_value(format));
   };
   add(precision_.embeddings, p.embedding + p.lm_head);
-  add(precision_.weights,
-      p.attention + p.norms + p.dense_ffn + p.router + p.shared_experts + p.routed_expert_biases);
-  add(precision_.experts, p.routed_expert_matrices);
+  add(precision_.weights, p.attention + p.norms + p.dense_ffn + p.router + p.shared_experts +
+                              p.routed_expert_biases + p.mtp);
+  add(precision_.experts, p.routed_expert_matrices + p.mtp_routed_experts);
   return out;
 }
 
@@ -165,12 +207,14 @@ Bytes ModelConfig::kv_bytes_per_token_per_layer() const {
 }
 
 Bytes ModelConfig::kv_bytes_per_token() const {
-  return kv_bytes_per_token_per_layer() * static_cast<double>(layers_);
+  return kv_bytes_per_token_per_layer() * static_cast<double>(layers_ + mtp_layers_);
 }
 
 Bytes ModelConfig::kv_bytes(int64_t context) const {
   int64_t cached_tokens = 0;
-  for (int layer = 0; layer < layers_; ++layer) cached_tokens += attended_context(layer, context);
+  for (int layer = 0; layer < layers_ + mtp_layers_; ++layer) {
+    cached_tokens += attended_context(layer, context);
+  }
   return kv_bytes_per_token_per_layer() * static_cast<double>(cached_tokens);
 }
 

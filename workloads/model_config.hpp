@@ -81,6 +81,10 @@ struct ParameterCounts {
   int64_t shared_experts = 0;
   int64_t routed_expert_matrices = 0;  // all routed experts of all layers
   int64_t routed_expert_biases = 0;
+  // MTP modules (DeepSeek-V3): each an MoE transformer layer plus its input projection and norms;
+  // the embedding table and LM head are shared with the main model and not counted again.
+  int64_t mtp = 0;                 // everything but the routed-expert matrices
+  int64_t mtp_routed_experts = 0;  // routed-expert matrices of the MTP layers
 
   int64_t total() const;
 };
@@ -89,7 +93,13 @@ class ModelConfig {
  public:
   ModelConfig(std::string name, int64_t layers, int64_t hidden_size, int64_t vocab_size,
               bool tied_embeddings, int64_t max_context, AttentionConfig attention, FfnConfig ffn,
-              PrecisionConfig precision, std::vector<LayerAttention> layer_attention);
+              PrecisionConfig precision, std::vector<LayerAttention> layer_attention,
+              int64_t mtp_layers = 0);
+
+  // The same model with other tensor formats (a per-run precision override).
+  ModelConfig with_precision(const PrecisionConfig& precision) const;
+  // The same model with `mtp_layers` MTP modules (0 removes them). Only for an MoE model.
+  ModelConfig with_mtp_layers(int64_t mtp_layers) const;
 
   const std::string& name() const { return name_; }
   int64_t layers() const { return layers_; }
@@ -97,6 +107,9 @@ class ModelConfig {
   int64_t vocab_size() const { return vocab_size_; }
   bool tied_embeddings() const { return tied_embeddings_; }
   int64_t max_context() const { return max_context_; }
+  // MTP modules run after the main layers (layer indices layers() .. layers() + mtp_layers() - 1);
+  // each is an MoE layer, attending like the last main layer.
+  int64_t mtp_layers() const { return mtp_layers_; }
   const AttentionConfig& attention() const { return attention_; }
   const FfnConfig& ffn() const { return ffn_; }
   const PrecisionConfig& precision() const { return precision_; }
@@ -109,6 +122,7 @@ class ModelConfig {
   int64_t attended_context(int layer, int64_t context) const;
 
   // Parameter counts of one instance of each part (used by the decomposition).
+  int64_t mtp_projection_parameters() const;  // one MTP module: two norms + [2 hidden x hidden]
   int64_t attention_parameters_per_layer() const;
   int64_t dense_ffn_parameters_per_layer() const;
   int64_t routed_expert_matrix_parameters() const;  // one expert: gate, up and down
@@ -125,7 +139,7 @@ class ModelConfig {
   const std::map<NumberFormat, Bytes>& weight_bytes_by_format() const { return weight_bytes_; }
   Bytes weight_bytes() const;
 
-  // KV cache of one token in one layer, and in all layers with no window cap.
+  // KV cache of one token in one layer, and in all layers (MTP layers included) with no window cap.
   Bytes kv_bytes_per_token_per_layer() const;
   Bytes kv_bytes_per_token() const;
   // KV cache one sequence of `context` tokens holds: every layer keeps min(context, window) tokens.
@@ -145,6 +159,7 @@ class ModelConfig {
   FfnConfig ffn_;
   PrecisionConfig precision_;
   std::vector<LayerAttention> layer_attention_;
+  int64_t mtp_layers_;
   ParameterCounts parameters_;
   std::map<NumberFormat, Bytes> weight_bytes_;
 };

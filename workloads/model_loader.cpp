@@ -216,9 +216,17 @@ ModelConfig resolve_model(const ModelSpec& spec, Diagnostics& diagnostics) {
       resolve_layer_attention(spec.attention, layers, resolver);
   FfnConfig ffn = resolve_ffn(spec.ffn, layers, spec.layers, resolver);
   PrecisionConfig precision = resolve_precision(spec.precision, ffn.type, resolver);
+  int64_t mtp_layers = spec.mtp_layers.valid ? spec.mtp_layers.value : 0;
+  if (mtp_layers > 0 && ffn.type != FfnType::kMoe) {
+    // The MTP module counted here is DeepSeek-V3's: an MoE layer. No dense model ships one.
+    resolver.error(spec.mtp_layers, "mtp_layers " + text(mtp_layers) +
+                                        " needs ffn type moe (an MTP module is an MoE layer, as "
+                                        "in DeepSeek-V3): expected 0 for a dense model");
+    mtp_layers = 0;
+  }
   return ModelConfig(spec.name.value, layers, spec.hidden_size.value, spec.vocab_size.value,
                      spec.tied_embeddings.value, spec.max_context.value, attention, ffn, precision,
-                     std::move(layer_attention));
+                     std::move(layer_attention), mtp_layers);
 }
 
 namespace {

@@ -71,7 +71,8 @@ struct ModelSpec {
   Located<int64_t> vocab_size;
   Located<bool> tied_embeddings;
   Located<int64_t> max_context;
-  Located<std::string> norm;  // "rmsnorm"
+  Located<std::string> norm;    // "rmsnorm"
+  Located<int64_t> mtp_layers;  // multi-token-prediction modules (DeepSeek-V3); 0: none
   AttentionSpec attention;
   FfnSpec ffn;
   PrecisionSpec precision;

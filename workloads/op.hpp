@@ -49,6 +49,11 @@ struct Op {
   Bytes kv_write_bytes;        // KV cache appended by this iteration
   Bytes activation_in_bytes;   // activations consumed
   Bytes activation_out_bytes;  // activations produced
+
+  // Routed-expert matmuls only: the tokens each instance (expert touched) multiplies, one entry
+  // per instance, summing to the token-expert pairs. m stays their mean rounded up (the shape a
+  // grouped kernel tiles); the largest entry is the straggler. Empty for every other op.
+  std::vector<int64_t> tokens_per_instance;
 };
 
 }  // namespace scoville::workloads

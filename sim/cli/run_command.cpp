@@ -12,6 +12,7 @@
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
 #include "sim/output/terminal_style.hpp"
+#include "workloads/precision_override.hpp"
 
 namespace scoville::cli {
 
@@ -26,6 +27,10 @@ extern const char kRunUsage[] =
       --isl N                       input (prompt) tokens per sequence
       --osl N                       output tokens per sequence
       --seed N                      run seed (recorded in outputs)
+      --precision CLASS=FMT,...     number formats per tensor class over the model's, e.g.
+                                    weights=fp8,kv_cache=fp8 (classes: weights, experts,
+                                    embeddings, activations, kv_cache; formats: bf16, fp8,
+                                    mxfp4, nvfp4)
       --json                        print the results as JSON instead of a table
       -o, --output FILE.h5          also write results to HDF5 (atomically)
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically)
@@ -43,6 +48,7 @@ struct RunOptions {
   std::optional<long long> isl;
   std::optional<long long> osl;
   std::optional<long long> seed;
+  std::optional<std::string> precision;
   bool json = false;
   std::optional<std::string> h5_output;
   std::optional<std::string> trace_output;
@@ -68,6 +74,8 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.osl = a.count();
     } else if (a.is("--seed")) {
       r.seed = a.count();
+    } else if (a.is("--precision")) {
+      r.precision = a.value();
     } else if (a.is("--json")) {
       r.json = true;
     } else if (a.is("-o") || a.is("--output")) {
@@ -104,6 +112,10 @@ study::StudyConfig study_from(const RunOptions& r) {
   count(r.isl, s.isl, "--isl", study::kMaxSequenceTokens);
   count(r.osl, s.osl, "--osl", study::kMaxSequenceTokens);
   if (r.seed) s.seed = static_cast<uint64_t>(*r.seed);
+  if (r.precision) {
+    s.precision =
+        s.precision.merged_with(workloads::parse_precision_override(*r.precision, "--precision"));
+  }
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/decompose.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/precision_override.hpp"
 
 namespace scoville::engine {
 
@@ -139,7 +140,8 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
   StudyResult out;
   out.study = s;
   const std::string model_path = paths.resolve(s.model, "workloads/models");
-  const workloads::ModelConfig model = workloads::load_model(model_path);
+  const workloads::ModelConfig model =
+      workloads::apply_precision_override(workloads::load_model(model_path), s.precision);
   out.input_files.push_back(model_path);
   auto note_input = [&out](const std::string& path) {
     if (std::find(out.input_files.begin(), out.input_files.end(), path) == out.input_files.end()) {

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
+
 #include "sim/base/yaml_reader.hpp"
 
 namespace scoville::study {
@@ -35,6 +37,9 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
   s.osl = r.integer("osl", 1, kMaxSequenceTokens);
   s.seed = static_cast<uint64_t>(r.integer_or("seed", 0, 0, INT64_MAX));
   s.chips = r.string_list("chips");
+  if (std::optional<MapReader> precision = r.optional_map("precision")) {
+    s.precision = workloads::read_precision_override(*precision);
+  }
   r.finish();
   diagnostics.throw_if_any();
   return s;
@@ -64,6 +69,13 @@ std::string to_yaml(const StudyConfig& s) {
   out << YAML::Key << "isl" << YAML::Value << s.isl;
   out << YAML::Key << "osl" << YAML::Value << s.osl;
   out << YAML::Key << "seed" << YAML::Value << s.seed;
+  if (!s.precision.empty()) {
+    out << YAML::Key << "precision" << YAML::Value << YAML::BeginMap;
+    for (const auto& [tensor_class, entry] : s.precision.entries) {
+      out << YAML::Key << tensor_class << YAML::Value << to_string(entry.format);
+    }
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "workloads/precision_override.hpp"
+
 namespace scoville::study {
 
 struct StudyConfig {
@@ -16,6 +18,8 @@ struct StudyConfig {
   int64_t isl = 1;
   int64_t osl = 1;
   uint64_t seed = 0;
+  // Per-run number formats by tensor class (`precision:` map), over the model file's own.
+  workloads::PrecisionOverride precision;
   std::string source;     // file the study came from ("<embedded default study>" for the default)
   std::string yaml_text;  // the study as written, kept for provenance
 };

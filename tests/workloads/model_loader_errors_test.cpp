@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
+#include "model_files.hpp"
+#include "sim/base/yaml_reader.hpp"
 #include "workloads/model_loader.hpp"
 
 using namespace scoville;
@@ -167,4 +170,81 @@ TEST_CASE("every error of a file is reported at once", "[loader][errors]") {
 TEST_CASE("a missing model file names the path", "[loader][errors]") {
   CHECK_THROWS_WITH(load_model("/nonexistent/model.yaml"),
                     Catch::Contains("/nonexistent/model.yaml"));
+}
+
+// One misspelt key per field class of the schema, each in a shipped model, so every class of
+// field has its unknown-key error (file, line, key path, did-you-mean) checked on a real file.
+TEST_CASE("unknown key in each field class of a shipped model", "[loader][errors]") {
+  struct Case {
+    std::string model;
+    std::string line;      // a line of the file
+    std::string misspelt;  // inserted after it, at its indentation
+    std::string key_path;
+    std::string suggestion;
+  };
+  const std::vector<Case> cases = {
+      {"deepseek-r1", "mtp_layers: 0", "mtp_layer: 1", "mtp_layer", "mtp_layers"},
+      {"deepseek-r1", "  kv_lora_rank: 512", "  kv_lora_rnk: 512", "attention.kv_lora_rnk",
+       "kv_lora_rank"},
+      {"kimi-k2.5", "  shared_experts: 1", "  shared_expert: 1", "ffn.shared_expert",
+       "shared_experts"},
+      {"llama-2-70b", "  kv_cache: bf16", "  kv_cach: bf16", "precision.kv_cach", "kv_cache"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.model << ": " << c.misspelt);
+    const std::string text = read_text_file(testing::model_file(c.model));
+    const size_t at = text.find(c.line);
+    REQUIRE(at != std::string::npos);
+    const size_t eol = text.find('\n', at);
+    const std::string yaml = text.substr(0, eol + 1) + c.misspelt + "\n" + text.substr(eol + 1);
+    const Diagnostic e = only_error(errors_of(yaml));
+    CHECK(e.key_path == c.key_path);
+    CHECK(e.where.file == kFile);
+    CHECK(e.where.line == line_of(yaml, c.line) + 1);
+    CHECK_THAT(e.message, Catch::Contains("did you mean '" + c.suggestion + "'"));
+  }
+}
+
+TEST_CASE("mtp_layers on a dense model is refused", "[loader][errors]") {
+  const std::string dense = R"(name: tiny-dense
+layers: 2
+hidden_size: 64
+vocab_size: 1000
+max_context: 4096
+norm: rmsnorm
+mtp_layers: 1
+attention:
+  type: gqa
+  heads: 8
+  kv_heads: 2
+  head_dim: 8
+ffn:
+  type: dense
+  activation: swiglu
+  intermediate_size: 128
+precision:
+  weights: bf16
+  activations: bf16
+  kv_cache: bf16
+)";
+  const Diagnostic e = only_error(errors_of(dense));
+  CHECK(e.key_path == "mtp_layers");
+  CHECK(e.where.line == line_of(dense, "mtp_layers:"));
+  CHECK_THAT(e.message, Catch::Contains("needs ffn type moe"));
+}
+
+TEST_CASE("a negative mtp_layers is refused", "[loader][errors]") {
+  const std::string yaml =
+      replaced(kTinyModel, "norm: rmsnorm\n", "norm: rmsnorm\nmtp_layers: -1\n");
+  const Diagnostic e = only_error(errors_of(yaml));
+  CHECK(e.key_path == "mtp_layers");
+  CHECK(e.where.line == line_of(yaml, "mtp_layers:"));
+}
+
+TEST_CASE("MLA without its ranks names each missing field", "[loader][errors]") {
+  const std::string text = read_text_file(testing::model_file("kimi-k2.5"));
+  const std::string yaml = replaced(text, "  kv_lora_rank: 512", "");
+  const Diagnostic e = only_error(errors_of(yaml));
+  CHECK(e.key_path == "attention.kv_lora_rank");
+  CHECK_THAT(e.message, Catch::Contains("missing required field"));
 }
