@@ -14,6 +14,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/mapping_loader.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
@@ -34,6 +35,8 @@ extern const char kTraceUsage[] =
                                     parallel degrees (default 1); chips = dp x pp x tp,
                                     ep and attn-dp divide tp (docs/mapping.md)
       --chips N                     chips in the pool (checked against the degrees)
+      --mapping FILE                mapping YAML (one entry per pool, docs/mapping.md): the
+                                    pool named after --phase, or its only pool
       --system NAME|FILE            chip file (arch/chips/NAME.yaml) for the HBM capacity
       --hbm SIZE                    HBM per chip, e.g. "141 GB" (overrides --system)
       --json                        print the summary as JSON
@@ -54,6 +57,8 @@ struct TraceOptions {
   std::optional<long long> context;
   workloads::ParallelDegrees degrees;
   std::optional<long long> chips;
+  bool degrees_given = false;
+  std::optional<std::string> mapping_file;
   std::optional<std::string> system;
   std::optional<std::string> hbm;
   bool json = false;
@@ -78,16 +83,23 @@ TraceOptions parse_trace(const std::vector<std::string>& args) {
       r.context = a.count();
     } else if (a.is("--tp")) {
       r.degrees.tp = a.count();
+      r.degrees_given = true;
     } else if (a.is("--ep")) {
       r.degrees.ep = a.count();
+      r.degrees_given = true;
     } else if (a.is("--pp")) {
       r.degrees.pp = a.count();
+      r.degrees_given = true;
     } else if (a.is("--dp")) {
       r.degrees.dp = a.count();
+      r.degrees_given = true;
     } else if (a.is("--attn-dp")) {
       r.degrees.attn_dp = a.count();
+      r.degrees_given = true;
     } else if (a.is("--chips")) {
       r.chips = a.count();
+    } else if (a.is("--mapping")) {
+      r.mapping_file = a.value();
     } else if (a.is("--system") || a.is("--chip")) {
       r.system = a.value();
     } else if (a.is("--hbm")) {
@@ -109,6 +121,9 @@ TraceOptions parse_trace(const std::vector<std::string>& args) {
   if (!r.phase) throw UsageError("--phase is required");
   if (!r.batch) throw UsageError("--batch is required");
   if (!r.context) throw UsageError("--context is required");
+  if (r.mapping_file && (r.degrees_given || r.chips)) {
+    throw UsageError("--mapping excludes --tp, --ep, --pp, --dp, --attn-dp and --chips");
+  }
   if (r.format == "chakra") {
     throw UsageError("--format chakra is not available in this build (native only)");
   }
@@ -253,6 +268,20 @@ std::vector<std::string> write_traces(const std::string& dir,
   return written;
 }
 
+workloads::PoolMapping pool_mapping(const TraceOptions& r) {
+  if (r.mapping_file) {
+    const workloads::MappingConfig config = config::load_mapping(*r.mapping_file);
+    if (config.pools.size() == 1) return config.pools.front();
+    return config.pool(*r.phase);
+  }
+  workloads::PoolMapping mapping;
+  mapping.pool = *r.phase;
+  mapping.degrees = r.degrees;
+  mapping.chips = r.chips ? *r.chips : r.degrees.dp * r.degrees.pp * r.degrees.tp;
+  mapping.where = kCli;
+  return mapping;
+}
+
 }  // namespace
 
 int trace_command(const Invocation& invocation, std::ostream& out) {
@@ -275,11 +304,7 @@ int trace_command(const Invocation& invocation, std::ostream& out) {
                          std::to_string(shape.context));
   }
 
-  workloads::PoolMapping mapping;
-  mapping.pool = *r.phase;
-  mapping.degrees = r.degrees;
-  mapping.chips = r.chips ? *r.chips : r.degrees.dp * r.degrees.pp * r.degrees.tp;
-  mapping.where = kCli;
+  const workloads::PoolMapping mapping = pool_mapping(r);
   const workloads::MappedIteration mapped = workloads::map_iteration(model, shape, mapping);
   const std::vector<MemoryFootprint> memory =
       workloads::memory_footprint(model, mapped, hbm.value_or(Bytes()));

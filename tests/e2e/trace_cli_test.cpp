@@ -100,3 +100,21 @@ TEST_CASE("cli trace: bad flags are usage errors", "[cli]") {
   CHECK_THAT(chakra.output, Contains("not available in this build"));
   CHECK(run_scoville(kDecode + " --hbm fast").exit_code == 2);
 }
+
+TEST_CASE("cli trace: --mapping takes the pool named after the phase from a file", "[cli]") {
+  TempDir dir("trace-mapping");
+  const std::string file = dir.write("m.yaml",
+                                     "mapping:\n"
+                                     "  prefill: {chips: 2, tp: 2}\n"
+                                     "  decode: {chips: 6, tp: 3}\n");
+  const auto prefill = run_scoville(
+      "trace --model llama-3.1-8b --phase prefill --batch 2 --context 64 --mapping " + file);
+  CHECK(prefill.exit_code == 0);
+  CHECK_THAT(prefill.output, Contains("on 2 chips (tp 2,"));
+  const auto decode = run_scoville(
+      "trace --model llama-3.1-8b --phase decode --batch 2 --context 64 --mapping " + file);
+  CHECK(decode.exit_code == 2);
+  CHECK_THAT(decode.output, Contains(file + ":3:11: mapping.decode.tp"));
+  CHECK_THAT(decode.output, Contains("but the pool has 6"));
+  CHECK(run_scoville(kDecode + " --mapping " + file).exit_code == 2);  // excludes --tp
+}

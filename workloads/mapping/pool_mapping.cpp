@@ -14,7 +14,8 @@ const PoolMapping& MappingConfig::pool(const std::string& name) const {
     if (p.pool == name) return p;
     known += (known.empty() ? "" : ", ") + p.pool;
   }
-  throw InputError(SourceLocation{}, "mapping",
+  const SourceLocation where{pools.empty() ? std::string() : pools.front().where.file, 0, 0};
+  throw InputError(where, "mapping",
                    "no pool named '" + name +
                        "'; the mapping has: " + (known.empty() ? std::string("no pools") : known));
 }
