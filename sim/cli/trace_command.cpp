@@ -34,6 +34,7 @@ extern const char kTraceUsage[] =
       --tp N --ep N --pp N --dp N --attn-dp N
                                     parallel degrees (default 1); chips = dp x pp x tp,
                                     ep and attn-dp divide tp (docs/mapping.md)
+      --sequence-parallel           reduce-scatter + all-gather instead of all-reduce
       --chips N                     chips in the pool (checked against the degrees)
       --mapping FILE                mapping YAML (one entry per pool, docs/mapping.md): the
                                     pool named after --phase, or its only pool
@@ -96,6 +97,9 @@ TraceOptions parse_trace(const std::vector<std::string>& args) {
     } else if (a.is("--attn-dp")) {
       r.degrees.attn_dp = a.count();
       r.degrees_given = true;
+    } else if (a.is("--sequence-parallel")) {
+      r.degrees.sequence_parallel = true;
+      r.degrees_given = true;
     } else if (a.is("--chips")) {
       r.chips = a.count();
     } else if (a.is("--mapping")) {
@@ -122,7 +126,8 @@ TraceOptions parse_trace(const std::vector<std::string>& args) {
   if (!r.batch) throw UsageError("--batch is required");
   if (!r.context) throw UsageError("--context is required");
   if (r.mapping_file && (r.degrees_given || r.chips)) {
-    throw UsageError("--mapping excludes --tp, --ep, --pp, --dp, --attn-dp and --chips");
+    throw UsageError(
+        "--mapping excludes --tp, --ep, --pp, --dp, --attn-dp, --sequence-parallel and --chips");
   }
   if (r.format == "chakra") {
     throw UsageError("--format chakra is not available in this build (native only)");
@@ -189,7 +194,7 @@ void render_text(std::ostream& out, const workloads::ModelConfig& model,
   out << model.name() << ", " << to_string(mapped.shape.phase) << ", batch " << mapped.shape.batch
       << ", context " << mapped.shape.context << " on " << mapped.mapping.chips << " chips (tp "
       << d.tp << ", ep " << d.ep << ", pp " << d.pp << ", dp " << d.dp << ", attn_dp " << d.attn_dp
-      << ")\n";
+      << (d.sequence_parallel ? ", sequence parallel" : "") << ")\n";
   WorkTotals pool;
   for (size_t i = 0; i < mapped.roles.size(); ++i) {
     const workloads::ChipTrace& t = mapped.roles[i].trace;
@@ -223,7 +228,9 @@ void render_json(std::ostream& out, const workloads::ModelConfig& model,
       << to_string(mapped.shape.phase) << "\",\n  \"batch\": " << mapped.shape.batch
       << ",\n  \"context\": " << mapped.shape.context << ",\n  \"chips\": " << mapped.mapping.chips
       << ",\n  \"degrees\": {\"tp\": " << d.tp << ", \"ep\": " << d.ep << ", \"pp\": " << d.pp
-      << ", \"dp\": " << d.dp << ", \"attn_dp\": " << d.attn_dp << "},\n  \"roles\": [";
+      << ", \"dp\": " << d.dp << ", \"attn_dp\": " << d.attn_dp
+      << ", \"sequence_parallel\": " << (d.sequence_parallel ? "true" : "false")
+      << "},\n  \"roles\": [";
   WorkTotals pool;
   for (size_t i = 0; i < mapped.roles.size(); ++i) {
     const workloads::ChipTrace& t = mapped.roles[i].trace;

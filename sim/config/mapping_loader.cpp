@@ -1,6 +1,5 @@
 #include "sim/config/mapping_loader.hpp"
 
-
 namespace scoville::config {
 
 namespace {
@@ -32,6 +31,7 @@ workloads::MappingConfig parse_mapping(MapReader& section) {
     pool.degrees.pp = r.integer_or("pp", 1, 1, kMaxDegree);
     pool.degrees.dp = r.integer_or("dp", 1, 1, kMaxDegree);
     pool.degrees.attn_dp = r.integer_or("attn_dp", 1, 1, kMaxDegree);
+    pool.degrees.sequence_parallel = r.boolean_or("sequence_parallel", false);
     r.finish();
     config.pools.push_back(pool);
   }

@@ -2,7 +2,8 @@
 //   mapping:
 //     prefill: {chips: 8, tp: 8}
 //     decode:  {chips: 16, tp: 8, ep: 8, dp: 2, attn_dp: 8}
-// `chips` is required; each degree (tp, ep, pp, dp, attn_dp) defaults to 1. Each pool keeps its
+// `chips` is required; each degree (tp, ep, pp, dp, attn_dp) defaults to 1, and
+// sequence_parallel (true / false) to false. Each pool keeps its
 // file position, so that validate_mapping() (which needs the model) reports errors there.
 #pragma once
 

@@ -118,3 +118,15 @@ TEST_CASE("cli trace: --mapping takes the pool named after the phase from a file
   CHECK_THAT(decode.output, Contains("but the pool has 6"));
   CHECK(run_scoville(kDecode + " --mapping " + file).exit_code == 2);  // excludes --tp
 }
+
+TEST_CASE("cli trace: --sequence-parallel swaps all-reduces for reduce-scatter + all-gather",
+          "[cli]") {
+  TempDir dir("trace-sp");
+  const auto r = run_scoville(kDecode + " --sequence-parallel -o " + dir.file("out"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("sequence parallel"));
+  const std::string text = read_file(dir.file("out") + "/decode.trace.yaml");
+  CHECK_THAT(text, Contains("sequence_parallel: true"));
+  CHECK_THAT(text, Contains("kind: reduce_scatter"));
+  CHECK_THAT(text, !Contains("kind: all_reduce"));
+}

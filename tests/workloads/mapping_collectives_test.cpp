@@ -14,10 +14,11 @@ using namespace scoville::workloads::testing;
 
 namespace {
 
-PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp) {
+PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp,
+                 bool sequence_parallel = false) {
   PoolMapping m;
   m.pool = "decode";
-  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp};
+  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp, sequence_parallel};
   m.chips = dp * pp * tp;
   return m;
 }
@@ -55,6 +56,38 @@ TEST_CASE("TP all-reduce: every row-parallel output, tokens x hidden x activatio
         CHECK(n->collective.bytes.si() == Approx(bytes));
       }
     }
+  }
+}
+
+TEST_CASE("Sequence parallel: reduce-scatter and all-gather of tokens / tp x hidden x bytes") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b"));
+  const int64_t tp = 4;
+  const int64_t batch = 8;
+  const int64_t prompt = 256;
+  const MappedIteration mapped = map_iteration(
+      model, IterationShape{Phase::kPrefill, batch, prompt, prompt}, pool(tp, 1, 1, 1, 1, true));
+  const ChipTrace& t = mapped.roles.front().trace;
+  const double shard = d(batch * prompt) / d(tp) * d(model.hidden_size()) *
+                       bytes_per_value(model.precision().activations);
+  CHECK(named(t, "attn_out_all_reduce").empty());
+  CHECK(named(t, "ffn_all_reduce").empty());
+  for (const char* name :
+       {"attn_out_reduce_scatter", "ffn_reduce_scatter", "attn_all_gather", "ffn_all_gather"}) {
+    INFO(name);
+    const auto nodes = named(t, name);
+    CHECK(static_cast<int64_t>(nodes.size()) == model.layers());
+    for (const TraceNode* n : nodes) {
+      CHECK(n->collective.group_size == tp);
+      CHECK(n->collective.bytes.si() == Approx(shard));
+    }
+  }
+  // Together the two halves move what one all-reduce would.
+  CHECK(named(t, "attn_out_reduce_scatter").front()->collective.kind ==
+        CollectiveKind::kReduceScatter);
+  CHECK(named(t, "attn_all_gather").front()->collective.kind == CollectiveKind::kAllGather);
+  // The norms run on the token shard.
+  for (const TraceNode& n : t.nodes) {
+    if (n.name == "attn_norm") CHECK(n.op.m == batch * prompt / tp);
   }
 }
 

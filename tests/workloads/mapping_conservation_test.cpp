@@ -18,10 +18,11 @@ using namespace scoville::workloads::testing;
 
 namespace {
 
-PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp) {
+PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp,
+                 bool sequence_parallel = false) {
   PoolMapping m;
   m.pool = "decode";
-  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp};
+  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp, sequence_parallel};
   m.chips = dp * pp * tp;
   return m;
 }
@@ -55,7 +56,7 @@ bool in(const std::string& name, std::initializer_list<const char*> names) {
 double flop_copies(const std::string& name, const ParallelDegrees& d, bool expert_parallel) {
   const double attn_tp = static_cast<double>(d.tp / d.attn_dp);
   if (in(name, {"attn_norm", "attn_residual", "ffn_norm", "ffn_residual", "final_norm"})) {
-    return attn_tp;
+    return d.sequence_parallel ? 1.0 : attn_tp;  // sequence parallel splits their tokens
   }
   if (!expert_parallel && in(name, {"moe_router", "moe_topk", "moe_combine"})) {
     return static_cast<double>(d.tp);
@@ -72,7 +73,8 @@ double weight_copies(const std::string& name, const ParallelDegrees& d) {
 
 void check_conservation(const ModelConfig& model, const IterationShape& shape,
                         const PoolMapping& mapping) {
-  INFO(model.name() << " tp " << mapping.degrees.tp << " ep " << mapping.degrees.ep << " pp "
+  INFO(model.name() << (mapping.degrees.sequence_parallel ? " sp" : "") << " tp "
+                    << mapping.degrees.tp << " ep " << mapping.degrees.ep << " pp "
                     << mapping.degrees.pp << " dp " << mapping.degrees.dp << " attn_dp "
                     << mapping.degrees.attn_dp);
   const ParallelDegrees& d = mapping.degrees;
@@ -96,15 +98,19 @@ void check_conservation(const ModelConfig& model, const IterationShape& shape,
     CHECK(actual.weights.at(name) == Approx(expected.weights.at(name)).epsilon(1e-12));
   }
 
-  // Without tensor parallelism nothing is repeated: the totals are the unsharded ones.
-  if (d.tp == 1) {
+  // Without tensor parallelism nothing is repeated: the totals are the unsharded ones. With
+  // sequence parallelism no FLOP is repeated in a dense model (each rank still reads the norm
+  // weights).
+  if (d.tp == 1 || (d.sequence_parallel && model.ffn().type == FfnType::kDense)) {
     double flops = 0.0;
     double weights = 0.0;
     for (const auto& [name, v] : actual.flops) flops += v;
     for (const auto& [name, v] : actual.weights) weights += v;
     CHECK(flops == Approx(whole.total_flops().si()).epsilon(1e-12));
-    CHECK(weights ==
-          Approx(static_cast<double>(d.dp) * replica.total_weight_bytes().si()).epsilon(1e-12));
+    if (d.tp == 1) {
+      CHECK(weights ==
+            Approx(static_cast<double>(d.dp) * replica.total_weight_bytes().si()).epsilon(1e-12));
+    }
   }
 }
 
@@ -122,6 +128,8 @@ TEST_CASE("Sharding llama-3.1-8b conserves FLOPs and weight bytes for TP, PP and
     check_conservation(model, shape, pool(2, 1, 2, 2, 1));
     check_conservation(model, shape, pool(4, 1, 1, 1, 2));
     check_conservation(model, shape, pool(4, 1, 1, 1, 4));
+    check_conservation(model, shape, pool(8, 1, 1, 1, 1, true));
+    check_conservation(model, shape, pool(2, 1, 2, 2, 1, true));
   }
 }
 
@@ -136,6 +144,8 @@ TEST_CASE("Sharding gpt-oss-120b conserves FLOPs and weight bytes for TP, EP, PP
     check_conservation(model, shape, pool(2, 2, 2, 2, 1));
     check_conservation(model, shape, pool(4, 4, 1, 2, 2));
     check_conservation(model, shape, pool(1, 1, 2, 4, 1));
+    check_conservation(model, shape, pool(4, 1, 1, 1, 1, true));
+    check_conservation(model, shape, pool(4, 4, 2, 1, 1, true));
   }
 }
 

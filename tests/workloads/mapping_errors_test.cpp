@@ -94,6 +94,9 @@ TEST_CASE("Other impossible mappings each name the degree at fault") {
   CHECK_THAT(error_of(model, pool(4, 1, 1, 1, 3, 4)), Contains("attn_dp 3 does not divide tp 4"));
   CHECK_THAT(error_of(model, pool(0, 1, 1, 1, 1, 1)), Contains("expected a degree >= 1"));
   CHECK_THAT(error_of(model, pool(8, 1, 1, 1, 8), 4), Contains("dp x attn_dp = 8"));
+  PoolMapping sp_with_attn_dp = pool(4, 1, 1, 1, 2);
+  sp_with_attn_dp.degrees.sequence_parallel = true;
+  CHECK_THAT(error_of(model, sp_with_attn_dp), Contains("sequence parallelism needs attn_dp 1"));
   // Several problems are reported together.
   const std::string both = error_of(model, pool(3, 1, 1, 1, 1, 5));
   CHECK_THAT(both, Contains("mapping.decode.chips"));

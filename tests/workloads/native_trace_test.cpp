@@ -21,7 +21,7 @@ MappedIteration sample_mapping() {
   const ModelConfig model = load_model(model_file("gpt-oss-120b"));
   PoolMapping m;
   m.pool = "decode";
-  m.degrees = ParallelDegrees{2, 2, 2, 1, 1};
+  m.degrees = ParallelDegrees{2, 2, 2, 1, 1, true};
   m.chips = 4;
   return map_iteration(model, IterationShape{Phase::kDecode, 4, 1, 512}, m);
 }
@@ -55,6 +55,7 @@ void check_equal(const ChipTrace& a, const ChipTrace& b) {
   CHECK(a.degrees.pp == b.degrees.pp);
   CHECK(a.degrees.dp == b.degrees.dp);
   CHECK(a.degrees.attn_dp == b.degrees.attn_dp);
+  CHECK(a.degrees.sequence_parallel == b.degrees.sequence_parallel);
   CHECK(a.shape.phase == b.shape.phase);
   CHECK(a.shape.batch == b.shape.batch);
   CHECK(a.shape.new_tokens == b.shape.new_tokens);

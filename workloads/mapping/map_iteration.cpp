@@ -75,7 +75,8 @@ class RoleBuilder {
         replica_(decompose_iteration(model, with_batch(mapped.shape, role.replica_batch))),
         token_bytes_(d(model.hidden_size()) * bytes_per_value(model.precision().activations)),
         local_tokens_(role.attn_batch * mapped.shape.new_tokens),
-        replica_tokens_(role.replica_batch * mapped.shape.new_tokens) {
+        replica_tokens_(role.replica_batch * mapped.shape.new_tokens),
+        sp_(degrees_.sequence_parallel && degrees_.tp > 1) {
     const AttentionConfig& a = model.attention();
     q_local_ = a.heads / attn_tp_;
     kv_local_ = std::max<int64_t>(1, a.kv_heads / attn_tp_);
@@ -117,7 +118,12 @@ class RoleBuilder {
     if (name == "embedding") {
       // Vocab-parallel table: each rank looks up the rows it holds; an all-reduce fills in.
       compute(instance_split(local, attn_tp_));
-      all_reduce_if("embedding_all_reduce", layer, "attn_tp", attn_tp_, local_tokens_);
+      reduce_partials("embedding", layer, "attn_tp", attn_tp_, local_tokens_);
+    } else if (name == "attn_norm") {
+      compute(token_op(local));
+      gather_tokens("attn", layer);
+    } else if (name == "attn_residual") {
+      compute(token_op(local));
     } else if (name == "attn_qkv") {
       const AttentionConfig& a = model_.attention();
       const int64_t n = (q_local_ + 2 * kv_local_) * a.head_dim;
@@ -141,23 +147,27 @@ class RoleBuilder {
       compute(op);
     } else if (name == "attn_out") {
       compute(row_split(local, attn_tp_));
-      all_reduce_if("attn_out_all_reduce", layer, "attn_tp", attn_tp_, local_tokens_);
+      reduce_partials("attn_out", layer, "attn_tp", attn_tp_, local_tokens_);
     } else if (name == "ffn_norm") {
-      compute(replicated(local));
-      if (!ep_layer && degrees_.attn_dp > 1) {
+      compute(token_op(local));
+      if (!ep_layer && sp_) {
+        gather_tokens("ffn", layer);
+      } else if (!ep_layer && degrees_.attn_dp > 1) {
         collective("ffn_all_gather", layer, CollectiveKind::kAllGather, "attn_dp", degrees_.attn_dp,
                    Bytes(d(local_tokens_) * token_bytes_));
       }
     } else if (name == "ffn_residual") {
       if (!ep_layer) {
-        all_reduce_if("ffn_all_reduce", layer, "tp", degrees_.tp, replica_tokens_);
-      } else if (attn_tp_ > 1) {
+        reduce_partials("ffn", layer, "tp", degrees_.tp, replica_tokens_);
+      } else if (attn_tp_ > 1 && !sp_) {
+        // Sequence parallel keeps the owned tokens sharded; otherwise every rank of the
+        // attention group needs all of them again.
         collective("moe_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
                    Bytes(d(local_tokens_) / d(attn_tp_) * token_bytes_));
       }
-      compute(replicated(local));
+      compute(token_op(local));
     } else if (layer >= 0 && name.rfind("attn_", 0) == 0) {
-      compute(replicated(local));  // norms, latent projections, residual of the attention block
+      compute(replicated(local));  // MLA latent projections and norms (vLLM ReplicatedLinear)
     } else if (ep_layer) {
       add_expert_parallel(local, replica);
     } else if (layer >= 0) {
@@ -171,7 +181,8 @@ class RoleBuilder {
                    Bytes(2.0 * d(local.m) * bytes_per_value(model_.precision().activations)));
       }
     } else {
-      compute(replicated(local));  // final_norm
+      compute(token_op(local));  // final_norm
+      gather_tokens("head", layer);
     }
   }
 
@@ -238,13 +249,30 @@ class RoleBuilder {
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
-  void all_reduce_if(const std::string& name, int layer, const std::string& group, int64_t size,
-                     int64_t tokens) {
-    if (size > 1) {
-      collective(name, layer, CollectiveKind::kAllReduce, group, size,
+  // Row-parallel partial sums of `tokens` tokens: added by an all-reduce, or with sequence
+  // parallelism reduce-scattered so that each rank keeps 1 / size of the tokens.
+  void reduce_partials(const std::string& prefix, int layer, const std::string& group, int64_t size,
+                       int64_t tokens) {
+    if (size == 1) return;
+    if (sp_) {
+      collective(prefix + "_reduce_scatter", layer, CollectiveKind::kReduceScatter, group, size,
+                 Bytes(d(tokens) / d(size) * token_bytes_));
+    } else {
+      collective(prefix + "_all_reduce", layer, CollectiveKind::kAllReduce, group, size,
                  Bytes(d(tokens) * token_bytes_));
     }
   }
+
+  // Sequence parallel: the token shards come back together before a column-parallel op.
+  void gather_tokens(const std::string& prefix, int layer) {
+    if (!sp_) return;
+    collective(prefix + "_all_gather", layer, CollectiveKind::kAllGather, "tp", degrees_.tp,
+               Bytes(d(local_tokens_) / d(degrees_.tp) * token_bytes_));
+  }
+
+  // Norms and residual adds: on every token on every rank, or on 1 / tp of them (sequence
+  // parallel).
+  Op token_op(const Op& local) const { return sp_ ? token_split(local, attn_tp_) : local; }
 
   void compute(Op op) {
     TraceNode& node = append(op.name, op.layer);
@@ -280,6 +308,7 @@ class RoleBuilder {
   const double token_bytes_;  // one token's hidden state
   const int64_t local_tokens_;
   const int64_t replica_tokens_;
+  const bool sp_;  // sequence parallel (attn_dp = 1, so attn_tp = tp)
   int64_t q_local_ = 0;
   int64_t kv_local_ = 0;
   std::vector<TraceNode> nodes_;

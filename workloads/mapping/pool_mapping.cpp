@@ -71,6 +71,11 @@ void validate_mapping(const ModelConfig& model, const PoolMapping& mapping) {
                      " (expert tensor parallelism inside an EP group is not modelled)");
     }
   }
+  if (d.sequence_parallel && d.attn_dp != 1) {
+    fail("sequence_parallel",
+         "sequence parallelism needs attn_dp 1 (attention-DP already splits the tokens), got " +
+             n(d.attn_dp));
+  }
   if (d.pp > model.layers()) {
     fail("pp",
          "pp " + n(d.pp) + " exceeds the " + n(model.layers()) + " layers of " + model.name());

@@ -9,7 +9,8 @@
 //     (attn_dp = tp is SGLang's --enable-dp-attention / TRT-LLM's enable_attention_dp);
 //   - dense FFNs (and MoE layers with ep = 1) run tp-way tensor parallel;
 //   - MoE layers with ep > 1 run their routed experts ep-way expert parallel; this version
-//     supports ep = tp only (moe_tp = 1), the layout the DeepSeek / gpt-oss deployments use.
+//     supports ep = tp only (moe_tp = 1), the layout the DeepSeek / gpt-oss deployments use;
+//   - sequence_parallel (attn_dp = 1 only) replaces all-reduces by reduce-scatter + all-gather.
 #pragma once
 
 #include <cstdint>
@@ -45,7 +46,8 @@ struct MappingConfig {
 //   all degrees >= 1; dp x pp x tp = chips; tp divides the attention heads; KV heads: tp divides
 //   them, or (tp > kv_heads) kv_heads divides tp and each KV head is replicated on
 //   tp / kv_heads ranks as vLLM does; attn_dp divides tp and the attention-TP size divides the
-//   heads; ep divides the routed experts and is 1 or tp (1 for a dense model); pp <= layers.
+//   heads; ep divides the routed experts and is 1 or tp (1 for a dense model); pp <= layers;
+//   sequence_parallel needs attn_dp = 1.
 void validate_mapping(const ModelConfig& model, const PoolMapping& mapping);
 
 }  // namespace scoville::workloads

@@ -62,6 +62,10 @@ struct ParallelDegrees {
   int64_t pp = 1;       // pipeline parallel (layers split into stages)
   int64_t dp = 1;       // data parallel replicas (whole model copies)
   int64_t attn_dp = 1;  // attention data parallel (sequences split across attention ranks)
+  // Sequence parallel (Megatron): row-parallel outputs are reduce-scattered over the tokens
+  // and all-gathered before the next column-parallel op; norms and residuals run on 1 / tp of
+  // the tokens.
+  bool sequence_parallel = false;
 };
 
 struct ChipTrace {

@@ -129,6 +129,7 @@ class TraceReader {
     t.degrees.pp = deg.integer_or("pp", 1, 1, kMaxCount);
     t.degrees.dp = deg.integer_or("dp", 1, 1, kMaxCount);
     t.degrees.attn_dp = deg.integer_or("attn_dp", 1, 1, kMaxCount);
+    t.degrees.sequence_parallel = deg.boolean_or("sequence_parallel", false);
     deg.finish();
     MapReader shape = top_.map("shape");
     t.shape.phase = value_of(kPhases, shape.choice("phase", names_of(kPhases)));
@@ -350,7 +351,8 @@ std::string render_native_trace(const ChipTrace& t) {
       << "world_size: " << t.world_size << "\n"
       << "multiplicity: " << t.multiplicity << "\n"
       << "degrees: {tp: " << t.degrees.tp << ", ep: " << t.degrees.ep << ", pp: " << t.degrees.pp
-      << ", dp: " << t.degrees.dp << ", attn_dp: " << t.degrees.attn_dp << "}\n"
+      << ", dp: " << t.degrees.dp << ", attn_dp: " << t.degrees.attn_dp
+      << (t.degrees.sequence_parallel ? ", sequence_parallel: true" : "") << "}\n"
       << "shape: {phase: " << to_string(t.shape.phase) << ", batch: " << t.shape.batch
       << ", new_tokens: " << t.shape.new_tokens << ", context: " << t.shape.context << "}\n"
       << "node_count: " << t.nodes.size() << "\n"
