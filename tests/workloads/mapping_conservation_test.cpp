@@ -52,9 +52,21 @@ bool in(const std::string& name, std::initializer_list<const char*> names) {
   return false;
 }
 
+// MLA's latent down-projections and norms: whole on every attention-TP rank (vLLM).
+bool mla_replicated(const std::string& name) {
+  return in(name, {"attn_q_down", "attn_kv_down", "attn_q_norm", "attn_kv_norm"});
+}
+
 // Copies of an op's work the mapping keeps, per docs/mapping.md.
-double flop_copies(const std::string& name, const ParallelDegrees& d, bool expert_parallel) {
+double flop_copies(const ModelConfig& model, const std::string& name, const ParallelDegrees& d,
+                   bool expert_parallel) {
   const double attn_tp = static_cast<double>(d.tp / d.attn_dp);
+  if (name == "attn_rope" && model.attention().type == AttentionType::kMla) {
+    // The query heads are split, the one shared RoPE key is rotated on every rank.
+    const double heads = static_cast<double>(model.attention().heads);
+    return (heads + attn_tp) / (heads + 1.0);
+  }
+  if (mla_replicated(name)) return attn_tp;
   if (in(name, {"attn_norm", "attn_residual", "ffn_norm", "ffn_residual", "final_norm"})) {
     return d.sequence_parallel ? 1.0 : attn_tp;  // sequence parallel splits their tokens
   }
@@ -64,9 +76,11 @@ double flop_copies(const std::string& name, const ParallelDegrees& d, bool exper
   return 1.0;
 }
 double weight_copies(const std::string& name, const ParallelDegrees& d) {
-  if (in(name, {"attn_norm", "ffn_norm", "final_norm", "moe_router"})) {
+  if (in(name, {"attn_norm", "ffn_norm", "final_norm", "moe_router"}) || mla_replicated(name)) {
     return static_cast<double>(d.tp);
   }
+  // With ep > 1 the shared experts run on each rank's own tokens, with whole weights.
+  if (d.ep > 1 && name.rfind("moe_shared", 0) == 0) return static_cast<double>(d.tp);
   if (name.rfind("attn_", 0) == 0 || name == "lm_head") return static_cast<double>(d.attn_dp);
   return 1.0;
 }
@@ -87,7 +101,7 @@ void check_conservation(const ModelConfig& model, const IterationShape& shape,
   Sums expected;
   for (const Op& op : replica.ops) {
     const double dp = static_cast<double>(d.dp);
-    expected.flops[op.name] += dp * op.flops.si() * flop_copies(op.name, d, expert_parallel);
+    expected.flops[op.name] += dp * op.flops.si() * flop_copies(model, op.name, d, expert_parallel);
     expected.weights[op.name] += dp * op.weight_bytes.si() * weight_copies(op.name, d);
   }
   const Sums actual = over_chips(map_iteration(model, shape, mapping));
@@ -147,6 +161,61 @@ TEST_CASE("Sharding gpt-oss-120b conserves FLOPs and weight bytes for TP, EP, PP
     check_conservation(model, shape, pool(4, 1, 1, 1, 1, true));
     check_conservation(model, shape, pool(4, 4, 2, 1, 1, true));
   }
+}
+
+// DeepSeek-V3 as in mla_model_test.cpp: MLA, shared experts, dense first layers.
+const char* const kDeepSeekV3 = R"(name: deepseek-v3
+layers: 61
+hidden_size: 7168
+vocab_size: 129280
+max_context: 163840
+norm: rmsnorm
+attention:
+  type: mla
+  heads: 128
+  q_lora_rank: 1536
+  kv_lora_rank: 512
+  qk_nope_head_dim: 128
+  qk_rope_head_dim: 64
+  v_head_dim: 128
+ffn:
+  type: moe
+  activation: swiglu
+  experts: 256
+  top_k: 8
+  expert_intermediate_size: 2048
+  shared_experts: 1
+  first_dense_layers: 3
+  intermediate_size: 18432
+  router_bias: true
+precision:
+  weights: fp8
+  embeddings: bf16
+  experts: fp8
+  activations: bf16
+  kv_cache: fp8
+)";
+
+TEST_CASE("Sharding an MLA model with shared experts conserves FLOPs and weight bytes") {
+  const ModelConfig model = load_model_from_string(kDeepSeekV3, "deepseek-v3.yaml");
+  const IterationShape decode{Phase::kDecode, 32, 1, 4096};
+  const IterationShape prefill{Phase::kPrefill, 8, 128, 128};
+  for (const IterationShape& shape : {decode, prefill}) {
+    check_conservation(model, shape, pool(8, 1, 1, 1, 1));
+    check_conservation(model, shape, pool(8, 8, 1, 1, 8));
+    check_conservation(model, shape, pool(4, 4, 2, 1, 1, true));
+    check_conservation(model, shape, pool(1, 1, 4, 2, 1));
+  }
+  const auto resident_sum = [&](const PoolMapping& m) {
+    double total = 0.0;
+    for (const MemoryFootprint& f :
+         memory_footprint(model, map_iteration(model, decode, m), gigabytes(10000))) {
+      total += static_cast<double>(f.multiplicity) * f.weights.si();
+    }
+    return total;
+  };
+  CHECK(resident_sum(pool(1, 1, 1, 1, 1)) == Approx(model.weight_bytes().si()).epsilon(1e-12));
+  CHECK(resident_sum(pool(1, 1, 4, 1, 1)) == Approx(model.weight_bytes().si()).epsilon(1e-12));
 }
 
 TEST_CASE("Roles cover every chip once and identical ranks share one trace") {
