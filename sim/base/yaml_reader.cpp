@@ -282,6 +282,11 @@ bool MapReader::boolean_or(const std::string& key, bool fallback) {
   return fallback;
 }
 
+YAML::Node MapReader::raw(const std::string& key) {
+  known_keys_.insert(key);
+  return is_map_ ? child(key) : YAML::Node();
+}
+
 MapReader MapReader::map(const std::string& key) {
   known_keys_.insert(key);
   if (!has(key) || child(key).IsNull()) {

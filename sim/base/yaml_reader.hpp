@@ -78,6 +78,10 @@ class MapReader {
   MapReader map(const std::string& key);
   std::optional<MapReader> optional_map(const std::string& key);
 
+  // The node at `key` (undefined when absent), marked as known, for structures the accessors
+  // above do not model, such as lists of mappings; the caller reports its own errors.
+  YAML::Node raw(const std::string& key);
+
   // Keys of this mapping in file order (for open-ended maps such as per-precision tables);
   // marks them all as known.
   std::vector<std::string> keys();

@@ -9,6 +9,7 @@ extern const char kRunUsage[];
 extern const char kConfigUsage[];
 extern const char kReportUsage[];
 extern const char kSweepUsage[];
+extern const char kTraceUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -17,6 +18,7 @@ const std::vector<CommandEntry>& command_table() {
       {"sweep", kSweepUsage, sweep_command},
       {"merge", kSweepUsage, merge_command},  // documented with sweep
       {"report", kReportUsage, report_command},
+      {"trace", kTraceUsage, trace_command},
   };
   return table;
 }

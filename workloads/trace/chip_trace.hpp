@@ -54,21 +54,28 @@ struct TraceNode {
   std::vector<uint64_t> ctrl_deps;  // ordering only
 };
 
-// The parallel layout one trace belongs to (degrees multiply to the chips of the pool).
+// The parallel layout one trace belongs to: dp x pp x tp = the chips of the pool; attn_dp and ep
+// subdivide the tp group (workloads/mapping/pool_mapping.hpp, docs/mapping.md).
 struct ParallelDegrees {
   int64_t tp = 1;       // tensor parallel (attention heads and FFN columns split)
   int64_t ep = 1;       // expert parallel (experts split; MoE all-to-all)
   int64_t pp = 1;       // pipeline parallel (layers split into stages)
   int64_t dp = 1;       // data parallel replicas (whole model copies)
   int64_t attn_dp = 1;  // attention data parallel (sequences split across attention ranks)
+  // Sequence parallel (Megatron): row-parallel outputs are reduce-scattered over the tokens
+  // and all-gathered before the next column-parallel op; norms and residuals run on 1 / tp of
+  // the tokens.
+  bool sequence_parallel = false;
 };
 
 struct ChipTrace {
   static constexpr int kFormatVersion = 1;
   std::string model;  // model name
   std::string role;   // e.g. "decode", "prefill", "stage0"
-  int64_t rank = 0;   // this chip's rank within the pool
+  int64_t rank = 0;   // this chip's rank within the pool (the first rank of the role)
   int64_t world_size = 1;
+  // Ranks that do exactly this work (SPMD shards of one role): the trace stands for all of them.
+  int64_t multiplicity = 1;
   ParallelDegrees degrees;
   IterationShape shape;  // the whole iteration (all sequences), before sharding
   std::vector<TraceNode> nodes;

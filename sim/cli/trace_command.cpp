@@ -1,0 +1,332 @@
+// `scoville trace`: map one iteration of a model onto a pool of chips and print what each chip
+// role does, per layer; optionally write one trace file per chip role.
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/base/unit_parser.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/mapping_loader.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "workloads/mapping/map_iteration.hpp"
+#include "workloads/mapping/memory_footprint.hpp"
+#include "workloads/mapping/trace_summary.hpp"
+#include "workloads/model_loader.hpp"
+#include "workloads/trace/native_trace.hpp"
+
+namespace scoville::cli {
+
+extern const char kTraceUsage[] =
+    R"(  scoville trace [options]          map one iteration onto chips; per-layer work per chip
+      --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
+      --phase prefill|decode        prefill: --context prompt tokens per sequence;
+                                    decode: one new token attending to --context tokens
+      --batch N                     sequences in the iteration (whole pool)
+      --context N                   tokens per sequence (see --phase)
+      --tp N --ep N --pp N --dp N --attn-dp N
+                                    parallel degrees (default 1); chips = dp x pp x tp,
+                                    ep and attn-dp divide tp (docs/mapping.md)
+      --sequence-parallel           reduce-scatter + all-gather instead of all-reduce
+      --chips N                     chips in the pool (checked against the degrees)
+      --mapping FILE                mapping YAML (one entry per pool, docs/mapping.md): the
+                                    pool named after --phase, or its only pool
+      --system NAME|FILE            chip file (arch/chips/NAME.yaml) for the HBM capacity
+      --hbm SIZE                    HBM per chip, e.g. "141 GB" (overrides --system)
+      --json                        print the summary as JSON
+      -o, --output DIR              write one trace file per chip role into DIR
+      --format native|chakra        trace file format for -o (default native)
+)";
+
+namespace {
+
+using workloads::ChipRole;
+using workloads::MemoryFootprint;
+using workloads::WorkTotals;
+
+struct TraceOptions {
+  std::optional<std::string> model;
+  std::optional<std::string> phase;
+  std::optional<long long> batch;
+  std::optional<long long> context;
+  workloads::ParallelDegrees degrees;
+  std::optional<long long> chips;
+  bool degrees_given = false;
+  std::optional<std::string> mapping_file;
+  std::optional<std::string> system;
+  std::optional<std::string> hbm;
+  bool json = false;
+  std::optional<std::string> output_dir;
+  std::string format = "native";
+};
+
+TraceOptions parse_trace(const std::vector<std::string>& args) {
+  TraceOptions r;
+  ArgReader a("scoville trace", args);
+  while (a.next()) {
+    if (a.is("--model")) {
+      r.model = a.value();
+    } else if (a.is("--phase")) {
+      r.phase = a.value();
+      if (*r.phase != "prefill" && *r.phase != "decode") {
+        throw UsageError("--phase expects prefill or decode, got '" + *r.phase + "'");
+      }
+    } else if (a.is("--batch")) {
+      r.batch = a.count();
+    } else if (a.is("--context")) {
+      r.context = a.count();
+    } else if (a.is("--tp")) {
+      r.degrees.tp = a.count();
+      r.degrees_given = true;
+    } else if (a.is("--ep")) {
+      r.degrees.ep = a.count();
+      r.degrees_given = true;
+    } else if (a.is("--pp")) {
+      r.degrees.pp = a.count();
+      r.degrees_given = true;
+    } else if (a.is("--dp")) {
+      r.degrees.dp = a.count();
+      r.degrees_given = true;
+    } else if (a.is("--attn-dp")) {
+      r.degrees.attn_dp = a.count();
+      r.degrees_given = true;
+    } else if (a.is("--sequence-parallel")) {
+      r.degrees.sequence_parallel = true;
+      r.degrees_given = true;
+    } else if (a.is("--chips")) {
+      r.chips = a.count();
+    } else if (a.is("--mapping")) {
+      r.mapping_file = a.value();
+    } else if (a.is("--system") || a.is("--chip")) {
+      r.system = a.value();
+    } else if (a.is("--hbm")) {
+      r.hbm = a.value();
+    } else if (a.is("--json")) {
+      r.json = true;
+    } else if (a.is("-o") || a.is("--output")) {
+      r.output_dir = a.value();
+    } else if (a.is("--format")) {
+      r.format = a.value();
+      if (r.format != "native" && r.format != "chakra") {
+        throw UsageError("--format expects native or chakra, got '" + r.format + "'");
+      }
+    } else {
+      a.unknown();
+    }
+  }
+  if (!r.model) throw UsageError("--model is required");
+  if (!r.phase) throw UsageError("--phase is required");
+  if (!r.batch) throw UsageError("--batch is required");
+  if (!r.context) throw UsageError("--context is required");
+  if (r.mapping_file && (r.degrees_given || r.chips)) {
+    throw UsageError(
+        "--mapping excludes --tp, --ep, --pp, --dp, --attn-dp, --sequence-parallel and --chips");
+  }
+  if (r.format == "chakra") {
+    throw UsageError("--format chakra is not available in this build (native only)");
+  }
+  return r;
+}
+
+const SourceLocation kCli{"<command line>", 0, 0};
+
+std::optional<Bytes> hbm_capacity(const TraceOptions& r, const config::DataPaths& paths) {
+  if (r.hbm) {
+    try {
+      return parse<Bytes>(*r.hbm);
+    } catch (const UnitParseError& e) {
+      throw InputError(kCli, "--hbm", e.what());
+    }
+  }
+  if (r.system) return config::load_chip(*r.system, paths).hbm.capacity;
+  return std::nullopt;
+}
+
+std::string si(double v, const char* unit) { return format_si(v, unit, 4); }
+
+std::string layer_name(int layer) { return layer < 0 ? "other" : std::to_string(layer); }
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_number(double v) {
+  std::ostringstream s;
+  s << std::setprecision(17) << v;
+  return s.str();
+}
+
+std::string json_totals(const WorkTotals& t) {
+  return "{\"flops\": " + json_number(t.flops.si()) +
+         ", \"weight_bytes\": " + json_number(t.weight_bytes.si()) +
+         ", \"kv_bytes\": " + json_number(t.kv_bytes.si()) +
+         ", \"collective_bytes\": " + json_number(t.collective_bytes.si()) + "}";
+}
+
+void text_row(std::ostream& out, const std::string& label, const WorkTotals& t) {
+  out << "  " << std::left << std::setw(8) << label << std::right << std::setw(14)
+      << si(t.flops.si(), "FLOP") << std::setw(14) << si(t.weight_bytes.si(), "B") << std::setw(14)
+      << si(t.kv_bytes.si(), "B") << std::setw(14) << si(t.collective_bytes.si(), "B") << "\n";
+}
+
+void render_text(std::ostream& out, const workloads::ModelConfig& model,
+                 const workloads::MappedIteration& mapped,
+                 const std::vector<MemoryFootprint>& memory, bool have_hbm) {
+  const workloads::ParallelDegrees& d = mapped.mapping.degrees;
+  out << model.name() << ", " << to_string(mapped.shape.phase) << ", batch " << mapped.shape.batch
+      << ", context " << mapped.shape.context << " on " << mapped.mapping.chips << " chips (tp "
+      << d.tp << ", ep " << d.ep << ", pp " << d.pp << ", dp " << d.dp << ", attn_dp " << d.attn_dp
+      << (d.sequence_parallel ? ", sequence parallel" : "") << ")\n";
+  WorkTotals pool;
+  for (size_t i = 0; i < mapped.roles.size(); ++i) {
+    const workloads::ChipTrace& t = mapped.roles[i].trace;
+    out << "\nrole " << t.role << ": " << t.multiplicity << " chip(s), first rank " << t.rank
+        << "; per chip:\n"
+        << "  layer             FLOPs   weights read      KV bytes   collectives\n";
+    for (const auto& [layer, totals] : workloads::per_layer_totals(t)) {
+      text_row(out, layer_name(layer), totals);
+    }
+    const WorkTotals chip = workloads::totals(t);
+    text_row(out, "total", chip);
+    pool += chip * static_cast<double>(t.multiplicity);
+    const MemoryFootprint& m = memory[i];
+    out << "  memory per chip: weights " << si(m.weights.si(), "B") << ", KV cache "
+        << si(m.kv_cache.si(), "B") << ", activations " << si(m.activations.si(), "B");
+    if (have_hbm) {
+      out << "; of " << si(m.hbm.si(), "B") << " HBM, " << si(m.kv_capacity.si(), "B")
+          << " left for KV (" << m.kv_capacity_tokens << " tokens of context)";
+    }
+    out << "\n";
+  }
+  out << "\nwhole model, all chips:\n";
+  text_row(out, "total", pool);
+}
+
+void render_json(std::ostream& out, const workloads::ModelConfig& model,
+                 const workloads::MappedIteration& mapped,
+                 const std::vector<MemoryFootprint>& memory, bool have_hbm) {
+  const workloads::ParallelDegrees& d = mapped.mapping.degrees;
+  out << "{\n  \"model\": \"" << json_escape(model.name()) << "\",\n  \"phase\": \""
+      << to_string(mapped.shape.phase) << "\",\n  \"batch\": " << mapped.shape.batch
+      << ",\n  \"context\": " << mapped.shape.context << ",\n  \"chips\": " << mapped.mapping.chips
+      << ",\n  \"degrees\": {\"tp\": " << d.tp << ", \"ep\": " << d.ep << ", \"pp\": " << d.pp
+      << ", \"dp\": " << d.dp << ", \"attn_dp\": " << d.attn_dp
+      << ", \"sequence_parallel\": " << (d.sequence_parallel ? "true" : "false")
+      << "},\n  \"roles\": [";
+  WorkTotals pool;
+  for (size_t i = 0; i < mapped.roles.size(); ++i) {
+    const workloads::ChipTrace& t = mapped.roles[i].trace;
+    out << (i ? "," : "") << "\n    {\"role\": \"" << json_escape(t.role)
+        << "\", \"multiplicity\": " << t.multiplicity << ", \"first_rank\": " << t.rank
+        << ",\n     \"layers\": [";
+    bool first = true;
+    for (const auto& [layer, totals] : workloads::per_layer_totals(t)) {
+      out << (first ? "" : ",") << "\n       {\"layer\": \"" << layer_name(layer)
+          << "\", \"per_chip\": " << json_totals(totals) << "}";
+      first = false;
+    }
+    const WorkTotals chip = workloads::totals(t);
+    pool += chip * static_cast<double>(t.multiplicity);
+    const MemoryFootprint& m = memory[i];
+    out << "],\n     \"per_chip\": " << json_totals(chip)
+        << ",\n     \"memory_per_chip\": {\"weights_bytes\": " << json_number(m.weights.si())
+        << ", \"kv_cache_bytes\": " << json_number(m.kv_cache.si())
+        << ", \"activation_bytes\": " << json_number(m.activations.si());
+    if (have_hbm) {
+      out << ", \"hbm_bytes\": " << json_number(m.hbm.si())
+          << ", \"kv_capacity_bytes\": " << json_number(m.kv_capacity.si())
+          << ", \"kv_capacity_tokens\": " << m.kv_capacity_tokens;
+    }
+    out << "}}";
+  }
+  out << "\n  ],\n  \"whole_model\": " << json_totals(pool) << "\n}\n";
+}
+
+// Returns the files written, one per chip role.
+std::vector<std::string> write_traces(const std::string& dir,
+                                      const workloads::MappedIteration& mapped) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw OutputError("cannot create directory " + dir + ": " + ec.message());
+  std::vector<std::string> written;
+  for (const ChipRole& role : mapped.roles) {
+    const std::string path = (std::filesystem::path(dir) / (role.trace.role + ".trace.yaml"));
+    output::write_text_atomically(path, workloads::render_native_trace(role.trace));
+    written.push_back(path);
+  }
+  return written;
+}
+
+workloads::PoolMapping pool_mapping(const TraceOptions& r) {
+  if (r.mapping_file) {
+    const workloads::MappingConfig config = config::load_mapping(*r.mapping_file);
+    if (config.pools.size() == 1) return config.pools.front();
+    return config.pool(*r.phase);
+  }
+  workloads::PoolMapping mapping;
+  mapping.pool = *r.phase;
+  mapping.degrees = r.degrees;
+  mapping.chips = r.chips ? *r.chips : r.degrees.dp * r.degrees.pp * r.degrees.tp;
+  mapping.where = kCli;
+  return mapping;
+}
+
+}  // namespace
+
+int trace_command(const Invocation& invocation, std::ostream& out) {
+  const TraceOptions r = parse_trace(invocation.args);
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const workloads::ModelConfig model =
+      workloads::load_model(paths.resolve(*r.model, "workloads/models"));
+  const std::optional<Bytes> hbm = hbm_capacity(r, paths);
+
+  workloads::IterationShape shape;
+  shape.phase = *r.phase == "prefill" ? workloads::Phase::kPrefill : workloads::Phase::kDecode;
+  shape.batch = *r.batch;
+  shape.context = *r.context;
+  shape.new_tokens = shape.phase == workloads::Phase::kPrefill ? shape.context : 1;
+  if (shape.batch < 1) throw InputError(kCli, "--batch", "expected at least 1 sequence");
+  if (shape.context < 1 || shape.context > model.max_context()) {
+    throw InputError(kCli, "--context",
+                     "expected 1 to " + std::to_string(model.max_context()) + " (the " +
+                         "max_context of " + model.name() + "), got " +
+                         std::to_string(shape.context));
+  }
+
+  const workloads::PoolMapping mapping = pool_mapping(r);
+  const workloads::MappedIteration mapped = workloads::map_iteration(model, shape, mapping);
+  const std::vector<MemoryFootprint> memory =
+      workloads::memory_footprint(model, mapped, hbm.value_or(Bytes()));
+  if (hbm) workloads::check_fit(mapped, memory);
+
+  // Files first: a failed write leaves no summary that claims them.
+  const std::vector<std::string> written =
+      r.output_dir ? write_traces(*r.output_dir, mapped) : std::vector<std::string>();
+  if (r.json) {
+    render_json(out, model, mapped, memory, hbm.has_value());
+    return 0;
+  }
+  render_text(out, model, mapped, memory, hbm.has_value());
+  for (const std::string& path : written) out << "wrote " << path << "\n";
+  return 0;
+}
+
+}  // namespace scoville::cli

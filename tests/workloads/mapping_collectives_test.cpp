@@ -1,0 +1,186 @@
+// The collectives a mapping inserts, against their closed forms (docs/mapping.md).
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "model_files.hpp"
+#include "workloads/mapping/map_iteration.hpp"
+#include "workloads/model_loader.hpp"
+
+using namespace scoville;
+using namespace scoville::workloads;
+using namespace scoville::workloads::testing;
+
+namespace {
+
+PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp,
+                 bool sequence_parallel = false) {
+  PoolMapping m;
+  m.pool = "decode";
+  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp, sequence_parallel};
+  m.chips = dp * pp * tp;
+  return m;
+}
+
+std::vector<const TraceNode*> named(const ChipTrace& t, const std::string& name) {
+  std::vector<const TraceNode*> nodes;
+  for (const TraceNode& n : t.nodes) {
+    if (n.name == name) nodes.push_back(&n);
+  }
+  return nodes;
+}
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+TEST_CASE("TP all-reduce: every row-parallel output, tokens x hidden x activation bytes") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b"));
+  const int64_t tp = 4;
+  const int64_t batch = 16;
+  const int64_t prompt = 128;
+  for (const IterationShape& shape : {IterationShape{Phase::kDecode, batch, 1, 2048},
+                                      IterationShape{Phase::kPrefill, batch, prompt, prompt}}) {
+    const MappedIteration mapped = map_iteration(model, shape, pool(tp, 1, 1, 1, 1));
+    REQUIRE(mapped.roles.size() == 1);
+    const ChipTrace& t = mapped.roles.front().trace;
+    const double bytes = d(shape.batch * shape.new_tokens) * d(model.hidden_size()) *
+                         bytes_per_value(model.precision().activations);
+    for (const char* name : {"attn_out_all_reduce", "ffn_all_reduce"}) {
+      const auto nodes = named(t, name);
+      CHECK(static_cast<int64_t>(nodes.size()) == model.layers());
+      for (const TraceNode* n : nodes) {
+        CHECK(n->collective.kind == CollectiveKind::kAllReduce);
+        CHECK(n->collective.group_size == tp);
+        CHECK(n->collective.bytes.si() == Approx(bytes));
+      }
+    }
+  }
+}
+
+TEST_CASE("Sequence parallel: reduce-scatter and all-gather of tokens / tp x hidden x bytes") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b"));
+  const int64_t tp = 4;
+  const int64_t batch = 8;
+  const int64_t prompt = 256;
+  const MappedIteration mapped = map_iteration(
+      model, IterationShape{Phase::kPrefill, batch, prompt, prompt}, pool(tp, 1, 1, 1, 1, true));
+  const ChipTrace& t = mapped.roles.front().trace;
+  const double shard = d(batch * prompt) / d(tp) * d(model.hidden_size()) *
+                       bytes_per_value(model.precision().activations);
+  CHECK(named(t, "attn_out_all_reduce").empty());
+  CHECK(named(t, "ffn_all_reduce").empty());
+  for (const char* name :
+       {"attn_out_reduce_scatter", "ffn_reduce_scatter", "attn_all_gather", "ffn_all_gather"}) {
+    INFO(name);
+    const auto nodes = named(t, name);
+    CHECK(static_cast<int64_t>(nodes.size()) == model.layers());
+    for (const TraceNode* n : nodes) {
+      CHECK(n->collective.group_size == tp);
+      CHECK(n->collective.bytes.si() == Approx(shard));
+    }
+  }
+  // Together the two halves move what one all-reduce would.
+  CHECK(named(t, "attn_out_reduce_scatter").front()->collective.kind ==
+        CollectiveKind::kReduceScatter);
+  CHECK(named(t, "attn_all_gather").front()->collective.kind == CollectiveKind::kAllGather);
+  // The norms run on the token shard.
+  for (const TraceNode& n : t.nodes) {
+    if (n.name == "attn_norm") CHECK(n.op.m == batch * prompt / tp);
+  }
+}
+
+TEST_CASE("EP all-to-all: tokens x top_k x hidden x activation bytes x (EP - 1) / EP") {
+  const ModelConfig model = load_model(model_file("gpt-oss-120b"));
+  const int64_t batch = 64;
+  for (const int64_t attn_dp : {int64_t{1}, int64_t{4}, int64_t{8}}) {
+    const int64_t ep = 8;
+    const MappedIteration mapped = map_iteration(
+        model, IterationShape{Phase::kDecode, batch, 1, 4096}, pool(ep, ep, 1, 1, attn_dp));
+    REQUIRE(mapped.roles.size() == 1);
+    const ChipTrace& t = mapped.roles.front().trace;
+    // Each rank dispatches the tokens it owns: batch / ep of them, whatever the attention split.
+    const double tokens = d(batch) / d(ep);
+    const double expected = tokens * d(model.ffn().top_k) * d(model.hidden_size()) *
+                            bytes_per_value(model.precision().activations) * d(ep - 1) / d(ep);
+    INFO("attn_dp " << attn_dp);
+    for (const char* name : {"moe_dispatch", "moe_combine_all_to_all"}) {
+      const auto nodes = named(t, name);
+      CHECK(static_cast<int64_t>(nodes.size()) == model.layers());
+      for (const TraceNode* n : nodes) {
+        CHECK(n->collective.kind == CollectiveKind::kAllToAll);
+        CHECK(n->collective.group_size == ep);
+        CHECK(n->collective.bytes.si() == Approx(expected));
+      }
+    }
+    CHECK(named(t, "ffn_all_reduce").empty());  // experts' outputs come back by all-to-all
+  }
+}
+
+TEST_CASE("Attention-DP gathers the tokens before a dense FFN and reduces them after") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b"));
+  const int64_t tp = 4;
+  const int64_t attn_dp = 2;
+  const int64_t batch = 8;
+  const MappedIteration mapped = map_iteration(
+      model, IterationShape{Phase::kDecode, batch, 1, 1024}, pool(tp, 1, 1, 1, attn_dp));
+  const ChipTrace& t = mapped.roles.front().trace;
+  const double token = d(model.hidden_size()) * bytes_per_value(model.precision().activations);
+  const auto gather = named(t, "ffn_all_gather");
+  REQUIRE(static_cast<int64_t>(gather.size()) == model.layers());
+  CHECK(gather.front()->collective.group_size == attn_dp);
+  CHECK(gather.front()->collective.bytes.si() == Approx(d(batch / attn_dp) * token));
+  const auto reduce = named(t, "ffn_all_reduce");
+  REQUIRE(static_cast<int64_t>(reduce.size()) == model.layers());
+  CHECK(reduce.front()->collective.group_size == tp);
+  CHECK(reduce.front()->collective.bytes.si() == Approx(d(batch) * token));
+  // Attention is split tp / attn_dp ways.
+  CHECK(named(t, "attn_out_all_reduce").front()->collective.group_size == tp / attn_dp);
+}
+
+TEST_CASE("PP sends the activations to the next stage and receives them from the previous") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b"));
+  const int64_t tp = 2;
+  const int64_t pp = 4;
+  const int64_t batch = 4;
+  const int64_t prompt = 64;
+  const MappedIteration mapped = map_iteration(
+      model, IterationShape{Phase::kPrefill, batch, prompt, prompt}, pool(tp, 1, pp, 1, 1));
+  REQUIRE(static_cast<int64_t>(mapped.roles.size()) == pp);
+  const double bytes =
+      d(batch * prompt) * d(model.hidden_size()) * bytes_per_value(model.precision().activations);
+  for (const ChipRole& role : mapped.roles) {
+    const ChipTrace& t = role.trace;
+    const auto sends = named(t, "pp_send");
+    const auto recvs = named(t, "pp_recv");
+    CHECK(sends.size() == (role.stage < pp - 1 ? 1u : 0u));
+    CHECK(recvs.size() == (role.stage > 0 ? 1u : 0u));
+    for (const TraceNode* n : sends) {
+      CHECK(n->collective.bytes.si() == Approx(bytes));
+      CHECK(n->collective.peer == t.rank + tp);
+      CHECK(&t.nodes.back() == n);  // the stage's last act
+    }
+    for (const TraceNode* n : recvs) {
+      CHECK(n->collective.peer == t.rank - tp);
+      CHECK(&t.nodes.front() == n);
+    }
+    const StageLayers layers = stage_layers(model, pp, role.stage);
+    for (const TraceNode& n : t.nodes) {
+      if (n.layer >= 0) CHECK((n.layer >= layers.first && n.layer < layers.last));
+    }
+    CHECK(named(t, "embedding").size() == (role.stage == 0 ? 1u : 0u));
+    CHECK(named(t, "lm_head").size() == (role.stage == pp - 1 ? 1u : 0u));
+  }
+}
+
+TEST_CASE("Trace nodes form one chain of data dependencies in execution order") {
+  const ModelConfig model = load_model(model_file("gpt-oss-120b"));
+  const MappedIteration mapped =
+      map_iteration(model, IterationShape{Phase::kDecode, 8, 1, 512}, pool(2, 2, 1, 1, 1));
+  const ChipTrace& t = mapped.roles.front().trace;
+  for (size_t i = 0; i < t.nodes.size(); ++i) {
+    CHECK(t.nodes[i].id == i);
+    if (i > 0) CHECK(t.nodes[i].data_deps == std::vector<uint64_t>{i - 1});
+  }
+}

@@ -1,0 +1,389 @@
+#include "workloads/mapping/map_iteration.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "workloads/decompose.hpp"
+
+namespace scoville::workloads {
+
+namespace {
+
+double d(int64_t v) { return static_cast<double>(v); }
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Scales the work and traffic of an op (not its weights).
+void scale_work(Op& op, double f) {
+  op.flops = op.flops * f;
+  op.activation_in_bytes = op.activation_in_bytes * f;
+  op.activation_out_bytes = op.activation_out_bytes * f;
+  op.kv_read_bytes = op.kv_read_bytes * f;
+  op.kv_write_bytes = op.kv_write_bytes * f;
+}
+
+// Every token on every rank, weights replicated: the op as it is.
+Op replicated(const Op& op) { return op; }
+
+// Tokens split `parts` ways; each rank holds the whole (small) weight.
+Op token_split(Op op, int64_t parts) {
+  scale_work(op, 1.0 / d(parts));
+  op.m = ceil_div(op.m, parts);
+  return op;
+}
+
+// Everything split `parts` ways (heads, or whole experts): work, weights and instances.
+Op instance_split(Op op, int64_t parts) {
+  scale_work(op, 1.0 / d(parts));
+  op.weight_bytes = op.weight_bytes / d(parts);
+  op.instances = ceil_div(op.instances, parts);
+  return op;
+}
+
+// Column-parallel matmul: the output columns (n) split; every rank reads all the input.
+Op column_split(Op op, double fraction, int64_t n) {
+  op.flops = op.flops * fraction;
+  op.weight_bytes = op.weight_bytes * fraction;
+  op.activation_out_bytes = op.activation_out_bytes * fraction;
+  op.n = n;
+  return op;
+}
+Op column_split(const Op& op, int64_t parts) {
+  return column_split(op, 1.0 / d(parts), ceil_div(op.n, parts));
+}
+
+// Row-parallel matmul: the reduction dimension (k) split; each rank outputs partial sums of the
+// full output, which an all-reduce (or reduce-scatter) then adds.
+Op row_split(Op op, int64_t parts) {
+  op.flops = op.flops / d(parts);
+  op.weight_bytes = op.weight_bytes / d(parts);
+  op.activation_in_bytes = op.activation_in_bytes / d(parts);
+  op.k = ceil_div(op.k, parts);
+  return op;
+}
+
+// Builds the trace of one chip role.
+class RoleBuilder {
+ public:
+  RoleBuilder(const ModelConfig& model, const MappedIteration& mapped, const ChipRole& role)
+      : model_(model),
+        degrees_(mapped.mapping.degrees),
+        attn_tp_(mapped.mapping.attn_tp()),
+        role_(role),
+        stage_layers_(stage_layers(model, degrees_.pp, role.stage)),
+        local_(decompose_iteration(model, with_batch(mapped.shape, role.attn_batch))),
+        replica_(decompose_iteration(model, with_batch(mapped.shape, role.replica_batch))),
+        token_bytes_(d(model.hidden_size()) * bytes_per_value(model.precision().activations)),
+        local_tokens_(role.attn_batch * mapped.shape.new_tokens),
+        replica_tokens_(role.replica_batch * mapped.shape.new_tokens),
+        sp_(degrees_.sequence_parallel && degrees_.tp > 1) {
+    const AttentionConfig& a = model.attention();
+    q_local_ = a.heads / attn_tp_;
+    kv_local_ = std::max<int64_t>(1, a.kv_heads / attn_tp_);
+  }
+
+  std::vector<TraceNode> build() {
+    const bool first_stage = role_.stage == 0;
+    const bool last_stage = role_.stage == degrees_.pp - 1;
+    const int64_t stride = degrees_.tp;  // ranks between the same position of adjacent stages
+    if (!first_stage) {
+      collective("pp_recv", stage_layers_.first, CollectiveKind::kRecv, "pp", degrees_.pp,
+                 Bytes(d(local_tokens_) * token_bytes_), role_.ranks.front() - stride);
+    }
+    for (size_t i = 0; i < local_.ops.size(); ++i) {
+      const Op& op = local_.ops[i];
+      const bool head = op.layer < 0;
+      const bool mine = head ? (op.name == "embedding" ? first_stage : last_stage)
+                             : op.layer >= stage_layers_.first && op.layer < stage_layers_.last;
+      if (mine) add(op, replica_.ops[i]);
+    }
+    if (!last_stage) {
+      collective("pp_send", stage_layers_.last - 1, CollectiveKind::kSend, "pp", degrees_.pp,
+                 Bytes(d(local_tokens_) * token_bytes_), role_.ranks.front() + stride);
+    }
+    return std::move(nodes_);
+  }
+
+ private:
+  static IterationShape with_batch(IterationShape shape, int64_t batch) {
+    shape.batch = batch;
+    return shape;
+  }
+
+  // `local` is the op on this attention group's sequences, `replica` on the whole replica's.
+  void add(const Op& local, const Op& replica) {
+    const std::string& name = local.name;
+    const int layer = local.layer;
+    const bool ep_layer = layer >= 0 && model_.layer_is_moe(layer) && degrees_.ep > 1;
+    if (name == "embedding") {
+      // Vocab-parallel table: each rank looks up the rows it holds; an all-reduce fills in.
+      compute(instance_split(local, attn_tp_));
+      reduce_partials("embedding", layer, "attn_tp", attn_tp_, local_tokens_);
+    } else if (name == "attn_norm") {
+      compute(token_op(local));
+      gather_tokens("attn", layer);
+    } else if (name == "attn_residual") {
+      compute(token_op(local));
+    } else if (name == "attn_qkv") {
+      const AttentionConfig& a = model_.attention();
+      const int64_t n = (q_local_ + 2 * kv_local_) * a.head_dim;
+      compute(column_split(local, d(n) / d(local.n), n));
+    } else if (name == "attn_q" || name == "attn_q_up" || name == "lm_head") {
+      compute(column_split(local, attn_tp_));
+    } else if (name == "attn_k_absorb" || name == "attn_v_absorb") {
+      compute(instance_split(local, attn_tp_));
+    } else if (name == "attn_rope") {
+      const AttentionConfig& a = model_.attention();
+      Op op = local;
+      scale_work(op, d(q_local_ + kv_local_) / d(a.heads + a.kv_heads));
+      compute(op);
+    } else if (name == "attention") {
+      compute(attention_split(local));
+    } else if (name == "attn_softmax") {
+      Op op = local;
+      const double f = d(q_local_) / d(model_.attention().heads);
+      scale_work(op, f);
+      op.weight_bytes = op.weight_bytes * f;  // sink logits, one per head
+      compute(op);
+    } else if (name == "attn_out") {
+      compute(row_split(local, attn_tp_));
+      reduce_partials("attn_out", layer, "attn_tp", attn_tp_, local_tokens_);
+    } else if (name == "ffn_norm") {
+      compute(token_op(local));
+      if (!ep_layer && sp_) {
+        gather_tokens("ffn", layer);
+      } else if (!ep_layer && degrees_.attn_dp > 1) {
+        collective("ffn_all_gather", layer, CollectiveKind::kAllGather, "attn_dp", degrees_.attn_dp,
+                   Bytes(d(local_tokens_) * token_bytes_));
+      }
+    } else if (name == "ffn_residual") {
+      if (!ep_layer) {
+        reduce_partials("ffn", layer, "tp", degrees_.tp, replica_tokens_);
+      } else if (attn_tp_ > 1 && !sp_) {
+        // Sequence parallel keeps the owned tokens sharded; otherwise every rank of the
+        // attention group needs all of them again.
+        collective("moe_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
+                   Bytes(d(local_tokens_) / d(attn_tp_) * token_bytes_));
+      }
+      compute(token_op(local));
+    } else if (layer >= 0 && name.rfind("attn_", 0) == 0) {
+      compute(replicated(local));  // MLA latent projections and norms (vLLM ReplicatedLinear)
+    } else if (ep_layer) {
+      add_expert_parallel(local, replica);
+    } else if (layer >= 0) {
+      add_tensor_parallel_ffn(replica);
+    } else if (name == "sampling") {
+      // Vocab-parallel sampling: each rank picks among its logits, then the ranks exchange
+      // their best (value, index) per row.
+      compute(token_split_work(local, attn_tp_));
+      if (attn_tp_ > 1) {
+        collective("sampling_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
+                   Bytes(2.0 * d(local.m) * bytes_per_value(model_.precision().activations)));
+      }
+    } else {
+      compute(token_op(local));  // final_norm
+      gather_tokens("head", layer);
+    }
+  }
+
+  // Dense FFN, shared experts and (ep = 1) routed experts: Megatron column- then row-parallel
+  // over the tp group, on the replica's tokens (gathered from the attention-DP groups).
+  void add_tensor_parallel_ffn(const Op& replica) {
+    const std::string& name = replica.name;
+    const int64_t tp = degrees_.tp;
+    if (ends_with(name, "_gate_up")) {
+      compute(column_split(replica, tp));
+    } else if (ends_with(name, "_down")) {
+      compute(row_split(replica, tp));
+    } else if (ends_with(name, "_act")) {
+      compute(token_split_work(replica, tp));
+    } else {
+      compute(replicated(replica));  // router, top-k, combine (on partial sums)
+    }
+  }
+
+  // MoE layer with ep = tp: each rank owns 1 / attn_tp of its attention group's tokens, routes
+  // them, runs the shared experts on them, and dispatches them to the ranks holding their
+  // experts (DeepEP-style all-to-all); the experts' outputs come back the same way.
+  void add_expert_parallel(const Op& local, const Op& replica) {
+    const std::string& name = local.name;
+    const int64_t ep = degrees_.ep;
+    const double owned_tokens = d(local_tokens_) / d(attn_tp_);
+    const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
+    if (name.rfind("moe_experts", 0) == 0) {
+      if (name == "moe_experts_gate_up") {
+        collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
+      }
+      compute(instance_split(replica, ep));
+      if (name == "moe_experts_down") {
+        collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
+                   all_to_all);
+      }
+    } else {
+      compute(token_split(local, attn_tp_));  // router, top-k, shared experts, combine
+    }
+  }
+
+  Op attention_split(Op op) const {
+    const AttentionConfig& a = model_.attention();
+    const double q = d(q_local_) / d(a.heads);
+    const double kv = d(kv_local_) / d(a.kv_heads);
+    op.flops = op.flops * q;
+    op.activation_in_bytes = op.activation_in_bytes * q;
+    op.activation_out_bytes = op.activation_out_bytes * q;
+    op.kv_read_bytes = op.kv_read_bytes * kv;
+    op.kv_write_bytes = op.kv_write_bytes * kv;
+    op.m = op.m / (a.heads / a.kv_heads) * (q_local_ / kv_local_);
+    op.instances = op.instances / a.kv_heads * kv_local_;
+    return op;
+  }
+
+  // Work split without changing the row count m (elementwise over a split width).
+  static Op token_split_work(Op op, int64_t parts) {
+    scale_work(op, 1.0 / d(parts));
+    return op;
+  }
+
+  static bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  }
+
+  // Row-parallel partial sums of `tokens` tokens: added by an all-reduce, or with sequence
+  // parallelism reduce-scattered so that each rank keeps 1 / size of the tokens.
+  void reduce_partials(const std::string& prefix, int layer, const std::string& group, int64_t size,
+                       int64_t tokens) {
+    if (size == 1) return;
+    if (sp_) {
+      collective(prefix + "_reduce_scatter", layer, CollectiveKind::kReduceScatter, group, size,
+                 Bytes(d(tokens) / d(size) * token_bytes_));
+    } else {
+      collective(prefix + "_all_reduce", layer, CollectiveKind::kAllReduce, group, size,
+                 Bytes(d(tokens) * token_bytes_));
+    }
+  }
+
+  // Sequence parallel: the token shards come back together before a column-parallel op.
+  void gather_tokens(const std::string& prefix, int layer) {
+    if (!sp_) return;
+    collective(prefix + "_all_gather", layer, CollectiveKind::kAllGather, "tp", degrees_.tp,
+               Bytes(d(local_tokens_) / d(degrees_.tp) * token_bytes_));
+  }
+
+  // Norms and residual adds: on every token on every rank, or on 1 / tp of them (sequence
+  // parallel).
+  Op token_op(const Op& local) const { return sp_ ? token_split(local, attn_tp_) : local; }
+
+  void compute(Op op) {
+    TraceNode& node = append(op.name, op.layer);
+    node.kind = TraceNodeKind::kCompute;
+    node.op = std::move(op);
+  }
+
+  void collective(const std::string& name, int layer, CollectiveKind kind, const std::string& group,
+                  int64_t size, Bytes bytes, int64_t peer = -1) {
+    TraceNode& node = append(name, layer);
+    node.kind = TraceNodeKind::kCollective;
+    node.collective = Collective{kind, group, size, peer, bytes};
+  }
+
+  // One stream of execution: every node consumes the output of the one before it.
+  TraceNode& append(const std::string& name, int layer) {
+    TraceNode node;
+    node.id = nodes_.size();
+    node.name = name;
+    node.layer = layer;
+    if (!nodes_.empty()) node.data_deps.push_back(nodes_.back().id);
+    nodes_.push_back(std::move(node));
+    return nodes_.back();
+  }
+
+  const ModelConfig& model_;
+  const ParallelDegrees& degrees_;
+  const int64_t attn_tp_;
+  const ChipRole& role_;
+  const StageLayers stage_layers_;
+  const IterationTrace local_;
+  const IterationTrace replica_;
+  const double token_bytes_;  // one token's hidden state
+  const int64_t local_tokens_;
+  const int64_t replica_tokens_;
+  const bool sp_;  // sequence parallel (attn_dp = 1, so attn_tp = tp)
+  int64_t q_local_ = 0;
+  int64_t kv_local_ = 0;
+  std::vector<TraceNode> nodes_;
+};
+
+int64_t share(int64_t total, int64_t parts, int64_t index) {
+  return total / parts + (index < total % parts ? 1 : 0);
+}
+
+}  // namespace
+
+StageLayers stage_layers(const ModelConfig& model, int64_t pp, int64_t stage) {
+  const int64_t base = model.layers() / pp;
+  const int64_t extra = model.layers() % pp;
+  const int64_t first = stage * base + std::min(stage, extra);
+  const int64_t count = base + (stage < extra ? 1 : 0);
+  return StageLayers{static_cast<int>(first), static_cast<int>(first + count)};
+}
+
+MappedIteration map_iteration(const ModelConfig& model, const IterationShape& shape,
+                              const PoolMapping& mapping) {
+  validate_mapping(model, mapping);
+  const ParallelDegrees& deg = mapping.degrees;
+  if (shape.batch < deg.dp * deg.attn_dp) {
+    throw InputError(mapping.where, "mapping." + mapping.pool + ".batch",
+                     "batch " + std::to_string(shape.batch) +
+                         " leaves some attention groups without a sequence: it needs at least "
+                         "dp x attn_dp = " +
+                         std::to_string(deg.dp * deg.attn_dp));
+  }
+  MappedIteration mapped;
+  mapped.mapping = mapping;
+  mapped.shape = shape;
+
+  // (stage, -replica batch, -attention batch) -> role, so that larger shares come first.
+  std::map<std::tuple<int64_t, int64_t, int64_t>, ChipRole> roles;
+  const int64_t attn_tp = mapping.attn_tp();
+  for (int64_t replica = 0; replica < deg.dp; ++replica) {
+    const int64_t replica_batch = share(shape.batch, deg.dp, replica);
+    for (int64_t stage = 0; stage < deg.pp; ++stage) {
+      for (int64_t local = 0; local < deg.tp; ++local) {
+        const int64_t attn_batch = share(replica_batch, deg.attn_dp, local / attn_tp);
+        ChipRole& role = roles[{stage, -replica_batch, -attn_batch}];
+        role.stage = stage;
+        role.replica_batch = replica_batch;
+        role.attn_batch = attn_batch;
+        role.ranks.push_back((replica * deg.pp + stage) * deg.tp + local);
+      }
+    }
+  }
+  std::map<int64_t, int> roles_per_stage;
+  for (const auto& [key, role] : roles) ++roles_per_stage[role.stage];
+  for (auto& [key, role] : roles) {
+    ChipTrace& t = role.trace;
+    t.model = model.name();
+    t.role = mapping.pool;
+    if (deg.pp > 1) t.role += ".stage" + std::to_string(role.stage);
+    if (roles_per_stage[role.stage] > 1) {
+      t.role += ".seqs" + std::to_string(role.replica_batch);
+      if (deg.attn_dp > 1) t.role += "_" + std::to_string(role.attn_batch);
+    }
+    t.rank = role.ranks.front();
+    t.world_size = mapping.chips;
+    t.multiplicity = static_cast<int64_t>(role.ranks.size());
+    t.degrees = deg;
+    t.shape = shape;
+    t.nodes = RoleBuilder(model, mapped, role).build();
+    mapped.roles.push_back(std::move(role));
+  }
+  return mapped;
+}
+
+MappedIteration map_iteration(const ModelConfig& model, const IterationShape& shape,
+                              const MappingConfig& mapping, const std::string& pool) {
+  return map_iteration(model, shape, mapping.pool(pool));
+}
+
+}  // namespace scoville::workloads
