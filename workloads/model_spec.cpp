@@ -29,7 +29,9 @@ class FieldReader {
   auto read(const std::string& key, Read&& read_value) {
     const size_t errors_before = diagnostics_.size();
     auto value = read_value(reader_);
-    const bool present = reader_.has(key);
+    // An empty value ("kv_heads:") reads as the default, so it counts as absent: a required
+    // field left empty is reported missing instead of resolving with its 0 fallback.
+    const bool present = reader_.has_value(key);
     return Located<decltype(value)>{std::move(value), reader_.location_of_key(key),
                                     key_path_of(reader_, key), present,
                                     present && diagnostics_.size() == errors_before};

@@ -155,18 +155,6 @@ models::EnergyTable parse_energy_string(const std::string& yaml, const std::stri
   return read_energy_document(load_yaml_string(yaml, display_name), display_name);
 }
 
-namespace {
-void require_known(const std::string& name_or_path, const std::string& path,
-                   const std::string& folder, const DataPaths& paths, const std::string& what) {
-  if (std::filesystem::exists(path)) return;
-  std::string known;
-  for (const std::string& n : paths.available(folder)) known += (known.empty() ? "" : ", ") + n;
-  throw InputError(SourceLocation{path, 0, 0}, "",
-                   "no " + what + " '" + name_or_path + "' (file not found); known " + what +
-                       "s: " + (known.empty() ? "none" : known));
-}
-}  // namespace
-
 models::ChipParams load_chip(const std::string& name_or_path, const DataPaths& paths) {
   const std::string path = paths.resolve(name_or_path, "arch/chips");
   require_known(name_or_path, path, "arch/chips", paths, "chip");

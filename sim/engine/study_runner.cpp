@@ -139,6 +139,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
   StudyResult out;
   out.study = s;
   const std::string model_path = paths.resolve(s.model, "workloads/models");
+  config::require_known(s.model, model_path, "workloads/models", paths, "model");
   const workloads::ModelConfig model = workloads::load_model(model_path);
   out.input_files.push_back(model_path);
   auto note_input = [&out](const std::string& path) {
