@@ -35,8 +35,9 @@ models::MatrixEngineParams read_matrix_engine(MapReader r) {
     }
     e.k_per_cycle[models::index_of(*precision)] = rates.integer(key, 1, 65536);
   }
-  if (!e.supports(MathPrecision::kBf16) && !e.supports(MathPrecision::kFp8) &&
-      !e.supports(MathPrecision::kFp4)) {
+  // Only when the map is there: a missing section has been reported already, once.
+  if (r.has_value("k_per_cycle") && !e.supports(MathPrecision::kBf16) &&
+      !e.supports(MathPrecision::kFp8) && !e.supports(MathPrecision::kFp4)) {
     rates.error("", "at least one math precision (bf16, fp8, fp4) must be given");
   }
   rates.finish();
