@@ -155,7 +155,12 @@ double parse_quantity(const std::string& text, Dimension expected) {
       throw UnitParseError("value " + quoted(text) + " is " + dimension_name(base.dimension) +
                            ", but " + expect);
     }
-    return number * scale * base.scale;
+    const double value = number * scale * base.scale;
+    // "1e300 EB/s" is a finite number whose prefix overflows: refused rather than turned into inf.
+    if (!std::isfinite(value)) {
+      throw UnitParseError("value " + quoted(text) + " is too large; " + expect);
+    }
+    return value;
   }
   throw UnitParseError("unit " + quoted(unit) + " in " + quoted(text) +
                        " is not recognised (SI prefixes f..E are decimal; Ki/Mi/Gi/Ti only with "

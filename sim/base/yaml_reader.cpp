@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -26,6 +27,12 @@ YAML::Node load_yaml_string(const std::string& text, const std::string& display_
 }
 
 std::string read_text_file(const std::string& path) {
+  // An ifstream opens a directory without complaint on Linux and then reads nothing, which would
+  // surface later as a misleading "not a Scoville file".
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(SourceLocation{path, 0, 0}, "", "is a directory, not a file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw InputError(SourceLocation{path, 0, 0}, "",
@@ -99,6 +106,8 @@ SourceLocation MapReader::location_of_key(const std::string& key) const {
 }
 
 bool MapReader::has(const std::string& key) const { return is_map_ && child(key).IsDefined(); }
+
+bool MapReader::has_value(const std::string& key) const { return has(key) && !child(key).IsNull(); }
 
 std::string MapReader::key_path(const std::string& key) const {
   if (path_.empty()) return key;

@@ -47,6 +47,8 @@ class MapReader {
   SourceLocation location() const;
   SourceLocation location_of_key(const std::string& key) const;
   bool has(const std::string& key) const;
+  // The key is there with a non-empty value (an empty value means "use the default").
+  bool has_value(const std::string& key) const;
 
   // Quantities with units ("4.8 TB/s"). Missing required key -> error, returns Q().
   template <class Q>

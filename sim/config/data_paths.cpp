@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "sim/base/error.hpp"
+
 #ifndef SCOVILLE_DEFAULT_DATA_DIR
 #error "SCOVILLE_DEFAULT_DATA_DIR must be defined by the build"
 #endif
@@ -31,6 +33,16 @@ std::vector<std::string> DataPaths::available(const std::string& folder) const {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+void require_known(const std::string& name_or_path, const std::string& path,
+                   const std::string& folder, const DataPaths& paths, const std::string& what) {
+  if (std::filesystem::exists(path)) return;
+  std::string known;
+  for (const std::string& n : paths.available(folder)) known += (known.empty() ? "" : ", ") + n;
+  throw InputError(SourceLocation{path, 0, 0}, "",
+                   "no " + what + " '" + name_or_path + "' (file not found); known " + what +
+                       "s: " + (known.empty() ? "none" : known));
 }
 
 }  // namespace scoville::config

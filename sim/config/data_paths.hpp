@@ -19,4 +19,9 @@ struct DataPaths {
   std::vector<std::string> available(const std::string& folder) const;
 };
 
+// Throws InputError when `path` (resolved from `name_or_path` in `folder`) does not exist, listing
+// the known names of that folder; `what` names the kind in the message ("chip", "model").
+void require_known(const std::string& name_or_path, const std::string& path,
+                   const std::string& folder, const DataPaths& paths, const std::string& what);
+
 }  // namespace scoville::config

@@ -140,6 +140,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
   StudyResult out;
   out.study = s;
   const std::string model_path = paths.resolve(s.model, "workloads/models");
+  config::require_known(s.model, model_path, "workloads/models", paths, "model");
   const workloads::ModelConfig model =
       workloads::apply_precision_override(workloads::load_model(model_path), s.precision);
   out.input_files.push_back(model_path);

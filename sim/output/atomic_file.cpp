@@ -14,9 +14,28 @@ namespace scoville::output {
 
 namespace {
 
+// What the user can do about the usual reasons a write fails.
+std::string advice_for(int error) {
+  switch (error) {
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+      return "; free space (or raise the file size limit) or write to another place with -o";
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return "; choose a writable place with -o";
+    case ENOENT:
+    case ENOTDIR:
+      return "; create the folder first or choose another place with -o";
+    default:
+      return "";
+  }
+}
+
 [[noreturn]] void fail(const std::string& path, const std::string& temporary, int error) {
   std::remove(temporary.c_str());
-  throw OutputError("cannot write '" + path + "': " + std::strerror(error));
+  throw OutputError("cannot write '" + path + "': " + std::strerror(error) + advice_for(error));
 }
 
 bool write_all(int fd, const std::string& content) {

@@ -268,30 +268,27 @@ class ErrorRecorder {
   std::string cause_;
 };
 
-// Removes the temporary on every way out except a successful hand-over to commit_temporary().
-class TemporaryGuard {
- public:
-  explicit TemporaryGuard(std::string path) : path_(std::move(path)) {}
-  ~TemporaryGuard() {
-    if (armed_) std::remove(path_.c_str());
-  }
-  TemporaryGuard(const TemporaryGuard&) = delete;
-  TemporaryGuard& operator=(const TemporaryGuard&) = delete;
-  void release() { armed_ = false; }
-
- private:
-  std::string path_;
-  bool armed_ = true;
-};
-
-void write_hdf5_file(const H5Document& doc, const std::string& temporary) {
+// The whole file is built in memory (HDF5 core driver, no backing store) and then written with the
+// same write/fsync/rename as text outputs. HDF5 1.10 writing straight to disk crashes in
+// H5File's destructor when a flush fails (disk full, file size limit), after the error was
+// already reported; in memory, a full disk is only ever met by our own checked write().
+std::string hdf5_file_image(const H5Document& doc, const std::string& path) {
   H5::FileAccPropList fapl;
   // Objects left open must not keep the file open past close(), or errors would go unreported.
   fapl.setFcloseDegree(H5F_CLOSE_STRONG);
-  H5::H5File file(temporary, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, fapl);
+  constexpr size_t kGrowBy = size_t{1} << 20;  // bytes the in-memory image grows by
+  fapl.setCore(kGrowBy, false);
+  H5::H5File file(path, H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, fapl);
   write_document(file, doc);
-  // Closed explicitly: a flush error (e.g. disk full) must throw, not vanish in a destructor.
+  file.flush(H5F_SCOPE_GLOBAL);
+  const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
+  if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the file image");
+  std::string image(static_cast<size_t>(size), '\0');
+  if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size) {
+    throw H5::FileIException("H5Fget_file_image", "cannot copy the file image");
+  }
   file.close();
+  return image;
 }
 
 }  // namespace
@@ -299,18 +296,16 @@ void write_hdf5_file(const H5Document& doc, const std::string& temporary) {
 void write_h5_atomically(const H5Document& doc, const std::string& path) {
   validate(doc);
   H5::Exception::dontPrint();
-  const std::string temporary = temporary_path_for(path);
-  TemporaryGuard guard(temporary);
+  std::string image;
   {
     ErrorRecorder errors;
     try {
-      write_hdf5_file(doc, temporary);
+      image = hdf5_file_image(doc, path);
     } catch (const H5::Exception& e) {
       throw OutputError("cannot write '" + path + "': " + errors.describe(e));
     }
   }
-  guard.release();
-  commit_temporary(temporary, path);
+  write_text_atomically(path, image);
 }
 
 }  // namespace scoville::output

@@ -46,12 +46,13 @@ struct H5Document {
   std::vector<StringDataset> strings;
 };
 
-// Writes doc to temporary_path_for(path), then renames it over path. Intermediate groups are
-// created as needed. The same document always gives the same bytes.
-// Throws std::logic_error, before any file is created, for a malformed document (columns of
-// unequal length, duplicate column names, relative paths, reserved table attribute names).
-// Throws scoville::OutputError naming path and the HDF5 reason if writing fails; no temporary
-// is left behind.
+// Builds the file in memory, then writes it with write_text_atomically (temporary_path_for(path),
+// fsync, rename over path): path holds the old file or the new one, never a torn one. Intermediate
+// groups are created as needed. The same document always gives the same bytes. Throws
+// std::logic_error, before any file is created, for a malformed document (columns of unequal
+// length, duplicate column names, relative paths, reserved table attribute names). Throws
+// scoville::OutputError naming path and the HDF5 reason if writing fails; no temporary is left
+// behind.
 void write_h5_atomically(const H5Document& doc, const std::string& path);
 
 }  // namespace scoville::output
