@@ -22,7 +22,14 @@ int64_t AddressInterleaver::channel_of(uint64_t address) const {
 
 std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size,
                                                 std::vector<uint64_t>* local_starts) const {
-  std::vector<uint64_t> bytes(channels_, 0);
+  std::vector<uint64_t> bytes;
+  split_into(address, size, bytes, local_starts);
+  return bytes;
+}
+
+void AddressInterleaver::split_into(uint64_t address, uint64_t size, std::vector<uint64_t>& bytes,
+                                    std::vector<uint64_t>* local_starts) const {
+  bytes.assign(channels_, 0);
   if (local_starts != nullptr) local_starts->assign(channels_, 0);
   uint64_t cursor = address;
   const uint64_t end = address + size;
@@ -50,7 +57,6 @@ std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size,
     cursor += rounds * round_bytes;
   }
   walk_to(end);
-  return bytes;
 }
 
 }  // namespace scoville::models

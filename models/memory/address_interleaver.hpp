@@ -26,6 +26,10 @@ class AddressInterleaver {
   // `local_starts`, also the channel-local address of each channel's first byte (0 where none).
   std::vector<uint64_t> split(uint64_t address, uint64_t size,
                               std::vector<uint64_t>* local_starts = nullptr) const;
+  // The same into caller-owned buffers (resized to one entry per channel), so that a caller
+  // splitting millions of transfers does not allocate for each.
+  void split_into(uint64_t address, uint64_t size, std::vector<uint64_t>& bytes,
+                  std::vector<uint64_t>* local_starts) const;
 
  private:
   uint64_t channels_;

@@ -20,6 +20,13 @@
 //   data never overlaps a refresh window. Channels refresh at staggered phases.
 // Achieved bandwidth is an outcome: streaming loses about tRFC / tREFI, copies add turnarounds,
 // and small scattered requests pay activations they cannot hide.
+//
+// Long runs: a contiguous request visits every bank once per `period` (row_bytes x all banks of
+// all pseudo-channels) and then repeats with the next row. Once two whole periods in a row have
+// run bus-bound (each pseudo-channel's bus advanced by exactly its data time: no stall on a
+// bank, an ACT or a refresh), the state is periodic and the remaining whole periods are advanced
+// in one step: their data time, stretched over the refresh windows it spans. Cost per request
+// is then O(period) instead of O(bytes / row_bytes).
 #pragma once
 
 #include <array>
@@ -77,16 +84,28 @@ class HbmChannelModel : public ChannelTiming {
   };
 
   double serve_segment(double arrival, const Location& at, uint64_t bytes, bool write);
+  // Advances `periods` whole bus-bound periods of a sequential run at once (see above).
+  void skip_periods(uint64_t periods, double data_per_period);
+  // End of `work` seconds of data transfer starting at t, skipping refresh windows.
+  double stretch_over_refresh(double t, double work);
   // Earliest start >= t of an interval of `length` overlapping no refresh window.
   double avoid_refresh(double t, double length);
+  // Index of the last refresh window starting at or before t (-1 before the first). Times are
+  // mostly increasing, so the last answer is kept and reused while t stays in its interval.
   int64_t refresh_epoch(double t) const;
 
   HbmTimingParams timing_;
+  uint64_t period_bytes_;
   uint64_t row_bytes_;
   uint64_t burst_bytes_;
   double latency_;
   double t_burst_;
   double phase_;
+  double refi_;
+  double rfc_;
+  mutable int64_t cached_epoch_ = -1;
+  mutable double cached_from_ = 0;  // [cached_from_, cached_from_ + refi_) has cached_epoch_
+  mutable bool cached_ = false;
   std::vector<PseudoChannel> pseudo_;
   Stats stats_;
 };

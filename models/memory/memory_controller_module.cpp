@@ -32,9 +32,9 @@ Bytes MemoryControllerModule::bytes_written() const {
 
 void MemoryControllerModule::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
                                          sc_core::sc_time& delay) {
-  std::vector<uint64_t> local_starts;
-  const std::vector<uint64_t> pieces =
-      interleaver_.split(payload.get_address(), payload.get_data_length(), &local_starts);
+  std::vector<uint64_t>& pieces = pieces_;
+  std::vector<uint64_t>& local_starts = local_starts_;
+  interleaver_.split_into(payload.get_address(), payload.get_data_length(), pieces, &local_starts);
   sc_core::sc_time slowest = delay;
   tlm::tlm_generic_payload piece;
   piece.set_command(payload.get_command());

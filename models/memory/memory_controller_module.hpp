@@ -39,6 +39,8 @@ class MemoryControllerModule : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<MemoryControllerModule> to_channels_;
   std::vector<std::unique_ptr<MemoryChannelModule>> channels_;
   AddressInterleaver interleaver_;
+  std::vector<uint64_t> pieces_;        // per-call scratch: bytes per channel
+  std::vector<uint64_t> local_starts_;  // per-call scratch: first local address per channel
 };
 
 }  // namespace scoville::models
