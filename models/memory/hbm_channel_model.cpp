@@ -118,7 +118,8 @@ double HbmChannelModel::stretch_over_refresh(double t, double work) {
   double next_window = phase_ + static_cast<double>(refresh_epoch(t) + 1) * refi_;
   while (work > next_window - t) {
     work -= next_window - t;
-    t = next_window + rfc_;
+    // Refresh closes every row: the first data after it waits for an ACT and tRCD.
+    t = next_window + rfc_ + timing_.t_rcd.si();
     next_window += refi_;
     ++stats_.refresh_stalls;
   }
@@ -141,6 +142,7 @@ void HbmChannelModel::skip_periods(uint64_t periods, double data_per_period) {
       bank.refresh_epoch = refresh_epoch(pc.bus_free);
     }
   }
+  stats_.periods_skipped += static_cast<int64_t>(periods);
   // Each skipped period is one row miss per bank.
   stats_.row_misses += static_cast<int64_t>(periods) * timing_.pseudo_channels * timing_.banks();
   stats_.data_time += Duration(k * data_per_period * static_cast<double>(pseudo_.size()));

@@ -50,8 +50,9 @@ class HbmChannelModel : public ChannelTiming {
     int64_t row_hits = 0;
     int64_t row_misses = 0;
     int64_t turnarounds = 0;
-    int64_t refresh_stalls = 0;  // segments delayed by a refresh window
-    Duration data_time;          // pseudo-channel bus time spent moving data (summed)
+    int64_t refresh_stalls = 0;   // segments delayed by a refresh window
+    int64_t periods_skipped = 0;  // steady-state periods of long runs advanced in one step
+    Duration data_time;           // pseudo-channel bus time spent moving data (summed)
   };
 
   // `refresh_phase` offsets this channel's refresh windows (stagger across channels).
