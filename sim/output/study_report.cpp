@@ -77,15 +77,19 @@ std::string render_text(const engine::StudyResult& result) {
       << " chip(s), model " << (result.chips.empty() ? s.model : result.chips.front().model)
       << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl
       << " out tokens per sequence\n\n";
+  const bool software = !s.software.empty();
   const std::vector<size_t> w = {12, 9, 11, 13, 14, 11, 14};
-  out << pad("chip", w[0]) << pad("phase", w[1]) << pad("time", w[2]) << pad("tokens/s", w[3])
-      << pad("energy/token", w[4]) << pad("avg power", w[5]) << "bound (share of time)\n";
+  out << pad("chip", w[0]) << pad("phase", w[1]) << pad("time", w[2]);
+  if (software) out << pad("software", w[2]);
+  out << pad("tokens/s", w[3]) << pad("energy/token", w[4]) << pad("avg power", w[5])
+      << "bound (share of time)\n";
   for (const stats::ChipResult& chip : result.chips) {
     bool first = true;
     for (const stats::PhaseResult& p : chip.phases) {
       out << pad(first ? chip.chip : "", w[0]) << pad(p.name, w[1])
-          << pad(format_si(p.time.si(), "s", 3), w[2])
-          << pad(format_si(p.tokens_per_second(), "tok/s", 3), w[3])
+          << pad(format_si(p.time.si(), "s", 3), w[2]);
+      if (software) out << pad(format_si(p.software_time.si(), "s", 3), w[2]);
+      out << pad(format_si(p.tokens_per_second(), "tok/s", 3), w[3])
           << pad(format_si(p.energy_per_token().si(), "J", 3), w[4])
           << pad(format_si(p.average_power().si(), "W", 3), w[5]) << bound_text(p) << "\n";
       first = false;
@@ -95,9 +99,9 @@ std::string render_text(const engine::StudyResult& result) {
   for (const stats::ChipResult& chip : result.chips) {
     const stats::PhaseResult& prefill = chip.phases[0];
     const stats::PhaseResult& decode = chip.phases[1];
-    const double e2e = prefill.time.si() + decode.time.si();
+    const double e2e = prefill.total_time().si() + decode.total_time().si();
     out << chip.chip << ": request " << format_si(e2e, "s", 3) << " end to end, "
-        << format_si(decode.time.si() / static_cast<double>(chip.osl), "s", 3)
+        << format_si(decode.total_time().si() / static_cast<double>(chip.osl), "s", 3)
         << " per output token; memory "
         << format_si((chip.weight_bytes + chip.kv_bytes).si(), "B", 3) << " of "
         << format_si(chip.hbm_capacity.si(), "B", 3) << " (weights "
@@ -106,8 +110,12 @@ std::string render_text(const engine::StudyResult& result) {
         << "\n";
   }
   out << "\nBound: compute = matrix/vector engines, hbm = HBM bandwidth, other = latency, on-chip\n"
-         "bandwidth or imbalance. Hardware time only: no serving-stack overheads are modelled "
-         "yet.\n";
+         "bandwidth or imbalance. "
+      << (software ? "time = hardware time; software = the '" + s.software +
+                         "' profile's launch, sync and host overheads (tokens/s and request "
+                         "times include both).\n"
+                   : std::string("Hardware time only: the study names no software profile "
+                                 "(software: none, zero overheads).\n"));
   return out.str();
 }
 
@@ -119,7 +127,8 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
       << "\",\n  \"git_sha\": \"" << json_escape(provenance.git_sha)
       << "\",\n  \"seed\": " << s.seed << ",\n  \"study\": {\"name\": \"" << json_escape(s.name)
       << "\", \"model\": \"" << json_escape(s.model) << "\", \"batch\": " << s.batch
-      << ", \"isl\": " << s.isl << ", \"osl\": " << s.osl << "},\n  \"chips\": [";
+      << ", \"isl\": " << s.isl << ", \"osl\": " << s.osl << ", \"software\": \""
+      << json_escape(s.software.empty() ? "none" : s.software) << "\"},\n  \"chips\": [";
   for (size_t c = 0; c < result.chips.size(); ++c) {
     const stats::ChipResult& chip = result.chips[c];
     out << (c ? "," : "") << "\n    {\"chip\": \"" << json_escape(chip.chip) << "\", \"model\": \""
@@ -133,8 +142,9 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
     for (size_t i = 0; i < chip.phases.size(); ++i) {
       const stats::PhaseResult& p = chip.phases[i];
       out << (i ? "," : "") << "\n       {\"name\": \"" << p.name
-          << "\", \"time_s\": " << json_number(p.time.si()) << ", \"tokens\": " << p.tokens
-          << ", \"iterations\": " << p.iterations
+          << "\", \"time_s\": " << json_number(p.time.si())
+          << ", \"software_time_s\": " << json_number(p.software_time.si())
+          << ", \"tokens\": " << p.tokens << ", \"iterations\": " << p.iterations
           << ", \"tokens_per_s\": " << json_number(p.tokens_per_second())
           << ", \"energy_J\": " << json_number(p.energy.total().si())
           << ", \"energy_per_token_J\": " << json_number(p.energy_per_token().si())

@@ -35,6 +35,7 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
   s.osl = r.integer("osl", 1, kMaxSequenceTokens);
   s.seed = static_cast<uint64_t>(r.integer_or("seed", 0, 0, INT64_MAX));
   s.chips = r.string_list("chips");
+  s.software = r.string_or("software", "");
   r.finish();
   diagnostics.throw_if_any();
   return s;
@@ -64,6 +65,7 @@ std::string to_yaml(const StudyConfig& s) {
   out << YAML::Key << "isl" << YAML::Value << s.isl;
   out << YAML::Key << "osl" << YAML::Value << s.osl;
   out << YAML::Key << "seed" << YAML::Value << s.seed;
+  if (!s.software.empty()) out << YAML::Key << "software" << YAML::Value << s.software;
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

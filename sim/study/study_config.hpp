@@ -16,6 +16,9 @@ struct StudyConfig {
   int64_t isl = 1;
   int64_t osl = 1;
   uint64_t seed = 0;
+  // Software overhead profile (arch/software/<name>.yaml or a file); empty: none, so results
+  // are hardware time only.
+  std::string software;
   std::string source;     // file the study came from ("<embedded default study>" for the default)
   std::string yaml_text;  // the study as written, kept for provenance
 };
