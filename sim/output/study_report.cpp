@@ -187,7 +187,7 @@ Column real_column(const std::string& name, const std::string& units, std::vecto
 Table phases_table(const engine::StudyResult& r) {
   std::vector<std::string> chip, phase, bound;
   std::vector<int64_t> tokens, iterations;
-  std::vector<double> time, tps, energy, ept, power, flops, hbm;
+  std::vector<double> time, software, tps, energy, ept, power, flops, hbm;
   for (const stats::ChipResult& c : r.chips) {
     for (const stats::PhaseResult& p : c.phases) {
       chip.push_back(c.chip);
@@ -196,6 +196,7 @@ Table phases_table(const engine::StudyResult& r) {
       tokens.push_back(p.tokens);
       iterations.push_back(p.iterations);
       time.push_back(p.time.si());
+      software.push_back(p.software_time.si());
       tps.push_back(p.tokens_per_second());
       energy.push_back(p.energy.total().si());
       ept.push_back(p.energy_per_token().si());
@@ -204,14 +205,15 @@ Table phases_table(const engine::StudyResult& r) {
       hbm.push_back(p.hbm_bytes.si());
     }
   }
-  return Table{"/phases",
-               {text_column("chip", chip), text_column("phase", phase),
-                real_column("time_s", "s", time), int_column("tokens", "1", tokens),
-                int_column("iterations", "1", iterations), real_column("tokens_per_s", "1/s", tps),
-                real_column("energy_J", "J", energy), real_column("energy_per_token_J", "J", ept),
-                real_column("avg_power_W", "W", power), real_column("flops", "FLOP", flops),
-                real_column("hbm_bytes", "B", hbm), text_column("bound", bound)},
-               {}};
+  return Table{
+      "/phases",
+      {text_column("chip", chip), text_column("phase", phase), real_column("time_s", "s", time),
+       real_column("software_time_s", "s", software), int_column("tokens", "1", tokens),
+       int_column("iterations", "1", iterations), real_column("tokens_per_s", "1/s", tps),
+       real_column("energy_J", "J", energy), real_column("energy_per_token_J", "J", ept),
+       real_column("avg_power_W", "W", power), real_column("flops", "FLOP", flops),
+       real_column("hbm_bytes", "B", hbm), text_column("bound", bound)},
+      {}};
 }
 
 Table energy_table(const engine::StudyResult& r) {
@@ -311,7 +313,7 @@ Table summary_table(const engine::StudyResult& r) {
     const stats::PhaseResult& dec = c.phases[1];
     chip.push_back(c.chip);
     model.push_back(c.model);
-    e2e.push_back(pre.time.si() + dec.time.si());
+    e2e.push_back(pre.total_time().si() + dec.total_time().si());
     prefill_tps.push_back(pre.tokens_per_second());
     decode_tps.push_back(dec.tokens_per_second());
     const double total_energy = pre.energy.total().si() + dec.energy.total().si();
