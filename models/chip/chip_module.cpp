@@ -1,5 +1,8 @@
 #include "models/chip/chip_module.hpp"
 
+#include "models/memory/channel_model.hpp"
+#include "models/memory/hbm_channel_model.hpp"
+
 namespace scoville::models {
 
 namespace {
@@ -10,13 +13,21 @@ constexpr uint64_t kSharedSramGranule = 4096;
 
 ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& params)
     : sc_core::sc_module(name), params_(params), policy_(params) {
-  hbm_ = std::make_unique<MemoryControllerModule>("hbm", params_.hbm.channels(),
-                                                  ChannelModel::hbm(params_.hbm),
-                                                  params_.hbm.interleave_granule);
+  const HbmParams& hbm = params_.hbm;
+  hbm_ = std::make_unique<MemoryControllerModule>(
+      "hbm", hbm.channels(),
+      [&hbm](int64_t c) {
+        // Refresh phases spread evenly over one tREFI, so channels do not all stop together.
+        const Duration phase =
+            hbm.timing.t_refi * (static_cast<double>(c) / static_cast<double>(hbm.channels()));
+        return std::make_unique<HbmChannelModel>(hbm, phase);
+      },
+      hbm.interleave_granule);
+  const ChannelModel bank =
+      ChannelModel::shared_sram_bank(params_.shared_sram, params_.noc.latency);
   shared_sram_ = std::make_unique<MemoryControllerModule>(
       "shared_sram", params_.shared_sram.banks,
-      ChannelModel::shared_sram_bank(params_.shared_sram, params_.noc.latency),
-      Bytes(kSharedSramGranule));
+      [&bank](int64_t) { return std::make_unique<ChannelModel>(bank); }, Bytes(kSharedSramGranule));
   for (int64_t t = 0; t < params_.tiles.count; ++t) {
     const std::string tile_name = "tile_" + std::to_string(t);
     tiles_.push_back(
@@ -58,7 +69,7 @@ void ChipModule::control_thread() {
     planned->plan = policy_.plan(work);
     for (const auto& blocks : planned->plan.blocks_per_tile) {
       // Each tile streams its own contiguous address range.
-      planned->assignments.push_back({&blocks, hbm_cursor, shared_cursor});
+      planned->assignments.push_back({&blocks, hbm_cursor, shared_cursor, work.hbm_pattern});
       for (const WorkBlock& b : blocks) {
         hbm_cursor += static_cast<uint64_t>(b.hbm_read.si() + b.hbm_write.si() + 0.5);
         shared_cursor += static_cast<uint64_t>(b.shared_read.si() + b.shared_write.si() + 0.5);

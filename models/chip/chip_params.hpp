@@ -26,6 +26,11 @@ struct MatrixEngineParams {
   // Cycles to fill and drain the engine's pipeline, paid once per work block (consecutive
   // output blocks of one block overlap their fill with the previous drain).
   int64_t pipeline_latency_cycles = 0;
+  // Clock the engine sustains under dense matrix work, at or below the tile clock: chips that
+  // reach their power limit on matmuls lower their clock (DVFS), and do so more on random data
+  // than on zeros. Peak rates stay quoted at the tile clock; matrix cycles run at this one.
+  // 0 = the tile clock (see TileParams::matrix_clock).
+  Frequency sustained_clock;
 
   bool supports(MathPrecision p) const { return k_per_cycle[index_of(p)] > 0; }
   int64_t macs_per_cycle(MathPrecision p) const { return rows * cols * k_per_cycle[index_of(p)]; }
@@ -45,6 +50,10 @@ struct TileParams {
   // Whether a tile streams the next op's weights while the current op drains (dataflow
   // designs), or only at the op's start (kernel-per-op execution, as on GPUs).
   bool prefetch_next_op = false;
+
+  Frequency matrix_clock() const {
+    return matrix.sustained_clock.si() > 0 ? matrix.sustained_clock : clock;
+  }
 };
 
 // Chip-wide on-chip memory shared by all tiles (a GPU's L2, a wafer/reticle chip's global SRAM).
@@ -60,18 +69,47 @@ struct NocParams {
   Duration latency;
 };
 
+// DRAM organisation and timing of one HBM pseudo-channel (JEDEC JESD238 names, lower-cased).
+// Every channel has `pseudo_channels` independent pseudo-channels sharing its command bus and
+// splitting its data pins evenly; each has bank_groups x banks_per_group banks with one open
+// row (open-page policy). Only ratios and sums of these times matter to the channel model, not
+// a clock: a burst lasts burst_bytes / (bandwidth_per_channel / pseudo_channels).
+struct HbmTimingParams {
+  int64_t pseudo_channels = 2;
+  int64_t bank_groups = 4;
+  int64_t banks_per_group = 4;
+  Bytes row_bytes;    // row (page) size per pseudo-channel
+  Bytes burst_bytes;  // one column access: pseudo-channel width x burst length
+  Duration t_rcd;     // ACT to column command (row open)
+  Duration t_rp;      // PRE to ACT (row close)
+  Duration t_ras;     // ACT to PRE, minimum
+  Duration t_ccd_l;   // column to column, same bank group (different groups: one burst)
+  Duration t_rrd;     // ACT to ACT, different banks of a pseudo-channel
+  Duration t_faw;     // window holding at most four ACTs per pseudo-channel
+  Duration t_wr;      // end of write data to PRE
+  Duration t_wtr;     // end of write data to the next read's data (bus turnaround)
+  Duration t_rtw;     // end of read data to the next write's data (bus turnaround)
+  Duration t_refi;    // all-bank refresh interval
+  Duration t_rfc;     // all-bank refresh duration (channel unavailable, rows closed)
+
+  int64_t banks() const { return bank_groups * banks_per_group; }
+};
+
 struct HbmParams {
   int64_t stacks = 0;
   int64_t channels_per_stack = 0;
-  Bandwidth bandwidth_per_channel;
+  Bandwidth bandwidth_per_channel;  // peak: pins x data rate
   Bytes capacity;
-  Duration latency;             // request to first data, unloaded
-  Bytes interleave_granule;     // consecutive addresses rotate over channels every granule
-  double streaming_efficiency;  // achieved fraction of peak on long sequential streams
+  Duration latency;          // request to first data, unloaded (controller, PHY, NoC, DRAM core)
+  Bytes interleave_granule;  // consecutive addresses rotate over channels every granule
+  HbmTimingParams timing;
 
   int64_t channels() const { return stacks * channels_per_stack; }
   Bandwidth peak_bandwidth() const {
     return bandwidth_per_channel * static_cast<double>(channels());
+  }
+  Bandwidth pseudo_channel_bandwidth() const {
+    return bandwidth_per_channel / static_cast<double>(timing.pseudo_channels);
   }
 };
 

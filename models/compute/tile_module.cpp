@@ -20,7 +20,8 @@ TileModule::TileModule(const sc_core::sc_module_name& name, const TileParams& pa
       params_(params),
       noc_latency_(to_sc_time(noc_latency)),
       on_done_(std::move(on_done)),
-      prefetch_next_op_(prefetch_next_op) {
+      prefetch_next_op_(prefetch_next_op),
+      rng_(0, std::string(static_cast<const char*>(name))) {
   SC_HAS_PROCESS(TileModule);
   SC_THREAD(run_thread);
 }
@@ -30,6 +31,7 @@ void TileModule::start(Assignment current, Assignment next) {
   next_ = next;
   shared_address_ = current.shared_address;
   hbm_address_ = current.hbm_address;
+  scattered_requests_ = 0;
   if (prefetched_for_ == current.blocks) {
     hbm_address_ += prefetched_hbm_bytes_;
   } else {
@@ -88,9 +90,43 @@ sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileMod
   return done + noc_latency_;
 }
 
+sc_core::sc_time TileModule::scattered_read(uint64_t bytes) {
+  const HbmPattern& p = current_.hbm_pattern;
+  sc_core::sc_time done = sc_core::sc_time_stamp();
+  tlm::tlm_generic_payload payload;
+  payload.set_command(tlm::TLM_READ_COMMAND);
+  payload.set_data_ptr(&dummy_data_);
+  // Strided requests continue from where this tile's range starts, scaled by stride/request so
+  // that tiles do not overlap; random ones are request-aligned anywhere in the span.
+  const uint64_t base = current_.hbm_address / p.request_bytes * p.stride_bytes;
+  for (uint64_t sent = 0; sent < bytes; sent += p.request_bytes) {
+    const uint64_t piece = std::min(p.request_bytes, bytes - sent);
+    uint64_t address = 0;
+    if (p.access == HbmAccess::kStrided) {
+      address = base + scattered_requests_++ * p.stride_bytes;
+    } else {
+      address = rng_.next_u64() % (p.span_bytes / p.request_bytes) * p.request_bytes;
+    }
+    payload.set_address(address);
+    payload.set_data_length(static_cast<unsigned int>(piece));
+    payload.set_streaming_width(static_cast<unsigned int>(piece));
+    payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    hbm_socket->b_transport(payload, delay);
+    done = std::max(done, sc_core::sc_time_stamp() + delay);
+  }
+  return done + noc_latency_;
+}
+
 sc_core::sc_time TileModule::load(const WorkBlock& block, bool hbm_part, bool shared_part) {
   sc_core::sc_time ready = sc_core::sc_time_stamp();
-  if (hbm_part && block.hbm_read.si() > 0) {
+  if (hbm_part && block.hbm_read.si() > 0 &&
+      current_.hbm_pattern.access != HbmAccess::kSequential) {
+    const double wanted = block.hbm_read.si() + hbm_carry_bytes_;
+    const double whole = std::floor(wanted);
+    hbm_carry_bytes_ = wanted - whole;
+    ready = std::max(ready, scattered_read(static_cast<uint64_t>(whole)));
+  } else if (hbm_part && block.hbm_read.si() > 0) {
     ready =
         std::max(ready, transfer(hbm_socket, tlm::TLM_READ_COMMAND, hbm_address_, block.hbm_read));
   }
@@ -133,7 +169,8 @@ void TileModule::execute() {
     if (ready[i] > sc_core::sc_time_stamp()) sc_core::wait(ready[i] - sc_core::sc_time_stamp());
     const WorkBlock& b = blocks[i];
     // The engines and the local buffer work in parallel; the slower one sets the pace.
-    const Duration engines = cycles_to_duration(b.matrix_cycles + b.vector_cycles, params_.clock);
+    const Duration engines = cycles_to_duration(b.matrix_cycles, params_.matrix_clock()) +
+                             cycles_to_duration(b.vector_cycles, params_.clock);
     const Bytes buffer_traffic = b.hbm_read + b.shared_read + b.hbm_write + b.shared_write;
     const Duration buffer = buffer_traffic / params_.sram_bandwidth;
     const Duration compute = std::max(engines, buffer);

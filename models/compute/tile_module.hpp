@@ -14,6 +14,8 @@
 
 #include "models/chip/chip_params.hpp"
 #include "models/compute/work_block.hpp"
+#include "models/compute/work_descriptor.hpp"
+#include "sim/base/rng.hpp"
 
 namespace scoville::models {
 
@@ -30,6 +32,7 @@ class TileModule : public sc_core::sc_module {
     const std::vector<WorkBlock>* blocks = nullptr;
     uint64_t hbm_address = 0;
     uint64_t shared_address = 0;
+    HbmPattern hbm_pattern;  // layout of the HBM reads (sequential unless a benchmark asks)
   };
 
   // Hands the tile its blocks for an op and starts it at the current time. With weight prefetch
@@ -50,6 +53,8 @@ class TileModule : public sc_core::sc_module {
   // Sends one transfer and returns the absolute time it completes.
   sc_core::sc_time transfer(tlm_utils::simple_initiator_socket<TileModule>& socket,
                             tlm::tlm_command command, uint64_t& address, Bytes bytes);
+  // HBM reads of a strided or random pattern: one request of request_bytes at a time.
+  sc_core::sc_time scattered_read(uint64_t bytes);
 
   TileParams params_;
   sc_core::sc_time noc_latency_;
@@ -65,9 +70,11 @@ class TileModule : public sc_core::sc_module {
   std::vector<sc_core::sc_time> prefetched_ready_;
   uint64_t prefetched_hbm_bytes_ = 0;
   Duration busy_time_;
-  unsigned char dummy_data_ = 0;   // TLM payloads need a data pointer; this model moves no data
-  double hbm_carry_bytes_ = 0;     // fraction of a byte not yet sent to HBM
-  double shared_carry_bytes_ = 0;  // fraction of a byte not yet sent to shared SRAM
+  unsigned char dummy_data_ = 0;     // TLM payloads need a data pointer; this model moves no data
+  double hbm_carry_bytes_ = 0;       // fraction of a byte not yet sent to HBM
+  double shared_carry_bytes_ = 0;    // fraction of a byte not yet sent to shared SRAM
+  RngStream rng_;                    // random-pattern addresses (seeded by the tile's name)
+  uint64_t scattered_requests_ = 0;  // strided requests issued in the current op
 };
 
 }  // namespace scoville::models

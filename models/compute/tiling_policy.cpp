@@ -169,13 +169,14 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
 TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int64_t group,
                                                    double weight_b, double act_in_b) const {
   const MatrixEngineParams& engine = chip_.tiles.matrix;
-  const double clock = chip_.tiles.clock.si();
+  const double clock = chip_.tiles.matrix_clock().si();
   // Each member's fair share of the on-chip bandwidth that feeds it.
   const double feed_bandwidth =
       (chip_.shared_sram.bandwidth.si() + chip_.hbm.peak_bandwidth().si()) /
       static_cast<double>(chip_.tiles.count);
   MatmulGrid best;
   double best_time = -1;
+  double best_traffic = 0;
   const int64_t max_cols = std::min(group, ceil_div(w.n, engine.cols));
   for (int64_t cols = 1; cols <= max_cols; ++cols) {
     const int64_t max_rows = std::min(group / cols, ceil_div(w.m, engine.rows));
@@ -189,9 +190,14 @@ TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int6
       const double traffic =
           weight_b * static_cast<double>(k * n) + act_in_b * static_cast<double>(m * k);
       const double time = std::max(compute, traffic / feed_bandwidth);
-      // Strictly better only: among equals the earlier (fewer columns, no split-K) wins.
-      if (best_time < 0 || time < best_time * (1 - 1e-9)) {
+      // Strictly faster wins; among equally fast grids the one moving fewer bytes (the estimate
+      // of the feed is optimistic, so traffic that does not show in `time` still costs), then the
+      // earlier (fewer columns, no split-K).
+      const bool faster = time < best_time * (1 - 1e-9);
+      const bool as_fast = !faster && time <= best_time * (1 + 1e-9);
+      if (best_time < 0 || faster || (as_fast && traffic < best_traffic * (1 - 1e-9))) {
         best_time = time;
+        best_traffic = traffic;
         best = MatmulGrid{rows, cols, depth};
       }
     }

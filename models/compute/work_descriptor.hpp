@@ -16,6 +16,18 @@ enum class WorkClass {
   kVector,     // elementwise/reduction work on the vector units
 };
 
+// How an op's HBM reads are laid out. Ops of a model stream contiguous ranges (weights, a
+// sequence's KV); micro-benchmarks also read in fixed-size requests at a stride, or at random
+// (request-aligned) places within a span, to show what scattered access achieves.
+enum class HbmAccess { kSequential, kStrided, kRandom };
+
+struct HbmPattern {
+  HbmAccess access = HbmAccess::kSequential;
+  uint64_t request_bytes = 0;  // strided/random: bytes per request
+  uint64_t stride_bytes = 0;   // strided: distance between request starts (>= request_bytes)
+  uint64_t span_bytes = 0;     // random: requests fall in [0, span)
+};
+
 struct WorkDescriptor {
   std::string label;
   WorkClass work_class = WorkClass::kVector;
@@ -29,6 +41,7 @@ struct WorkDescriptor {
   Bytes hbm_write_bytes;       // written to HBM (KV append)
   Bytes activation_in_bytes;   // unique activations read (each tile may re-read them)
   Bytes activation_out_bytes;  // unique activations written
+  HbmPattern hbm_pattern;      // layout of the HBM reads
 };
 
 }  // namespace scoville::models

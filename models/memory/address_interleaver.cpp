@@ -20,8 +20,17 @@ int64_t AddressInterleaver::channel_of(uint64_t address) const {
   return static_cast<int64_t>((granule % channels_ + mix(round)) % channels_);
 }
 
-std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size) const {
-  std::vector<uint64_t> bytes(channels_, 0);
+std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size,
+                                                std::vector<uint64_t>* local_starts) const {
+  std::vector<uint64_t> bytes;
+  split_into(address, size, bytes, local_starts);
+  return bytes;
+}
+
+void AddressInterleaver::split_into(uint64_t address, uint64_t size, std::vector<uint64_t>& bytes,
+                                    std::vector<uint64_t>* local_starts) const {
+  bytes.assign(channels_, 0);
+  if (local_starts != nullptr) local_starts->assign(channels_, 0);
   uint64_t cursor = address;
   const uint64_t end = address + size;
   const uint64_t round_bytes = granule_ * channels_;
@@ -29,7 +38,11 @@ std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size)
   auto walk_to = [&](uint64_t stop) {
     while (cursor < stop) {
       const uint64_t take = std::min(granule_ - cursor % granule_, stop - cursor);
-      bytes[static_cast<size_t>(channel_of(cursor))] += take;
+      const size_t channel = static_cast<size_t>(channel_of(cursor));
+      if (local_starts != nullptr && bytes[channel] == 0) {
+        (*local_starts)[channel] = local_address(cursor);
+      }
+      bytes[channel] += take;
       cursor += take;
     }
   };
@@ -37,11 +50,13 @@ std::vector<uint64_t> AddressInterleaver::split(uint64_t address, uint64_t size)
   // Whole rounds touch every channel with one granule each, whatever the rotation.
   const uint64_t rounds = (end - cursor) / round_bytes;
   if (rounds > 0) {
-    for (uint64_t& b : bytes) b += rounds * granule_;
+    for (size_t c = 0; c < bytes.size(); ++c) {
+      if (local_starts != nullptr && bytes[c] == 0) (*local_starts)[c] = local_address(cursor);
+      bytes[c] += rounds * granule_;
+    }
     cursor += rounds * round_bytes;
   }
   walk_to(end);
-  return bytes;
 }
 
 }  // namespace scoville::models

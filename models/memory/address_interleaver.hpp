@@ -15,10 +15,21 @@ class AddressInterleaver {
       : channels_(static_cast<uint64_t>(channels)), granule_(granule_bytes) {}
 
   int64_t channel_of(uint64_t address) const;
+  // Address inside its channel: round x granule + offset. A contiguous global range maps to a
+  // contiguous range in every channel it touches (each round holds one granule per channel).
+  uint64_t local_address(uint64_t address) const {
+    return address / granule_ / channels_ * granule_ + address % granule_;
+  }
 
   // Bytes of [address, address + size) that fall in each channel (one entry per channel).
-  // Whole rounds are spread arithmetically, so the cost does not grow with the size.
-  std::vector<uint64_t> split(uint64_t address, uint64_t size) const;
+  // Whole rounds are spread arithmetically, so the cost does not grow with the size. With
+  // `local_starts`, also the channel-local address of each channel's first byte (0 where none).
+  std::vector<uint64_t> split(uint64_t address, uint64_t size,
+                              std::vector<uint64_t>* local_starts = nullptr) const;
+  // The same into caller-owned buffers (resized to one entry per channel), so that a caller
+  // splitting millions of transfers does not allocate for each.
+  void split_into(uint64_t address, uint64_t size, std::vector<uint64_t>& bytes,
+                  std::vector<uint64_t>* local_starts) const;
 
  private:
   uint64_t channels_;

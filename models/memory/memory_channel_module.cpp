@@ -6,28 +6,26 @@ sc_core::sc_time to_sc_time(Duration d) { return sc_core::sc_time(d.si(), sc_cor
 Duration from_sc_time(const sc_core::sc_time& t) { return Duration(t.to_seconds()); }
 
 MemoryChannelModule::MemoryChannelModule(const sc_core::sc_module_name& name,
-                                         const ChannelModel& model)
+                                         std::unique_ptr<ChannelTiming> model)
     : sc_core::sc_module(name),
       socket("socket"),
-      model_(model),
-      latency_(to_sc_time(model.access_latency())) {
+      model_(std::move(model)),
+      latency_(to_sc_time(model_->access_latency())) {
   socket.register_b_transport(this, &MemoryChannelModule::b_transport);
 }
 
 void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  const Bytes bytes(static_cast<double>(payload.get_data_length()));
+  const uint64_t length = payload.get_data_length();
+  const Bytes bytes(static_cast<double>(length));
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time arrival = now + delay;
-  const sc_core::sc_time start = arrival > busy_until_ ? arrival : busy_until_;
-  const sc_core::sc_time occupancy = to_sc_time(model_.occupancy(bytes));
-  busy_until_ = start + occupancy;
-  busy_time_ += from_sc_time(occupancy);
+  const Duration done =
+      model_->serve(from_sc_time(now + delay), payload.get_address(), length, payload.is_write());
   if (payload.is_write()) {
     bytes_written_ += bytes;
   } else {
     bytes_read_ += bytes;
   }
-  delay = busy_until_ + latency_ - now;
+  delay = to_sc_time(done) + latency_ - now;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -1,14 +1,16 @@
 // One memory channel (an HBM channel, or a bank of shared SRAM) as a TLM-2.0 loosely-timed target:
-// the thin SystemC shell around ChannelModel. A request starts when it arrives and the channel is
-// free, occupies the channel for ChannelModel::occupancy, and its data is complete one access
-// latency later. Contention is real: requests from every tile queue on the same busy-until time.
+// the thin SystemC shell around a ChannelTiming model. A request's data is done when the model
+// says (it queues behind earlier requests inside the model), and reaches the requester one access
+// latency later. Contention is real: requests from every tile meet in the same model state.
 #pragma once
+
+#include <memory>
 
 #include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
-#include "models/memory/channel_model.hpp"
+#include "models/memory/channel_timing.hpp"
 #include "sim/base/units.hpp"
 
 namespace scoville::models {
@@ -17,21 +19,19 @@ class MemoryChannelModule : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<MemoryChannelModule> socket;
 
-  MemoryChannelModule(const sc_core::sc_module_name& name, const ChannelModel& model);
+  MemoryChannelModule(const sc_core::sc_module_name& name, std::unique_ptr<ChannelTiming> model);
 
   Bytes bytes_read() const { return bytes_read_; }
   Bytes bytes_written() const { return bytes_written_; }
-  Duration busy_time() const { return busy_time_; }
+  const ChannelTiming& model() const { return *model_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
 
-  ChannelModel model_;
+  std::unique_ptr<ChannelTiming> model_;
   sc_core::sc_time latency_;
-  sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;
   Bytes bytes_read_;
   Bytes bytes_written_;
-  Duration busy_time_;
 };
 
 // Converts between our Duration and SystemC time (resolution 1 ps by default).

@@ -1,8 +1,10 @@
 // A memory made of interleaved channels (HBM stacks x channels, or shared SRAM banks). Tiles send
 // whole transfers; the controller splits each by address over the channels it touches, issues the
-// pieces at the same time and completes when the slowest piece does.
+// pieces (each contiguous in its channel's local address space) at the same time and completes
+// when the slowest piece does.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,8 +23,10 @@ class MemoryControllerModule : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<MemoryControllerModule> target;
 
+  using ChannelFactory = std::function<std::unique_ptr<ChannelTiming>(int64_t channel)>;
+
   MemoryControllerModule(const sc_core::sc_module_name& name, int64_t channels,
-                         const ChannelModel& channel, Bytes granule);
+                         const ChannelFactory& make_channel, Bytes granule);
 
   Bytes bytes_read() const;
   Bytes bytes_written() const;
@@ -35,6 +39,8 @@ class MemoryControllerModule : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<MemoryControllerModule> to_channels_;
   std::vector<std::unique_ptr<MemoryChannelModule>> channels_;
   AddressInterleaver interleaver_;
+  std::vector<uint64_t> pieces_;        // per-call scratch: bytes per channel
+  std::vector<uint64_t> local_starts_;  // per-call scratch: first local address per channel
 };
 
 }  // namespace scoville::models

@@ -10,6 +10,7 @@ extern const char kConfigUsage[];
 extern const char kReportUsage[];
 extern const char kSweepUsage[];
 extern const char kTraceUsage[];
+extern const char kChipBenchUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -19,6 +20,7 @@ const std::vector<CommandEntry>& command_table() {
       {"merge", kSweepUsage, merge_command},  // documented with sweep
       {"report", kReportUsage, report_command},
       {"trace", kTraceUsage, trace_command},
+      {"chip-bench", kChipBenchUsage, chip_bench_command},
   };
   return table;
 }

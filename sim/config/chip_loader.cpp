@@ -1,5 +1,6 @@
 #include "sim/config/chip_loader.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include "sim/base/yaml_reader.hpp"
@@ -42,6 +43,9 @@ models::MatrixEngineParams read_matrix_engine(MapReader r) {
   }
   rates.finish();
   e.pipeline_latency_cycles = r.integer("pipeline_latency_cycles", 0, 1'000'000);
+  // Optional; absent (0) means the tile clock.
+  e.sustained_clock =
+      r.quantity_or<Frequency>("sustained_clock", Frequency(0), Range::kNonNegative);
   r.finish();
   return e;
 }
@@ -51,12 +55,49 @@ models::TileParams read_tiles(MapReader r) {
   t.count = r.integer("count", 1, kMaxTiles);
   t.clock = r.quantity<Frequency>("clock");
   t.matrix = read_matrix_engine(r.map("matrix_engine"));
+  if (t.matrix.sustained_clock > t.clock) {
+    r.error("matrix_engine.sustained_clock", "must not exceed the tile clock");
+  }
   MapReader vector = r.map("vector_unit");
   t.vector.flops_per_cycle = vector.number("flops_per_cycle", 1e-3, 1e9);
   vector.finish();
   t.sram = r.quantity<Bytes>("sram");
   t.sram_bandwidth = r.quantity<Bandwidth>("sram_bandwidth");
   t.prefetch_next_op = r.boolean_or("prefetch_next_op", false);
+  r.finish();
+  return t;
+}
+
+bool whole_bytes(Bytes b) { return b.si() == static_cast<double>(static_cast<uint64_t>(b.si())); }
+
+models::HbmTimingParams read_hbm_timing(MapReader r) {
+  models::HbmTimingParams t;
+  t.pseudo_channels = r.integer("pseudo_channels", 1, 64);
+  t.bank_groups = r.integer("bank_groups", 1, 64);
+  t.banks_per_group = r.integer("banks_per_group", 1, 64);
+  t.row_bytes = r.quantity<Bytes>("row_bytes");
+  t.burst_bytes = r.quantity<Bytes>("burst_bytes");
+  t.t_rcd = r.quantity<Duration>("t_rcd", Range::kNonNegative);
+  t.t_rp = r.quantity<Duration>("t_rp", Range::kNonNegative);
+  t.t_ras = r.quantity<Duration>("t_ras", Range::kNonNegative);
+  t.t_ccd_l = r.quantity<Duration>("t_ccd_l", Range::kNonNegative);
+  t.t_rrd = r.quantity<Duration>("t_rrd", Range::kNonNegative);
+  t.t_faw = r.quantity<Duration>("t_faw", Range::kNonNegative);
+  t.t_wr = r.quantity<Duration>("t_wr", Range::kNonNegative);
+  t.t_wtr = r.quantity<Duration>("t_wtr", Range::kNonNegative);
+  t.t_rtw = r.quantity<Duration>("t_rtw", Range::kNonNegative);
+  t.t_refi = r.quantity<Duration>("t_refi");
+  t.t_rfc = r.quantity<Duration>("t_rfc", Range::kNonNegative);
+  if (t.burst_bytes.si() > 0 && !whole_bytes(t.burst_bytes)) {
+    r.error("burst_bytes", "must be a whole number of bytes");
+  }
+  if (t.row_bytes.si() > 0 && t.burst_bytes.si() > 0 &&
+      (!whole_bytes(t.row_bytes) || std::fmod(t.row_bytes.si(), t.burst_bytes.si()) != 0.0)) {
+    r.error("row_bytes", "must be a whole multiple of burst_bytes");
+  }
+  if (t.t_refi.si() > 0 && !(t.t_rfc < t.t_refi * 0.5)) {
+    r.error("t_rfc", "must be less than half of t_refi (refresh would leave no time for data)");
+  }
   r.finish();
   return t;
 }
@@ -69,11 +110,10 @@ models::HbmParams read_hbm(MapReader r) {
   h.capacity = r.quantity<Bytes>("capacity");
   h.latency = r.quantity<Duration>("latency", Range::kNonNegative);
   h.interleave_granule = r.quantity<Bytes>("interleave_granule");
-  h.streaming_efficiency = r.number("streaming_efficiency", 0.01, 1.0);
-  const double granule = h.interleave_granule.si();
-  if (granule > 0 && (granule != static_cast<double>(static_cast<uint64_t>(granule)))) {
+  if (h.interleave_granule.si() > 0 && !whole_bytes(h.interleave_granule)) {
     r.error("interleave_granule", "must be a whole number of bytes");
   }
+  h.timing = read_hbm_timing(r.map("timing"));
   r.finish();
   return h;
 }

@@ -81,6 +81,10 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::EndMap;
   o << YAML::Key << "pipeline_latency_cycles" << YAML::Value
     << p.tiles.matrix.pipeline_latency_cycles;
+  if (p.tiles.matrix.sustained_clock.si() > 0) {
+    o << YAML::Key << "sustained_clock" << YAML::Value
+      << si(p.tiles.matrix.sustained_clock.si(), "Hz");
+  }
   o << YAML::EndMap;
   o << YAML::Key << "vector_unit" << YAML::Value << YAML::BeginMap << YAML::Key << "flops_per_cycle"
     << YAML::Value << p.tiles.vector.flops_per_cycle << YAML::EndMap;
@@ -102,7 +106,20 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::Key << "capacity" << YAML::Value << si(p.hbm.capacity.si(), "B");
   o << YAML::Key << "latency" << YAML::Value << si(p.hbm.latency.si(), "s");
   o << YAML::Key << "interleave_granule" << YAML::Value << si(p.hbm.interleave_granule.si(), "B");
-  o << YAML::Key << "streaming_efficiency" << YAML::Value << p.hbm.streaming_efficiency;
+  const models::HbmTimingParams& t = p.hbm.timing;
+  o << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "pseudo_channels" << YAML::Value << t.pseudo_channels;
+  o << YAML::Key << "bank_groups" << YAML::Value << t.bank_groups;
+  o << YAML::Key << "banks_per_group" << YAML::Value << t.banks_per_group;
+  o << YAML::Key << "row_bytes" << YAML::Value << si(t.row_bytes.si(), "B");
+  o << YAML::Key << "burst_bytes" << YAML::Value << si(t.burst_bytes.si(), "B");
+  const std::pair<const char*, Duration> times[] = {
+      {"t_rcd", t.t_rcd}, {"t_rp", t.t_rp},     {"t_ras", t.t_ras}, {"t_ccd_l", t.t_ccd_l},
+      {"t_rrd", t.t_rrd}, {"t_faw", t.t_faw},   {"t_wr", t.t_wr},   {"t_wtr", t.t_wtr},
+      {"t_rtw", t.t_rtw}, {"t_refi", t.t_refi}, {"t_rfc", t.t_rfc}};
+  for (const auto& [key, value] : times)
+    o << YAML::Key << key << YAML::Value << si(value.si(), "s");
+  o << YAML::EndMap;
   o << YAML::EndMap;
   o << YAML::Key << "ports" << YAML::Value << YAML::BeginMap << YAML::Key << "count" << YAML::Value
     << p.ports.count << YAML::Key << "bandwidth_per_port" << YAML::Value

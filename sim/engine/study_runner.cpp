@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <systemc>
@@ -9,6 +10,7 @@
 #include "models/chip/chip_module.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/engine/decode_sampling.hpp"
 #include "sim/engine/lowering.hpp"
 #include "sim/stats/op_accounting.hpp"
@@ -75,8 +77,18 @@ struct ChipJob {
   std::unique_ptr<models::ChipModule> module;
 };
 
+// Software time of one iteration: a launch per op, a barrier per layer, the host's share.
+Duration software_time(const PlannedIteration& it, const config::SoftwareProfile& software) {
+  std::set<int> layers;
+  for (const workloads::Op& op : it.ops) {
+    if (op.layer >= 0) layers.insert(op.layer);
+  }
+  return software.overhead(static_cast<int64_t>(it.ops.size()),
+                           static_cast<int64_t>(layers.size()));
+}
+
 stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& model,
-                          const study::StudyConfig& s) {
+                          const study::StudyConfig& s, const config::SoftwareProfile& software) {
   stats::ChipResult result;
   const models::ChipParams& chip = job.params;
   result.chip = chip.name;
@@ -94,8 +106,8 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
 
   const std::vector<models::OpRecord>& records = job.module->records();
   size_t op_index = 0;
-  stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}};
-  stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}};
+  stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}, {}};
+  stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}, {}};
   for (size_t it = 0; it < job.iterations->size(); ++it) {
     const PlannedIteration& planned = (*job.iterations)[it];
     stats::IterationResult iteration;
@@ -119,9 +131,11 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
       iteration.time_by_bound[row.bound] += row.duration;
       result.ops.push_back(std::move(row));
     }
+    iteration.software_time = software_time(planned, software);
     stats::PhaseResult& phase =
         planned.shape.phase == workloads::Phase::kPrefill ? prefill : decode;
     phase.time += iteration.time * iteration.weight;
+    phase.software_time += iteration.software_time * iteration.weight;
     phase.flops += iteration.flops * iteration.weight;
     phase.hbm_bytes += iteration.hbm_bytes * iteration.weight;
     phase.energy += iteration.energy.scaled(iteration.weight);
@@ -149,6 +163,12 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
       out.input_files.push_back(path);
     }
   };
+
+  config::SoftwareProfile software;  // none unless the study names one: zero overheads
+  if (!s.software.empty()) {
+    software = config::load_software(s.software, paths);
+    note_input(paths.resolve(s.software, "arch/software"));
+  }
 
   const std::vector<PlannedIteration> iterations = plan_iterations(model, s);
   std::vector<ChipJob> jobs;
@@ -178,7 +198,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
       throw ScovilleError("simulation of chip '" + job.params.name +
                           "' stopped before its program finished");
     }
-    out.chips.push_back(collect(job, model, s));
+    out.chips.push_back(collect(job, model, s, software));
   }
   return out;
 }

@@ -45,17 +45,20 @@ std::string render_text(const engine::StudyResult& result, bool colour) {
       << " chip(s), model " << (result.chips.empty() ? s.model : result.chips.front().model)
       << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl
       << " out tokens per sequence\n\n";
+  const bool software = !s.software.empty();
   const std::vector<size_t> w = {12, 9, 11, 13, 14, 11, 14};
-  out << paint(pad("chip", w[0]) + pad("phase", w[1]) + pad("time", w[2]) + pad("tokens/s", w[3]) +
-                   pad("energy/token", w[4]) + pad("avg power", w[5]) + "bound (share of time)",
-               Style::kBold, colour)
-      << "\n";
+  std::string header = pad("chip", w[0]) + pad("phase", w[1]) + pad("time", w[2]);
+  if (software) header += pad("software", w[2]);
+  header += pad("tokens/s", w[3]) + pad("energy/token", w[4]) + pad("avg power", w[5]) +
+            "bound (share of time)";
+  out << paint(header, Style::kBold, colour) << "\n";
   for (const stats::ChipResult& chip : result.chips) {
     bool first = true;
     for (const stats::PhaseResult& p : chip.phases) {
       out << pad(first ? chip.chip : "", w[0]) << pad(p.name, w[1])
-          << pad(format_si(p.time.si(), "s", 3), w[2])
-          << pad(format_si(p.tokens_per_second(), "tok/s", 3), w[3])
+          << pad(format_si(p.time.si(), "s", 3), w[2]);
+      if (software) out << pad(format_si(p.software_time.si(), "s", 3), w[2]);
+      out << pad(format_si(p.tokens_per_second(), "tok/s", 3), w[3])
           << pad(format_si(p.energy_per_token().si(), "J", 3), w[4])
           << pad(format_si(p.average_power().si(), "W", 3), w[5]) << bound_text(p, colour) << "\n";
       first = false;
@@ -65,9 +68,9 @@ std::string render_text(const engine::StudyResult& result, bool colour) {
   for (const stats::ChipResult& chip : result.chips) {
     const stats::PhaseResult& prefill = chip.phases[0];
     const stats::PhaseResult& decode = chip.phases[1];
-    const double e2e = prefill.time.si() + decode.time.si();
+    const double e2e = prefill.total_time().si() + decode.total_time().si();
     out << chip.chip << ": request " << format_si(e2e, "s", 3) << " end to end, "
-        << format_si(decode.time.si() / static_cast<double>(chip.osl), "s", 3)
+        << format_si(decode.total_time().si() / static_cast<double>(chip.osl), "s", 3)
         << " per output token; memory "
         << format_si((chip.weight_bytes + chip.kv_bytes).si(), "B", 3) << " of "
         << format_si(chip.hbm_capacity.si(), "B", 3) << " (weights "
@@ -76,8 +79,12 @@ std::string render_text(const engine::StudyResult& result, bool colour) {
         << "\n";
   }
   out << "\nBound: compute = matrix/vector engines, hbm = HBM bandwidth, other = latency, on-chip\n"
-         "bandwidth or imbalance. Hardware time only: no serving-stack overheads are modelled "
-         "yet.\n";
+         "bandwidth or imbalance. "
+      << (software ? "time = hardware time; software = the '" + s.software +
+                         "' profile's launch, sync and host overheads (tokens/s and request "
+                         "times include both).\n"
+                   : std::string("Hardware time only: the study names no software profile "
+                                 "(software: none, zero overheads).\n"));
   return out.str();
 }
 
@@ -89,7 +96,8 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
       << "\",\n  \"git_sha\": \"" << json_escape(provenance.git_sha)
       << "\",\n  \"seed\": " << s.seed << ",\n  \"study\": {\"name\": \"" << json_escape(s.name)
       << "\", \"model\": \"" << json_escape(s.model) << "\", \"batch\": " << s.batch
-      << ", \"isl\": " << s.isl << ", \"osl\": " << s.osl << "},\n  \"chips\": [";
+      << ", \"isl\": " << s.isl << ", \"osl\": " << s.osl << ", \"software\": \""
+      << json_escape(s.software.empty() ? "none" : s.software) << "\"},\n  \"chips\": [";
   for (size_t c = 0; c < result.chips.size(); ++c) {
     const stats::ChipResult& chip = result.chips[c];
     out << (c ? "," : "") << "\n    {\"chip\": \"" << json_escape(chip.chip) << "\", \"model\": \""
@@ -103,8 +111,9 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
     for (size_t i = 0; i < chip.phases.size(); ++i) {
       const stats::PhaseResult& p = chip.phases[i];
       out << (i ? "," : "") << "\n       {\"name\": \"" << p.name
-          << "\", \"time_s\": " << json_number(p.time.si()) << ", \"tokens\": " << p.tokens
-          << ", \"iterations\": " << p.iterations
+          << "\", \"time_s\": " << json_number(p.time.si())
+          << ", \"software_time_s\": " << json_number(p.software_time.si())
+          << ", \"tokens\": " << p.tokens << ", \"iterations\": " << p.iterations
           << ", \"tokens_per_s\": " << json_number(p.tokens_per_second())
           << ", \"energy_J\": " << json_number(p.energy.total().si())
           << ", \"energy_per_token_J\": " << json_number(p.energy_per_token().si())
@@ -147,7 +156,7 @@ Column real_column(const std::string& name, const std::string& units, std::vecto
 Table phases_table(const engine::StudyResult& r) {
   std::vector<std::string> chip, phase, bound;
   std::vector<int64_t> tokens, iterations;
-  std::vector<double> time, tps, energy, ept, power, flops, hbm;
+  std::vector<double> time, software, tps, energy, ept, power, flops, hbm;
   for (const stats::ChipResult& c : r.chips) {
     for (const stats::PhaseResult& p : c.phases) {
       chip.push_back(c.chip);
@@ -156,6 +165,7 @@ Table phases_table(const engine::StudyResult& r) {
       tokens.push_back(p.tokens);
       iterations.push_back(p.iterations);
       time.push_back(p.time.si());
+      software.push_back(p.software_time.si());
       tps.push_back(p.tokens_per_second());
       energy.push_back(p.energy.total().si());
       ept.push_back(p.energy_per_token().si());
@@ -164,14 +174,15 @@ Table phases_table(const engine::StudyResult& r) {
       hbm.push_back(p.hbm_bytes.si());
     }
   }
-  return Table{"/phases",
-               {text_column("chip", chip), text_column("phase", phase),
-                real_column("time_s", "s", time), int_column("tokens", "1", tokens),
-                int_column("iterations", "1", iterations), real_column("tokens_per_s", "1/s", tps),
-                real_column("energy_J", "J", energy), real_column("energy_per_token_J", "J", ept),
-                real_column("avg_power_W", "W", power), real_column("flops", "FLOP", flops),
-                real_column("hbm_bytes", "B", hbm), text_column("bound", bound)},
-               {}};
+  return Table{
+      "/phases",
+      {text_column("chip", chip), text_column("phase", phase), real_column("time_s", "s", time),
+       real_column("software_time_s", "s", software), int_column("tokens", "1", tokens),
+       int_column("iterations", "1", iterations), real_column("tokens_per_s", "1/s", tps),
+       real_column("energy_J", "J", energy), real_column("energy_per_token_J", "J", ept),
+       real_column("avg_power_W", "W", power), real_column("flops", "FLOP", flops),
+       real_column("hbm_bytes", "B", hbm), text_column("bound", bound)},
+      {}};
 }
 
 Table energy_table(const engine::StudyResult& r) {
@@ -271,7 +282,7 @@ Table summary_table(const engine::StudyResult& r) {
     const stats::PhaseResult& dec = c.phases[1];
     chip.push_back(c.chip);
     model.push_back(c.model);
-    e2e.push_back(pre.time.si() + dec.time.si());
+    e2e.push_back(pre.total_time().si() + dec.total_time().si());
     prefill_tps.push_back(pre.tokens_per_second());
     decode_tps.push_back(dec.tokens_per_second());
     const double total_energy = pre.energy.total().si() + dec.energy.total().si();

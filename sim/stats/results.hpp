@@ -40,7 +40,8 @@ struct IterationResult {
   int64_t new_tokens = 0;  // per sequence
   int64_t context = 0;     // per sequence, after this iteration
   double weight = 1.0;     // iterations of the phase this one stands for
-  Duration time;
+  Duration time;           // hardware time
+  Duration software_time;  // serving-stack overheads (the study's software profile; 0 if none)
   Flops flops;
   Bytes hbm_bytes;
   models::ActionCounts counts;
@@ -50,15 +51,19 @@ struct IterationResult {
 
 struct PhaseResult {
   std::string name;
-  Duration time;           // whole phase (weighted sum of its iterations)
+  Duration time;           // whole phase (weighted sum of its iterations), hardware time
   int64_t tokens = 0;      // tokens processed (prefill: prompt tokens; decode: generated tokens)
   int64_t iterations = 0;  // real iterations the phase stands for
   Flops flops;
   Bytes hbm_bytes;
   models::EnergyBreakdown energy;
   std::map<Bound, Duration> time_by_bound;
+  Duration software_time;  // whole phase, software overheads (0 without a software profile)
 
-  double tokens_per_second() const { return time.si() > 0 ? tokens / time.si() : 0.0; }
+  Duration total_time() const { return time + software_time; }
+  double tokens_per_second() const {
+    return total_time().si() > 0 ? tokens / total_time().si() : 0.0;
+  }
   Energy energy_per_token() const { return tokens > 0 ? energy.total() / tokens : Energy(); }
   Power average_power() const { return time.si() > 0 ? energy.total() / time : Power(); }
   Bound dominant_bound() const;

@@ -40,6 +40,7 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
   if (std::optional<MapReader> precision = r.optional_map("precision")) {
     s.precision = workloads::read_precision_override(*precision);
   }
+  s.software = r.string_or("software", "");
   r.finish();
   diagnostics.throw_if_any();
   return s;
@@ -76,6 +77,7 @@ std::string to_yaml(const StudyConfig& s) {
     }
     out << YAML::EndMap;
   }
+  if (!s.software.empty()) out << YAML::Key << "software" << YAML::Value << s.software;
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -20,6 +20,9 @@ struct StudyConfig {
   uint64_t seed = 0;
   // Per-run number formats by tensor class (`precision:` map), over the model file's own.
   workloads::PrecisionOverride precision;
+  // Software overhead profile (arch/software/<name>.yaml or a file); empty: none, so results
+  // are hardware time only.
+  std::string software;
   std::string source;     // file the study came from ("<embedded default study>" for the default)
   std::string yaml_text;  // the study as written, kept for provenance
 };

@@ -2,8 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <regex>
+#include <set>
 
+#include "sim/config/software_profile.hpp"
 #include "tests/e2e/test_support.hpp"
+#include "workloads/decompose.hpp"
+#include "workloads/model_loader.hpp"
 
 using scoville::test::run_scoville;
 using scoville::test::source_dir;
@@ -125,4 +130,50 @@ TEST_CASE("cli: a missing file is reported by name", "[cli][config]") {
   const auto r = run_scoville("config check /no/such/chip.yaml");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("/no/such/chip.yaml"));
+}
+
+TEST_CASE("cli: a software profile adds launch and host time beside hardware time", "[cli]") {
+  using namespace scoville;
+  const test::TempDir dir("software");
+  const std::string study = dir.write("study.yaml", R"(study:
+  name: sw
+  chips: [h200]
+  model: llama-3.1-8b
+  batch: 1
+  isl: 256
+  osl: 1
+  software: gpu-launch
+)");
+  const std::string env = "SCOVILLE_DATA_DIR=" + test::source_dir();
+  const auto with = test::run_scoville("run --json --study " + study, env);
+  REQUIRE(with.exit_code == 0);
+  INFO(with.output);
+  // Expected prefill software time from the profile and the iteration's ops and layers.
+  const config::DataPaths paths{test::source_dir()};
+  const config::SoftwareProfile profile = config::load_software("gpu-launch", paths);
+  const workloads::ModelConfig model =
+      workloads::load_model(paths.resolve("llama-3.1-8b", "workloads/models"));
+  const workloads::IterationTrace prefill =
+      workloads::decompose_iteration(model, {workloads::Phase::kPrefill, 1, 256, 256});
+  std::set<int> layers;
+  for (const workloads::Op& op : prefill.ops) {
+    if (op.layer >= 0) layers.insert(op.layer);
+  }
+  const double expected =
+      profile
+          .overhead(static_cast<int64_t>(prefill.ops.size()), static_cast<int64_t>(layers.size()))
+          .si();
+  std::smatch m;
+  REQUIRE(std::regex_search(with.output, m,
+                            std::regex("\"name\": \"prefill\", \"time_s\": ([0-9.eE+-]+), "
+                                       "\"software_time_s\": ([0-9.eE+-]+)")));
+  CHECK(std::stod(m[2].str()) == Approx(expected).epsilon(1e-6));
+  CHECK(with.output.find("\"software\": \"gpu-launch\"") != std::string::npos);
+
+  // Without a profile: software time is zero and the study says none.
+  const auto without = test::run_scoville(
+      "run --json --chip h200 --model llama-3.1-8b --batch 1 --isl 256 --osl 1", env);
+  REQUIRE(without.exit_code == 0);
+  CHECK(without.output.find("\"software\": \"none\"") != std::string::npos);
+  CHECK(without.output.find("\"software_time_s\": 0,") != std::string::npos);
 }

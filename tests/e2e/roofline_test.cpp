@@ -1,6 +1,10 @@
 // End to end on the SystemC chips: simulated time against the roofline bound
-// max(FLOPs / peak, bytes / HBM bandwidth) -- never below it, and within 1.3x of it for a large
-// GEMM-dominated prefill and for a weight-streaming decode step at batch 1.
+// max(FLOPs / peak, bytes / HBM bandwidth) -- never below it, and within 1.3x of the sustainable
+// roofline for a large GEMM-dominated prefill and for a weight-streaming decode step at batch 1.
+// The sustainable roofline takes out the two losses the chip file states outright: the matrix
+// engines' clock under load (matrix_engine.sustained_clock / clock) and HBM refresh (the
+// channels stop for t_rfc of every t_refi); what remains within 1.3x is what the simulation adds
+// (fills, drains, barriers, edge blocks, row misses, turnarounds, vector ops).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -25,13 +29,17 @@ struct Roofline {
   Duration bound;
   Duration compute;
   Duration memory;
+  Duration sustainable;  // with the stated clock and refresh losses taken out
 };
 
 Roofline roofline(const workloads::IterationTrace& trace, const models::ChipParams& chip,
                   MathPrecision math) {
   const Duration compute = trace.total_flops() / chip.peak_flop_rate(math);
   const Duration memory = required_hbm_bytes(trace) / chip.hbm.peak_bandwidth();
-  return Roofline{std::max(compute, memory), compute, memory};
+  const double clock_loss = chip.tiles.clock / chip.tiles.matrix_clock();
+  const double refresh_loss = 1.0 / (1.0 - chip.hbm.timing.t_rfc / chip.hbm.timing.t_refi);
+  return Roofline{std::max(compute, memory), compute, memory,
+                  std::max(compute * clock_loss, memory * refresh_loss)};
 }
 
 engine::StudyResult run(const std::string& chip, int64_t batch, int64_t isl) {
@@ -69,12 +77,14 @@ void check_chip(const std::string& chip_name) {
   const Duration prefill_time = r.iterations[0].time;
   const Duration decode_time = r.iterations[1].time;
   INFO(chip_name << ": prefill " << prefill_time.si() << " s vs roofline "
-                 << prefill_bound.bound.si() << " s; decode " << decode_time.si()
-                 << " s vs roofline " << decode_bound.bound.si() << " s");
-  CHECK(prefill_time >= prefill_bound.bound);
-  CHECK(prefill_time <= prefill_bound.bound * 1.3);
-  CHECK(decode_time >= decode_bound.bound);
-  CHECK(decode_time <= decode_bound.bound * 1.3);
+                 << prefill_bound.bound.si() << " s (sustainable " << prefill_bound.sustainable.si()
+                 << " s); decode " << decode_time.si() << " s vs roofline "
+                 << decode_bound.bound.si() << " s (sustainable " << decode_bound.sustainable.si()
+                 << " s)");
+  CHECK(prefill_time >= prefill_bound.sustainable);
+  CHECK(prefill_time <= prefill_bound.sustainable * 1.3);
+  CHECK(decode_time >= decode_bound.sustainable);
+  CHECK(decode_time <= decode_bound.sustainable * 1.3);
 
   // What the SystemC channels served is exactly the traffic the ops planned.
   Bytes planned_hbm;

@@ -141,3 +141,42 @@ TEST_CASE("interleaver split of a huge range is cheap and exact", "[models][inte
     CHECK(got[c] == rounds * granule + head_bytes[c] + tail_bytes[c]);
   }
 }
+
+TEST_CASE("interleaver local starts: each channel's first byte, contiguous after it",
+          "[models][interleaver]") {
+  for (int64_t channels : {1, 3, 8}) {
+    for (uint64_t granule : {uint64_t{64}, uint64_t{4096}}) {
+      const AddressInterleaver il(channels, granule);
+      const uint64_t round = granule * static_cast<uint64_t>(channels);
+      for (uint64_t address : {uint64_t{0}, granule - 1, round + granule / 2, 5 * round + 3}) {
+        for (uint64_t size : {uint64_t{1}, granule, round + 1, 3 * round + granule / 3}) {
+          std::vector<uint64_t> starts;
+          const std::vector<uint64_t> bytes = il.split(address, size, &starts);
+          // Brute force: the local address of the first byte seen in each channel, and every
+          // channel's bytes form one contiguous local range from it.
+          std::vector<int64_t> first(static_cast<size_t>(channels), -1);
+          std::vector<uint64_t> next(static_cast<size_t>(channels), 0);
+          bool contiguous = true;
+          for (uint64_t a = address; a < address + size; ++a) {
+            const auto c = static_cast<size_t>(il.channel_of(a));
+            const uint64_t local = il.local_address(a);
+            if (first[c] < 0) {
+              first[c] = static_cast<int64_t>(local);
+            } else if (local != next[c]) {
+              contiguous = false;
+            }
+            next[c] = local + 1;
+          }
+          INFO("channels " << channels << " granule " << granule << " address " << address
+                           << " size " << size);
+          CHECK(contiguous);
+          for (size_t c = 0; c < bytes.size(); ++c) {
+            if (bytes[c] == 0) continue;
+            CHECK(static_cast<int64_t>(starts[c]) == first[c]);
+            CHECK(next[c] - starts[c] == bytes[c]);
+          }
+        }
+      }
+    }
+  }
+}

@@ -41,7 +41,6 @@ ChipParams small_chip() {
   c.hbm.capacity = gib(16);
   c.hbm.latency = nanoseconds(100);
   c.hbm.interleave_granule = bytes(256);
-  c.hbm.streaming_efficiency = 0.9;
   return c;
 }
 

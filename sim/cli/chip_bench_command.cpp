@@ -1,0 +1,273 @@
+// `scoville chip-bench`: micro-benchmarks of one chip description, run through the same SystemC
+// chip module as studies: GEMMs over shapes and precisions, HBM reads (streaming, strided,
+// random) and copies, and decode attention at several context lengths. Each case is its own chip
+// instance running a one-op program, all elaborated in one design and simulated together (they
+// share nothing). Achieved rates are the useful work over the op's simulated time.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/chip/chip_module.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/number_format.hpp"
+#include "sim/base/yaml_reader.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/data_paths.hpp"
+
+namespace scoville::cli {
+
+extern const char kChipBenchUsage[] =
+    R"(  scoville chip-bench --chip NAME|FILE [options]
+                                    micro-benchmarks of one chip: GEMM FLOP/s, HBM bandwidth
+                                    (streaming, strided, random, copy), decode attention
+      --chip NAME|FILE              chip to measure (names resolve to arch/chips/NAME.yaml)
+      --case NAME                   run only this case, repeatable or comma-separated
+                                    (default: all; --list shows the names)
+      --list                        print the case names and exit
+      --json                        print the results as JSON instead of a table
+)";
+
+namespace {
+
+enum class Metric { kFlopRate, kBandwidth };
+
+struct BenchCase {
+  std::string name;
+  std::string group;  // gemm, hbm, attention
+  std::string detail;
+  Metric metric = Metric::kFlopRate;
+  double useful = 0;  // FLOP or bytes
+  double peak = 0;    // FLOP/s or B/s the chip could reach on this case
+  models::WorkDescriptor work;
+};
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+// A stand-alone GEMM as a framework runs it: both operands read from HBM, a bf16 result written.
+// The [k x n] operand streams; the [m x k] one is the activation (spilled to HBM when the op's
+// activations outgrow shared SRAM, as the policy decides).
+BenchCase gemm(const models::ChipParams& chip, int64_t m, int64_t n, int64_t k,
+               NumberFormat format) {
+  BenchCase c;
+  c.group = "gemm";
+  c.name = "gemm-" + to_string(format) + "-" + std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k);
+  const auto executed = chip.executed_precision(math_precision_of(format));
+  if (!executed) return c;  // no precision wide enough: case skipped
+  models::WorkDescriptor& w = c.work;
+  w.label = c.name;
+  w.work_class = models::WorkClass::kMatmul;
+  w.m = m;
+  w.n = n;
+  w.k = k;
+  w.math = *executed;
+  w.flops = Flops(2.0 * d(m) * d(n) * d(k));
+  w.stream_bytes = Bytes(d(k) * d(n) * bytes_per_value(format));
+  w.activation_in_bytes = Bytes(d(m) * d(k) * bytes_per_value(format));
+  w.activation_out_bytes = Bytes(d(m) * d(n) * bytes_per_value(NumberFormat::kBf16));
+  c.metric = Metric::kFlopRate;
+  c.useful = w.flops.si();
+  c.peak = chip.peak_flop_rate(*executed).si();
+  c.detail = to_string(format) + " operands on " + to_string(*executed) + " math";
+  return c;
+}
+
+BenchCase hbm_read(const models::ChipParams& chip, const std::string& name,
+                   const std::string& detail, Bytes bytes, models::HbmPattern pattern, bool copy) {
+  BenchCase c;
+  c.group = "hbm";
+  c.name = name;
+  c.detail = detail;
+  models::WorkDescriptor& w = c.work;
+  w.label = name;
+  w.work_class = models::WorkClass::kVector;
+  w.stream_bytes = bytes;
+  if (copy) w.hbm_write_bytes = bytes;
+  w.hbm_pattern = pattern;
+  c.metric = Metric::kBandwidth;
+  c.useful = (w.stream_bytes + w.hbm_write_bytes).si();
+  c.peak = chip.hbm.peak_bandwidth().si();
+  return c;
+}
+
+// Decode attention of a GQA model like Llama 3 70B / GPT-OSS (8 KV heads, 8 query heads per KV
+// head, head size 128, bf16 KV): one query token per sequence against its whole context.
+BenchCase decode_attention(const models::ChipParams& chip, int64_t batch, int64_t context) {
+  constexpr int64_t kKvHeads = 8;
+  constexpr int64_t kGroup = 8;
+  constexpr int64_t kHeadDim = 128;
+  const double kv_bytes_per_value = bytes_per_value(NumberFormat::kBf16);
+  BenchCase c;
+  c.group = "attention";
+  c.name = "decode-attention-" + std::to_string(context);
+  c.detail = "batch " + std::to_string(batch) + ", 8 KV heads x 8 queries, head 128, bf16 KV";
+  models::WorkDescriptor& w = c.work;
+  w.label = c.name;
+  w.work_class = models::WorkClass::kAttention;
+  w.m = kGroup;
+  w.n = context;
+  w.k = kHeadDim;
+  w.instances = batch * kKvHeads;
+  w.math = MathPrecision::kBf16;
+  w.flops = Flops(4.0 * d(w.m) * d(w.n) * d(w.k) * d(w.instances));
+  w.stream_bytes = Bytes(2.0 * d(context) * d(kHeadDim) * kv_bytes_per_value * d(w.instances));
+  w.activation_in_bytes = Bytes(d(w.m) * d(w.k) * kv_bytes_per_value * d(w.instances));
+  w.activation_out_bytes = w.activation_in_bytes;
+  c.metric = Metric::kBandwidth;
+  c.useful = w.stream_bytes.si();
+  c.peak = chip.hbm.peak_bandwidth().si();
+  return c;
+}
+
+std::vector<BenchCase> all_cases(const models::ChipParams& chip) {
+  std::vector<BenchCase> cases;
+  const int64_t gemm_shapes[][3] = {{8192, 8192, 8192},
+                                    {4096, 4096, 4096},
+                                    {2048, 2048, 2048},
+                                    {128, 8192, 8192},
+                                    {16, 8192, 8192}};
+  for (NumberFormat f : {NumberFormat::kBf16, NumberFormat::kFp8, NumberFormat::kMxfp4}) {
+    for (const auto& s : gemm_shapes) {
+      BenchCase c = gemm(chip, s[0], s[1], s[2], f);
+      if (c.useful > 0) cases.push_back(c);
+    }
+  }
+  using models::HbmAccess;
+  const Bytes stream = gib(1);
+  cases.push_back(hbm_read(chip, "hbm-read-stream", "1 GiB sequential read", stream, {}, false));
+  cases.push_back(
+      hbm_read(chip, "hbm-copy", "1 GiB read + 1 GiB written (device copy)", stream, {}, true));
+  cases.push_back(hbm_read(chip, "hbm-read-strided-256B", "256 B requests every 4 KiB", mib(64),
+                           {HbmAccess::kStrided, 256, 4096, 0}, false));
+  cases.push_back(hbm_read(chip, "hbm-read-random-4KiB", "4 KiB requests at random in 4 GiB",
+                           mib(256), {HbmAccess::kRandom, 4096, 0, 4ull << 30}, false));
+  cases.push_back(hbm_read(chip, "hbm-read-random-256B", "256 B requests at random in 4 GiB",
+                           mib(64), {HbmAccess::kRandom, 256, 0, 4ull << 30}, false));
+  cases.push_back(hbm_read(chip, "hbm-read-random-64B", "64 B requests at random in 4 GiB", mib(16),
+                           {HbmAccess::kRandom, 64, 0, 4ull << 30}, false));
+  for (int64_t context : {1024, 8192, 32768}) cases.push_back(decode_attention(chip, 16, context));
+  return cases;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string number(double v, const char* format = "%.6g") {
+  if (!std::isfinite(v)) return "null";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, v);
+  return buffer;
+}
+
+struct Options {
+  std::string chip;
+  std::vector<std::string> only;
+  bool json = false;
+  bool list = false;
+};
+
+Options parse(const std::vector<std::string>& args) {
+  Options o;
+  ArgReader a("scoville chip-bench", args);
+  while (a.next()) {
+    if (a.is("--chip")) {
+      o.chip = a.value();
+    } else if (a.is("--case")) {
+      for (const std::string& c : a.list()) o.only.push_back(c);
+    } else if (a.is("--json")) {
+      o.json = true;
+    } else if (a.is("--list")) {
+      o.list = true;
+    } else {
+      a.unknown();
+    }
+  }
+  if (o.chip.empty()) throw UsageError("--chip is required");
+  return o;
+}
+
+}  // namespace
+
+int chip_bench_command(const Invocation& invocation, std::ostream& out) {
+  const Options o = parse(invocation.args);
+  const models::ChipParams chip = config::load_chip(o.chip, config::DataPaths::from_environment());
+  std::vector<BenchCase> cases = all_cases(chip);
+  if (o.list) {
+    for (const BenchCase& c : cases) out << c.name << "\n";
+    return 0;
+  }
+  if (!o.only.empty()) {
+    std::vector<BenchCase> chosen;
+    std::vector<std::string> names;
+    for (const BenchCase& c : cases) names.push_back(c.name);
+    for (const std::string& want : o.only) {
+      bool found = false;
+      for (const BenchCase& c : cases) {
+        if (c.name == want) {
+          chosen.push_back(c);
+          found = true;
+        }
+      }
+      if (!found) {
+        const std::string suggestion = closest_match(want, names);
+        throw UsageError("unknown case '" + want + "'" +
+                         (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
+                         " (--list shows them)");
+      }
+    }
+    cases = chosen;
+  }
+
+  std::vector<std::unique_ptr<models::ChipModule>> modules;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string name = "bench" + std::to_string(i);
+    modules.push_back(std::make_unique<models::ChipModule>(name.c_str(), chip));
+    modules.back()->set_program({cases[i].work});
+  }
+  sc_core::sc_start();
+
+  std::ostringstream text;
+  std::ostringstream json;
+  json << "{\n  \"chip\": \"" << json_escape(chip.name) << "\",\n  \"cases\": [";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-30s %14s %8s %12s  %s\n", "case", "achieved", "of peak",
+                "time", "what");
+  text << "chip-bench: " << chip.name << "\n" << line;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const BenchCase& c = cases[i];
+    if (!modules[i]->finished()) {
+      throw ScovilleError("chip-bench case '" + c.name + "' stopped before it finished");
+    }
+    const double seconds = modules[i]->records().front().elapsed().si();
+    const double rate = c.useful / seconds;
+    const bool flops = c.metric == Metric::kFlopRate;
+    const std::string shown =
+        flops ? number(rate / 1e12, "%.1f") + " TFLOP/s" : number(rate / 1e12, "%.3f") + " TB/s";
+    std::snprintf(line, sizeof line, "%-30s %14s %7.1f%% %9.1f us  %s\n", c.name.c_str(),
+                  shown.c_str(), 100.0 * rate / c.peak, seconds * 1e6, c.detail.c_str());
+    text << line;
+    json << (i ? "," : "") << "\n    {\"name\": \"" << json_escape(c.name) << "\", \"group\": \""
+         << c.group << "\", \"detail\": \"" << json_escape(c.detail) << "\", \"metric\": \""
+         << (flops ? "FLOP/s" : "B/s") << "\", \"achieved\": " << number(rate)
+         << ", \"peak\": " << number(c.peak) << ", \"fraction_of_peak\": " << number(rate / c.peak)
+         << ", \"time_s\": " << number(seconds) << "}";
+  }
+  json << "\n  ]\n}\n";
+  out << (o.json ? json.str() : text.str());
+  return 0;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,39 @@
+#include "sim/config/software_profile.hpp"
+
+#include "sim/base/yaml_reader.hpp"
+
+namespace scoville::config {
+
+namespace {
+
+SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
+  Diagnostics diagnostics;
+  MapReader top(root, file, "", diagnostics);
+  MapReader r = top.map("software");
+  top.finish();
+  SoftwareProfile p;
+  p.name = r.string("name");
+  p.description = r.string_or("description", "");
+  p.per_op_launch = r.quantity<Duration>("per_op_launch", Range::kNonNegative);
+  p.per_layer_sync = r.quantity<Duration>("per_layer_sync", Range::kNonNegative);
+  p.per_iteration = r.quantity<Duration>("per_iteration", Range::kNonNegative);
+  r.finish();
+  diagnostics.throw_if_any();
+  return p;
+}
+
+}  // namespace
+
+SoftwareProfile parse_software_string(const std::string& yaml, const std::string& display_name) {
+  return read_software(load_yaml_string(yaml, display_name), display_name);
+}
+
+SoftwareProfile parse_software(const std::string& path) {
+  return read_software(load_yaml_file(path), path);
+}
+
+SoftwareProfile load_software(const std::string& name_or_path, const DataPaths& paths) {
+  return parse_software(paths.resolve(name_or_path, "arch/software"));
+}
+
+}  // namespace scoville::config

@@ -1,0 +1,71 @@
+// Software overhead profiles (arch/software/*.yaml): parsing, errors, and the overhead formula.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "sim/base/error.hpp"
+#include "sim/config/software_profile.hpp"
+
+using namespace scoville;
+
+TEST_CASE("software profile: per op, per layer and per iteration overheads add up", "[software]") {
+  const config::SoftwareProfile p = config::parse_software_string(R"(software:
+  name: test
+  per_op_launch: 2 us
+  per_layer_sync: 5 us
+  per_iteration: 1 ms
+)",
+                                                                  "<test>");
+  CHECK(p.name == "test");
+  const int64_t ops = 300;
+  const int64_t layers = 32;
+  const double expected =
+      p.per_op_launch.si() * ops + p.per_layer_sync.si() * layers + p.per_iteration.si();
+  CHECK(p.overhead(ops, layers).si() == Approx(expected));
+  CHECK(config::SoftwareProfile{}.overhead(ops, layers).si() == 0.0);
+}
+
+TEST_CASE("software profile: bad input names file, line and key", "[software]") {
+  auto message = [](const std::string& yaml) {
+    try {
+      config::parse_software_string(yaml, "sw.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string negative = message(R"(software:
+  name: bad
+  per_op_launch: -1 us
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+)");
+  CHECK(negative.find("sw.yaml:3") != std::string::npos);
+  CHECK(negative.find("software.per_op_launch") != std::string::npos);
+  const std::string unknown = message(R"(software:
+  name: bad
+  per_op_lunch: 1 us
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+)");
+  CHECK(unknown.find("per_op_launch") != std::string::npos);  // missing, and suggested
+  const std::string wrong_unit = message(R"(software:
+  name: bad
+  per_op_launch: 1 GB
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+)");
+  CHECK(wrong_unit.find("duration") != std::string::npos);
+}
+
+TEST_CASE("software profiles in arch/software load", "[software]") {
+  const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
+  for (const char* name : {"gpu-launch", "gpu-cuda-graphs", "persistent-kernels"}) {
+    const config::SoftwareProfile p = config::load_software(name, paths);
+    CHECK(p.name == name);
+  }
+  // Persistent kernels pay no launch; eager launches pay more per op than graphs.
+  CHECK(config::load_software("persistent-kernels", paths).per_op_launch.si() == 0.0);
+  CHECK(config::load_software("gpu-launch", paths).per_op_launch >
+        config::load_software("gpu-cuda-graphs", paths).per_op_launch);
+}
