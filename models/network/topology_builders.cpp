@@ -312,19 +312,31 @@ Topology build_dragonfly(const TopologySpec& s) {
   return t;
 }
 
+// Runs `build`, prefixing the key paths of its input errors with `section`.
+template <class F>
+Topology within(const std::string& section, F build) {
+  try {
+    return build();
+  } catch (const InputError& e) {
+    std::vector<Diagnostic> out = e.diagnostics();
+    for (Diagnostic& d : out) d.key_path = section + (d.key_path.empty() ? "" : "." + d.key_path);
+    throw InputError(out);
+  }
+}
+
 // `domains` copies of the local topology, each chip with a NIC into the scale-out topology.
 // Scale-out links cost more than any local path, so traffic within a domain stays local and
 // traffic between domains crosses the fewest fabric hops (rail-aligned: it first moves locally
 // to the chip on the destination's rail, as NCCL's PXN does).
 Topology build_hierarchical(const TopologySpec& s) {
   if (!s.local || !s.scale_out) fail("", "hierarchical needs a local and a scale_out topology");
-  const Topology local = build_topology(*s.local);
+  const Topology local = within("local", [&] { return build_topology(*s.local); });
   const int64_t size = local.endpoints(), D = s.domains;
-  if (D < 1) fail("domains", "at least one domain");
+  if (D < 1) fail("scale_out.domains", "at least one domain");
   const int64_t N = size * D;
   TopologySpec so_spec = *s.scale_out;
   so_spec.endpoints = N;
-  const Topology so = build_topology(so_spec);
+  const Topology so = within("scale_out", [&] { return build_topology(so_spec); });
 
   // position[chip] = the scale-out endpoint (NIC port) the chip's NIC is cabled to.
   std::vector<int64_t> position(static_cast<size_t>(N));

@@ -7,11 +7,13 @@ namespace scoville::cli {
 
 extern const char kRunUsage[];
 extern const char kConfigUsage[];
+extern const char kNetUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"run", kRunUsage, run_command},
       {"config", kConfigUsage, config_command},
+      {"net", kNetUsage, net_command},
   };
   return table;
 }

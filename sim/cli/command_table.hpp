@@ -25,6 +25,7 @@ struct CommandEntry {
 // One declaration per command; the table in command_table.cpp lists them in help order.
 int run_command(const Invocation& invocation, std::ostream& out);
 int config_command(const Invocation& invocation, std::ostream& out);
+int net_command(const Invocation& invocation, std::ostream& out);
 
 const std::vector<CommandEntry>& command_table();
 // All commands' usage, or only `command`'s when it names one.
