@@ -76,6 +76,15 @@ void read_topology_fields(MapReader& r, models::TopologySpec& s) {
   }
 }
 
+void remember(SystemConfig& sys, MapReader& r, const std::string& section) {
+  sys.key_locations[section] = r.location();
+  for (const char* key : {"size", "topology", "dims", "tiers", "oversubscription", "switch", "link",
+                          "nic", "routers_per_group", "endpoints_per_router",
+                          "global_links_per_router", "domains", "rail_optimised"}) {
+    if (r.has(key)) sys.key_locations[section + "." + key] = r.location_of_key(key);
+  }
+}
+
 std::vector<std::string> flat_kinds() {
   std::vector<std::string> kinds;
   for (const std::string& k : models::topology_registry().names()) {
@@ -103,6 +112,7 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
     local.kind = l.choice("topology", flat_kinds());
     local.link = read_link(l.map("link"));
     read_topology_fields(l, local);
+    remember(sys, l, "local");
     l.finish();
   }
   std::optional<MapReader> so_reader = net.optional_map("scale_out");
@@ -117,6 +127,7 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
     fabric.nic = read_nic(so.map("nic"));
     read_topology_fields(so, fabric);
     const bool rails = so.boolean_or("rail_optimised", false);
+    remember(sys, so, "scale_out");
     so.finish();
     models::TopologySpec h;
     h.kind = "hierarchical";
@@ -165,10 +176,23 @@ models::Topology build_network(const SystemConfig& system) {
     const bool hierarchical = system.network.kind == "hierarchical";
     for (const Diagnostic& d : e.diagnostics()) {
       Diagnostic l = d;
-      if (l.where.file.empty()) l.where = SourceLocation{system.file, 0, 0};
       // A hierarchical network's builder names its local / scale_out part itself.
-      const std::string section = hierarchical ? "system.network" : "system.network.local";
-      l.key_path = section + (d.key_path.empty() ? "" : "." + d.key_path);
+      const std::string relative =
+          hierarchical ? d.key_path : "local" + (d.key_path.empty() ? "" : "." + d.key_path);
+      l.key_path = "system.network." + relative;
+      if (l.where.file.empty()) {
+        l.where = SourceLocation{system.file, 0, 0};
+        // The nearest key written in the file: the path itself or a section above it.
+        for (std::string key = relative; !key.empty();) {
+          const auto it = system.key_locations.find(key);
+          if (it != system.key_locations.end()) {
+            l.where = it->second;
+            break;
+          }
+          const size_t dot = key.rfind('.');
+          key = dot == std::string::npos ? "" : key.substr(0, dot);
+        }
+      }
       located.push_back(l);
     }
     throw InputError(located);

@@ -5,10 +5,12 @@
 // a parameter set the builders cannot realise is reported against the file too.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "models/network/topology.hpp"
 #include "models/network/topology_builders.hpp"
+#include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
 
 namespace scoville::config {
@@ -18,6 +20,9 @@ struct SystemConfig {
   std::string description;
   models::TopologySpec network;  // hierarchical when the file has a scale_out section
   std::string file;
+  // Where the keys under system.network were written ("local", "local.dims", "scale_out", ...),
+  // so that a builder's complaint points at a line.
+  std::map<std::string, SourceLocation> key_locations;
 };
 
 SystemConfig parse_system(const std::string& path);
