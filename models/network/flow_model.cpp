@@ -65,15 +65,23 @@ void FlowModel::assign_rates() {
   double level = 0;
   while (unfrozen > 0) {
     double step = std::numeric_limits<double>::infinity();
+    size_t tightest = R;
     for (size_t j = 0; j < R; ++j) {
-      if (unfrozen_load[j] > 0) step = std::min(step, std::max(0.0, left[j]) / unfrozen_load[j]);
+      if (unfrozen_load[j] <= 0 || users[j].empty()) continue;
+      const double s = std::max(0.0, left[j]) / unfrozen_load[j];
+      if (s < step) {
+        step = s;
+        tightest = j;
+      }
     }
+    if (tightest == R) throw std::logic_error("FlowModel: unfrozen flows without a resource");
     level += step;
-    std::vector<size_t> full;
+    // The tightest resource is full by construction; others within rounding fill with it.
+    std::vector<size_t> full{tightest};
     for (size_t j = 0; j < R; ++j) {
       if (unfrozen_load[j] <= 0) continue;
       left[j] -= step * unfrozen_load[j];
-      if (left[j] <= kSameTime * capacity_[j]) full.push_back(j);
+      if (j != tightest && left[j] <= kSameTime * capacity_[j]) full.push_back(j);
     }
     for (size_t j : full) {
       for (int32_t id : users[j]) {
@@ -89,8 +97,8 @@ void FlowModel::assign_rates() {
   }
 }
 
-Duration FlowModel::next_completion() const {
-  if (!rates_valid_) const_cast<FlowModel*>(this)->assign_rates();
+Duration FlowModel::next_completion() {
+  if (!rates_valid_) assign_rates();
   double next = std::numeric_limits<double>::infinity();
   for (int32_t id : active_) {
     const Flow& f = flows_[static_cast<size_t>(id)];

@@ -31,7 +31,8 @@ class FlowModel {
   // Starts a flow at the current time; returns its id (0, 1, 2, ... in call order).
   int32_t add_flow(FlowDemand demand);
   // Time at which the next active flow finishes transmitting (infinity when none is active).
-  Duration next_completion() const;
+  // Recomputes the max-min rates first if flows arrived or left.
+  Duration next_completion();
   // Moves time forward to `t` (no later than next_completion()); returns the flows whose
   // transmission ended at `t`, in id order.
   std::vector<int32_t> advance(Duration t);

@@ -21,6 +21,9 @@ Energy flow_energy(const Topology& t, const Route& r, Bytes bytes) {
   return e;
 }
 
+// A per-pair all-pairs step beyond this many flows is refused rather than run for minutes.
+constexpr int64_t kMaxPerPairFlows = int64_t{1} << 21;
+
 bool covers_all(const Topology& t, const Step& step) {
   return static_cast<int64_t>(step.all_pairs_members.size()) == t.endpoints();
 }
@@ -75,6 +78,14 @@ StepResult NetworkModel::time_step(const Step& step, bool use_symmetry) const {
   if (step.all_pairs_members.empty()) return time_flows(step.transfers);
   if (use_symmetry && covers_all(*topology_, step) && topology_->endpoint_transitive()) {
     return time_symmetric(step);
+  }
+  const auto members = static_cast<int64_t>(step.all_pairs_members.size());
+  if (members * (members - 1) > kMaxPerPairFlows) {
+    throw InputError(SourceLocation{}, "chips",
+                     std::to_string(members) + " ranks exchanging all-pairs need " +
+                         std::to_string(members * (members - 1)) +
+                         " flows, too many to simulate one by one; the symmetric reduction needs "
+                         "every chip of an endpoint-transitive topology");
   }
   std::vector<Transfer> transfers;
   for (int32_t a : step.all_pairs_members) {

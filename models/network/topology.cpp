@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/base/error.hpp"
+
 namespace scoville::models {
 
 namespace {
@@ -41,6 +43,11 @@ void Topology::add_link(const Link& l) {
   if (l.from == l.to || l.from < 0 || l.to < 0 || l.from >= nodes_ || l.to >= nodes_ ||
       l.cost < 1) {
     throw std::logic_error("Topology::add_link: bad link");
+  }
+  if (links_.size() >= kMaxLinks) {
+    throw InputError(
+        SourceLocation{}, "",
+        "the network has more than " + std::to_string(kMaxLinks) + " links, too large to simulate");
   }
   const auto [it, inserted] =
       link_index_.emplace(pair_key(l.from, l.to), static_cast<int32_t>(links_.size()));

@@ -30,6 +30,9 @@ struct Link {
 
 class Topology {
  public:
+  // More links than this is refused as input (a full mesh or a Clos far beyond any system).
+  static constexpr size_t kMaxLinks = size_t{1} << 24;
+
   Topology(std::string kind, int64_t endpoints);
 
   const std::string& kind() const { return kind_; }

@@ -90,6 +90,10 @@ TEST_CASE("cli: net reports bad input with exit code 2", "[cli][network]") {
   const auto missing = run_scoville("net --collective all_reduce --bytes 1MiB");
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Catch::Contains("--system"));
+  const auto per_pair =
+      run_scoville("net --system jalapeno-2048 --collective all_to_all --bytes 1MiB --per-pair");
+  CHECK(per_pair.exit_code == 2);
+  CHECK_THAT(per_pair.output, Catch::Contains("too many"));
   const auto chips = run_scoville(base + "--collective all_reduce --bytes 1MiB --chips 73");
   CHECK(chips.exit_code == 2);
   CHECK_THAT(chips.output, Catch::Contains("--chips"));
