@@ -11,6 +11,7 @@ extern const char kReportUsage[];
 extern const char kSweepUsage[];
 extern const char kTraceUsage[];
 extern const char kChipBenchUsage[];
+extern const char kNetUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -21,6 +22,7 @@ const std::vector<CommandEntry>& command_table() {
       {"report", kReportUsage, report_command},
       {"trace", kTraceUsage, trace_command},
       {"chip-bench", kChipBenchUsage, chip_bench_command},
+      {"net", kNetUsage, net_command},
   };
   return table;
 }

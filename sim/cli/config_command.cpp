@@ -10,7 +10,7 @@
 namespace scoville::cli {
 
 extern const char kConfigUsage[] =
-    R"(  scoville config check FILE...     validate chip, energy, model or study YAML files
+    R"(  scoville config check FILE...     validate chip, energy, model, study or system YAML files
   scoville config dump FILE         print a file's resolved configuration, defaults filled in
 )";
 

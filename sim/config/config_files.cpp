@@ -5,6 +5,7 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/chip_loader.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
 #include "workloads/model_loader.hpp"
 
@@ -20,6 +21,8 @@ std::string to_string(FileKind kind) {
       return "study";
     case FileKind::kModel:
       return "model";
+    case FileKind::kSystem:
+      return "system";
   }
   return "model";
 }
@@ -30,11 +33,12 @@ FileKind detect_kind(const std::string& path) {
     if (root["chip"]) return FileKind::kChip;
     if (root["energy"]) return FileKind::kEnergy;
     if (root["study"]) return FileKind::kStudy;
+    if (root["system"]) return FileKind::kSystem;
     if (root["layers"] || root["attention"]) return FileKind::kModel;
   }
   throw InputError(location_of(root, path), "",
-                   "not a Scoville file: expected a top-level 'chip:', 'energy:' or 'study:' "
-                   "section, or a model description (layers, attention, ffn, ...)");
+                   "not a Scoville file: expected a top-level 'chip:', 'energy:', 'study:' or "
+                   "'system:' section, or a model description (layers, attention, ffn, ...)");
 }
 
 FileKind check_file(const std::string& path) {
@@ -51,6 +55,9 @@ FileKind check_file(const std::string& path) {
       break;
     case FileKind::kModel:
       workloads::load_model(path);
+      break;
+    case FileKind::kSystem:
+      parse_system(path);
       break;
   }
   return kind;
@@ -232,6 +239,8 @@ std::string dump_file(const std::string& path) {
       return study::to_yaml(study::parse_study_file(path));
     case FileKind::kModel:
       return dump_model(workloads::load_model(path));
+    case FileKind::kSystem:
+      return dump_system(parse_system(path));
   }
   return "";
 }

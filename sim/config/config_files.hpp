@@ -1,12 +1,12 @@
 // `scoville config check|dump`: any of our YAML files, recognised by its top-level key
-// (chip:, energy:, study:) or, for model files, by their model fields.
+// (chip:, energy:, study:, system:) or, for model files, by their model fields.
 #pragma once
 
 #include <string>
 
 namespace scoville::config {
 
-enum class FileKind { kChip, kEnergy, kStudy, kModel };
+enum class FileKind { kChip, kEnergy, kStudy, kModel, kSystem };
 std::string to_string(FileKind kind);
 
 // Reads the file just far enough to tell its kind (InputError on unreadable or malformed YAML).

@@ -1,0 +1,165 @@
+// `scoville net`: time a collective on a system's network, per message size, as nccl-tests
+// reports it (time, algorithm bandwidth, bus bandwidth).
+#include <cinttypes>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/network/network_model.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/unit_parser.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
+
+namespace scoville::cli {
+
+extern const char kNetUsage[] =
+    R"(  scoville net [options]            time a collective on a system's network per message size
+      --system NAME|FILE            system YAML (names resolve to arch/systems/NAME.yaml)
+      --collective NAME             all_reduce, all_gather, reduce_scatter, all_to_all,
+                                    broadcast or send_recv
+      --bytes SIZE[,SIZE...]        message sizes with units, e.g. 8B,1MiB,1GiB (nccl-tests sizes)
+      --algorithm NAME              ring, tree, direct, recursive_halving_doubling, hierarchical,
+                                    ... (default: the fastest applicable, see docs/network.md)
+      --chips N                     ranks: the first N chips (default: all)
+      --per-pair                    simulate a flow per pair (no symmetric reduction)
+      --json                        print the results as JSON instead of a table
+)";
+
+namespace {
+
+struct NetOptions {
+  std::optional<std::string> system;
+  std::optional<std::string> collective;
+  std::vector<std::string> sizes;
+  std::string algorithm;
+  int64_t chips = 0;
+  bool per_pair = false;
+  bool json = false;
+};
+
+NetOptions parse_net(const std::vector<std::string>& args) {
+  NetOptions o;
+  ArgReader a("scoville net", args);
+  while (a.next()) {
+    if (a.is("--system")) {
+      o.system = a.value();
+    } else if (a.is("--collective")) {
+      o.collective = a.value();
+    } else if (a.is("--bytes")) {
+      for (const std::string& s : a.list()) o.sizes.push_back(s);
+    } else if (a.is("--algorithm")) {
+      o.algorithm = a.value();
+    } else if (a.is("--chips")) {
+      o.chips = a.count();
+      if (o.chips < 1) throw UsageError{"--chips: expected at least 1"};
+    } else if (a.is("--per-pair")) {
+      o.per_pair = true;
+    } else if (a.is("--json")) {
+      o.json = true;
+    } else {
+      a.unknown();
+    }
+  }
+  if (!o.system) throw UsageError{"--system is required"};
+  if (!o.collective) throw UsageError{"--collective is required"};
+  if (o.sizes.empty()) throw UsageError{"--bytes is required"};
+  return o;
+}
+
+std::vector<Bytes> parse_sizes(const std::vector<std::string>& items) {
+  const SourceLocation cli{"<command line>", 0, 0};
+  std::vector<Bytes> out;
+  for (const std::string& item : items) {
+    try {
+      const Bytes b = parse<Bytes>(item);
+      if (b.si() < 1) throw UnitParseError("a message is at least 1 B");
+      out.push_back(b);
+    } catch (const UnitParseError& e) {
+      throw InputError(cli, "--bytes", "'" + item + "': " + e.what());
+    }
+  }
+  return out;
+}
+
+// Errors from the model (unknown collective, algorithm, rank count) name command-line flags.
+InputError on_command_line(const InputError& e) {
+  std::vector<Diagnostic> out = e.diagnostics();
+  for (Diagnostic& d : out) {
+    if (d.where.file.empty()) {
+      d.where = SourceLocation{"<command line>", 0, 0};
+      d.key_path = "--" + d.key_path;
+    }
+  }
+  return InputError(out);
+}
+
+std::string fixed(double v, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
+  return buffer;
+}
+
+std::string general(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", v);
+  return buffer;
+}
+
+std::string pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+}  // namespace
+
+int net_command(const Invocation& invocation, std::ostream& out) {
+  const NetOptions o = parse_net(invocation.args);
+  const std::vector<Bytes> sizes = parse_sizes(o.sizes);
+  const config::SystemConfig system =
+      config::load_system(*o.system, config::DataPaths::from_environment());
+  const models::Topology topology = config::build_network(system);
+  const models::NetworkModel model(topology);
+  std::vector<models::CollectiveResult> results;
+  try {
+    const models::Communicator comm = models::make_communicator(topology, o.chips);
+    for (const Bytes size : sizes) {
+      results.push_back(model.run_collective(*o.collective, comm, size, o.algorithm, !o.per_pair));
+    }
+  } catch (const InputError& e) {
+    throw on_command_line(e);
+  }
+  const int64_t ranks = results.front().ranks;
+  if (o.json) {
+    out << "{\"system\": \"" << system.name << "\", \"topology\": \"" << topology.kind()
+        << "\", \"chips\": " << topology.endpoints() << ", \"ranks\": " << ranks
+        << ", \"collective\": \"" << *o.collective << "\", \"results\": [";
+    for (size_t i = 0; i < results.size(); ++i) {
+      const models::CollectiveResult& r = results[i];
+      out << (i == 0 ? "" : ", ") << "{\"bytes\": " << general(r.size.si())
+          << ", \"time_s\": " << general(r.timing.time.si())
+          << ", \"algbw_GBps\": " << general(r.algbw.si() / 1e9)
+          << ", \"busbw_GBps\": " << general(r.busbw.si() / 1e9) << ", \"algorithm\": \""
+          << r.algorithm << "\", \"energy_J\": " << general(r.timing.energy.si())
+          << ", \"steps\": " << r.timing.steps << ", \"flows\": " << r.timing.flows
+          << ", \"simulated_flows\": " << r.timing.simulated_flows
+          << ", \"symmetric\": " << (r.timing.symmetric ? "true" : "false") << "}";
+    }
+    out << "]}\n";
+    return 0;
+  }
+  out << "# scoville net: " << *o.collective << " on " << system.name << " (" << topology.kind()
+      << ", " << topology.endpoints() << " chips), " << ranks << " ranks\n";
+  out << "#" << pad("size(B)", 13) << pad("time(us)", 13) << pad("algbw(GB/s)", 13)
+      << pad("busbw(GB/s)", 13) << "  algorithm\n";
+  for (const models::CollectiveResult& r : results) {
+    out << pad(fixed(r.size.si(), 0), 14) << pad(fixed(r.timing.time.si() * 1e6, 3), 13)
+        << pad(fixed(r.algbw.si() / 1e9, 2), 13) << pad(fixed(r.busbw.si() / 1e9, 2), 13) << "  "
+        << r.algorithm << (r.timing.symmetric ? " (symmetric)" : "") << "\n";
+  }
+  return 0;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,91 @@
+// System files: the shipped ones load, and bad ones give located errors.
+#include <catch2/catch.hpp>
+
+#include "sim/base/error.hpp"
+#include "sim/config/system_loader.hpp"
+
+using namespace scoville;
+using namespace scoville::config;
+
+namespace {
+
+std::string system_file(const std::string& name) {
+  return std::string(SCOVILLE_SOURCE_DIR) + "/arch/systems/" + name + ".yaml";
+}
+
+const char* kSmall = R"(system:
+  name: small
+  network:
+    local:
+      size: 16
+      topology: torus2d
+      dims: [4, 4]
+      link: {lanes: 2, bandwidth_per_lane: 50 GB/s, latency: 100 ns, energy: 2 pJ/bit}
+)";
+
+std::string first_error(const std::string& yaml) {
+  try {
+    parse_system_string(yaml, "bad.yaml");
+  } catch (const InputError& e) {
+    return e.diagnostics().front().str();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("the shipped systems load with their chip counts", "[system]") {
+  const SystemConfig nvl = parse_system(system_file("gb200-nvl72"));
+  CHECK(build_network(nvl).endpoints() == 72);
+  CHECK(nvl.network.link.bandwidth() == gigabytes_per_second(900));
+  const SystemConfig j128 = parse_system(system_file("jalapeno-128"));
+  CHECK(build_network(j128).endpoints() == 128);
+  const SystemConfig j2048 = parse_system(system_file("jalapeno-2048"));
+  const models::Topology t = build_network(j2048);
+  CHECK(t.endpoints() == 2048);
+  CHECK(t.domain_size() == 128);
+  CHECK(t.endpoint_transitive());
+}
+
+TEST_CASE("a small system file parses and builds", "[system]") {
+  const SystemConfig s = parse_system_string(kSmall, "small.yaml");
+  CHECK(s.name == "small");
+  CHECK(s.network.kind == "torus2d");
+  CHECK(s.network.link.bandwidth() == gigabytes_per_second(100));
+  CHECK_THAT(dump_system(s), Catch::Contains("endpoint_transitive: true"));
+}
+
+TEST_CASE("system file errors name the file, line and key", "[system]") {
+  std::string typo = kSmall;
+  typo.replace(typo.find("lanes"), 5, "lanez");
+  const std::string e1 = first_error(typo);
+  CHECK_THAT(e1, Catch::Contains("bad.yaml:8"));
+  CHECK_THAT(e1, Catch::Contains("lanes"));
+
+  std::string topology = kSmall;
+  topology.replace(topology.find("torus2d"), 7, "torus9d");
+  CHECK_THAT(first_error(topology), Catch::Contains("torus3d"));
+
+  std::string dims = kSmall;
+  dims.replace(dims.find("[4, 4]"), 6, "[4, 5]");
+  const std::string e3 = first_error(dims);
+  CHECK_THAT(e3, Catch::Contains("bad.yaml:7"));
+  CHECK_THAT(e3, Catch::Contains("system.network.local.dims"));
+
+  std::string unit = kSmall;
+  unit.replace(unit.find("100 ns"), 6, "100 GB");
+  CHECK_THAT(first_error(unit), Catch::Contains("latency"));
+}
+
+TEST_CASE("a rail-optimised fabric that cannot hold the domains is reported", "[system]") {
+  const std::string yaml = std::string(kSmall) + R"(    scale_out:
+      domains: 3
+      topology: fat_tree
+      rail_optimised: true
+      link: {bandwidth_per_lane: 100 GB/s, latency: 100 ns, energy: 5 pJ/bit}
+      switch: {radix: 16, port_bandwidth: 100 GB/s, latency: 500 ns, energy: 10 pJ/bit}
+      nic: {bandwidth: 50 GB/s, latency: 1 us, energy: 6 pJ/bit}
+)";
+  const std::string e = first_error(yaml);
+  CHECK_THAT(e, Catch::Contains("system.network.scale_out"));
+}
