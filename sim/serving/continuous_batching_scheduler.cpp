@@ -442,6 +442,7 @@ ContinuousBatchingScheduler::ContinuousBatchingScheduler(const ServingSystem& sy
 
 ServingTrace ContinuousBatchingScheduler::run(const workloads::RequestPlan& plan,
                                               uint64_t seed) const {
+  validate(system_);
   return Run(system_, cost_model_, plan, seed).execute();
 }
 

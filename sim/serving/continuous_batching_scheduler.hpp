@@ -34,7 +34,7 @@ struct ServingTrace {
 
 class ContinuousBatchingScheduler {
  public:
-  // `system` must have passed validate(); the scheduler keeps references to both arguments.
+  // Keeps references to both arguments; run() validates the system (InputError).
   ContinuousBatchingScheduler(const ServingSystem& system, const IterationCostModel& cost_model);
 
   // Serves every request of the plan to completion. Requests that can never be served (longer

@@ -70,10 +70,10 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
 
 }  // namespace
 
-void validate(const ServingScenario& scenario) {
-  Diagnostics d;
+namespace {
+
+void validate_system(const ServingSystem& sys, Diagnostics& d) {
   const SourceLocation where{};
-  const ServingSystem& sys = scenario.system;
   const bool colocated = sys.pools.size() == 1 && sys.pools[0].role == PoolRole::kColocated;
   const bool split = sys.pools.size() == 2 && sys.pools[0].role == PoolRole::kPrefill &&
                      sys.pools[1].role == PoolRole::kDecode;
@@ -92,6 +92,20 @@ void validate(const ServingScenario& scenario) {
       d.error(where, "system.kv_bytes_per_token", "expected a positive size in bytes");
     }
   }
+}
+
+}  // namespace
+
+void validate(const ServingSystem& system) {
+  Diagnostics d;
+  validate_system(system, d);
+  d.throw_if_any();
+}
+
+void validate(const ServingScenario& scenario) {
+  Diagnostics d;
+  const SourceLocation where{};
+  validate_system(scenario.system, d);
   const MetricInputs& m = scenario.metrics;
   const auto positive = [&](const std::optional<Duration>& v, const char* key) {
     if (v && !(v->si() > 0.0)) d.error(where, key, "expected a positive duration");

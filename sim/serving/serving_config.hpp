@@ -93,5 +93,7 @@ struct ServingScenario {
 
 // Checks everything that does not need the requests: limits, pools, MTP, metric inputs.
 void validate(const ServingScenario& scenario);
+// The system's part of it (pools, limits, KV handoff).
+void validate(const ServingSystem& system);
 
 }  // namespace scoville::serving

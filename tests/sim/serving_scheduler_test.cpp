@@ -285,6 +285,8 @@ TEST_CASE("small KV capacity preempts by recompute and still completes every req
     preempted += rec.preemptions;
     CHECK(rec.finished >= rec.first_token);
     CHECK(rec.first_token >= rec.sent);
+    // Without MTP every token is its own delivery, recomputed or not.
+    CHECK(rec.itl.size() + 1 == static_cast<size_t>(rec.output_tokens));
   }
   CHECK(preempted == stats.preemptions);
   CHECK(stats.prefill_tokens > input);  // recomputation is extra prefill work
@@ -377,4 +379,72 @@ TEST_CASE("MTP raises tokens per step by the expected factor", "[serving]") {
   const PoolStats& ss = sampled.stats.pools[0];
   // About 7,400 steps; the per-step tokens have a standard deviation near 1.1: 2% is > 10 sigma.
   CHECK(static_cast<double>(ss.drafted_tokens) / ss.decode_steps == Approx(expected).epsilon(0.02));
+}
+
+TEST_CASE("a disaggregated decode pool short of KV preempts and recomputes locally", "[serving]") {
+  const AnalyticCostModel model(cost_params());
+  ServingScenario s = closed_loop(16, 300, 300);
+  s.system = disaggregated();
+  s.system.pools[1].kv_capacity_blocks = 120;  // 16-token blocks; a request needs at most 38
+  const double idle_w = 50.0;
+  s.system.pools[0].idle_power_per_chip = watts(idle_w);
+  const ServingResult r = run_serving(s, model, 6);
+  const PoolStats& prefill = r.trace.stats.pools[0];
+  const PoolStats& decode = r.trace.stats.pools[1];
+  CHECK(decode.preemptions > 0);
+  CHECK(prefill.preemptions == 0);
+  CHECK(decode.prefill_tokens > 0);  // recomputation happens on the decode pool
+  CHECK(r.metrics.completed == 160);
+  for (const RequestRecord& rec : r.trace.records) {
+    CHECK(rec.itl.size() + 1 == static_cast<size_t>(rec.output_tokens));
+  }
+  // The idle prefill pool draws idle power for the rest of the window.
+  const double idle_s = r.trace.stats.window().si() - prefill.busy_time.si();
+  CHECK(prefill.idle_energy.si() == Approx(idle_w * s.system.pools[0].chips * idle_s));
+  CHECK(decode.idle_energy.si() == 0.0);
+}
+
+TEST_CASE("open loop: requests are sent at arrival, or held by max_concurrency", "[serving]") {
+  const AnalyticCostModel model(cost_params());
+  ServingScenario s;
+  s.workload.kind = ArrivalKind::kPoisson;
+  s.workload.rate = 20.0;
+  s.workload.num_prompts = 200;
+  s.workload.lengths = {512, 64, 0.8};
+  s.system = colocated();
+  const ServingResult free_run = run_serving(s, model, 8);
+  for (size_t i = 0; i < free_run.plan.requests.size(); ++i) {
+    CHECK(free_run.trace.records[i].sent == free_run.plan.requests[i].arrival);
+  }
+  CHECK(free_run.metrics.duration_s ==
+        Approx(free_run.trace.stats.window_end.si() - free_run.plan.requests[0].arrival.si()));
+
+  s.workload.max_concurrency = 3;
+  const ServingResult held = run_serving(s, model, 8);
+  CHECK(max_concurrency_of(held.trace.records) <= 3);
+  bool waited = false;
+  for (size_t i = 0; i < held.plan.requests.size(); ++i) {
+    CHECK(held.trace.records[i].sent >= held.plan.requests[i].arrival);
+    waited = waited || held.trace.records[i].sent > held.plan.requests[i].arrival;
+    if (i > 0) CHECK(held.trace.records[i].sent >= held.trace.records[i - 1].sent);  // FIFO
+  }
+  CHECK(waited);
+}
+
+TEST_CASE("a request trace replays through run_serving", "[serving]") {
+  const AnalyticCostModel model(cost_params());
+  ServingScenario s;
+  s.workload.kind = ArrivalKind::kTrace;
+  s.workload.trace_path =
+      std::string(SCOVILLE_SOURCE_DIR) + "/workloads/requests/samples/small_trace.csv";
+  s.system = colocated();
+  const ServingResult r = run_serving(s, model, 1);
+  REQUIRE(r.trace.records.size() == 5);
+  int64_t output = 0;
+  for (size_t i = 0; i < r.trace.records.size(); ++i) {
+    CHECK(r.trace.records[i].sent == r.plan.requests[i].arrival);
+    output += r.plan.requests[i].output_tokens;
+  }
+  CHECK(r.metrics.total_output_tokens == output);
+  CHECK(r.metrics.tpot_ms.count == 4);  // the last request has one output token
 }
