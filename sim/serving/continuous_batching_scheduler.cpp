@@ -249,7 +249,8 @@ class Run {
       budget -= tokens;
     }
 
-    while (!preempted && !p.waiting.empty() &&
+    // After a preemption vLLM admits nothing this step, unless the step would otherwise be empty.
+    while ((!preempted || p.in_flight.empty()) && !p.waiting.empty() &&
            static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0) {
       Sequence s = p.waiting.front();
       const int64_t tokens = tokens_wanted(p, s, budget);
