@@ -448,3 +448,24 @@ TEST_CASE("a request trace replays through run_serving", "[serving]") {
   CHECK(r.metrics.total_output_tokens == output);
   CHECK(r.metrics.tpot_ms.count == 4);  // the last request has one output token
 }
+
+TEST_CASE("a request arriving mid-iteration joins at the next iteration boundary", "[serving]") {
+  const AnalyticCostParams p = cost_params();
+  const AnalyticCostModel model(p);
+  const int64_t input = 100;
+  RequestPlan plan = one_request(input, 3);
+  Request late = plan.requests[0];
+  late.id = 1;
+  late.arrival = milliseconds(1.0);  // during the first request's prefill
+  plan.requests.push_back(late);
+  const ServingTrace t = ContinuousBatchingScheduler(colocated(), model).run(plan, 1);
+  const double first = p.fixed.si() + input * (p.prefill_token_time + p.kv_token_time).si();
+  CHECK(first > late.arrival.si());
+  // Second iteration: the first request's decode (context input + 1) with the whole late prompt.
+  const double second = p.fixed.si() + input * p.prefill_token_time.si() +
+                        p.decode_sequence_time.si() + ((input + 1) + input) * p.kv_token_time.si();
+  CHECK(t.records[0].ttft().si() == Approx(first));
+  CHECK(t.records[1].sent == late.arrival);
+  CHECK(t.records[1].ttft().si() == Approx(first + second - late.arrival.si()));
+  CHECK(t.records[0].itl[0].si() == Approx(second));
+}
