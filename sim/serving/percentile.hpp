@@ -23,6 +23,6 @@ struct Distribution {
   double p99 = 0.0;
 };
 
-Distribution summarize(const std::vector<double>& values);
+Distribution summarize(std::vector<double> values);
 
 }  // namespace scoville::serving

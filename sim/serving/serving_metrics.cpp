@@ -1,6 +1,7 @@
 #include "sim/serving/serving_metrics.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace scoville::serving {
 namespace {
@@ -58,10 +59,10 @@ ServingMetrics compute_metrics(const std::vector<RequestRecord>& records,
   m.input_throughput = static_cast<double>(m.total_input_tokens) / window;
   m.output_throughput = static_cast<double>(m.total_output_tokens) / window;
   m.total_token_throughput = m.input_throughput + m.output_throughput;
-  m.ttft_ms = summarize(ttft);
-  m.tpot_ms = summarize(tpot);
-  m.itl_ms = summarize(itl);
-  m.e2el_ms = summarize(e2el);
+  m.ttft_ms = summarize(std::move(ttft));
+  m.tpot_ms = summarize(std::move(tpot));
+  m.itl_ms = summarize(std::move(itl));
+  m.e2el_ms = summarize(std::move(e2el));
   if (inputs.slo_ttft || inputs.slo_tpot || inputs.slo_e2el) {
     m.request_goodput = static_cast<double>(good) / window;
     m.output_goodput = static_cast<double>(good_output) / window;
