@@ -1,0 +1,42 @@
+#include "sim/serving/analytic_cost_model.hpp"
+
+#include "sim/base/error.hpp"
+
+namespace scoville::serving {
+
+AnalyticCostModel::AnalyticCostModel(AnalyticCostParams params) : params_(params) {
+  Diagnostics d;
+  const auto check = [&](double v, const char* key) {
+    if (!(v >= 0.0)) d.error({}, std::string("cost_model.") + key, "expected a non-negative value");
+  };
+  if (!(params_.fixed.si() > 0.0)) d.error({}, "cost_model.fixed", "expected a positive duration");
+  check(params_.prefill_token_time.si(), "prefill_token_time");
+  check(params_.decode_sequence_time.si(), "decode_sequence_time");
+  check(params_.decode_token_time.si(), "decode_token_time");
+  check(params_.kv_token_time.si(), "kv_token_time");
+  check(params_.pool_power.si(), "pool_power");
+  check(params_.energy_per_token.si(), "energy_per_token");
+  d.throw_if_any();
+}
+
+IterationCost AnalyticCostModel::cost(const IterationBatch& batch) const {
+  int64_t kv_tokens = 0;
+  for (const SequenceWork& s : batch.sequences) kv_tokens += s.context_after;
+  const int64_t prefill = batch.prefill_tokens();
+  const int64_t decode = batch.decode_tokens();
+  IterationCost c;
+  c.breakdown = {
+      {"fixed", params_.fixed},
+      {"prefill", params_.prefill_token_time * static_cast<double>(prefill)},
+      {"decode_sequences",
+       params_.decode_sequence_time * static_cast<double>(batch.decode_sequences())},
+      {"decode_tokens", params_.decode_token_time * static_cast<double>(decode)},
+      {"kv_read", params_.kv_token_time * static_cast<double>(kv_tokens)},
+  };
+  for (const auto& part : c.breakdown) c.time += part.second;
+  c.energy = params_.pool_power * c.time +
+             params_.energy_per_token * static_cast<double>(prefill + decode);
+  return c;
+}
+
+}  // namespace scoville::serving

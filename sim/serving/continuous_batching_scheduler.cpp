@@ -1,0 +1,450 @@
+#include "sim/serving/continuous_batching_scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+#include "sim/base/error.hpp"
+#include "sim/base/rng.hpp"
+
+namespace scoville::serving {
+namespace {
+
+struct Sequence {
+  int64_t request = 0;    // index into the plan and the records
+  int64_t prompt = 0;     // tokens to prefill before decoding (input, plus output after preemption)
+  int64_t computed = 0;   // tokens whose KV is cached
+  int64_t generated = 0;  // output tokens produced
+  int64_t blocks = 0;     // KV blocks held
+  double mtp_credit = 0.0;
+  bool prefilling() const { return computed < prompt; }
+};
+
+struct Scheduled {
+  size_t running_index = 0;
+  SequenceWork work;
+};
+
+struct Pool {
+  const PoolConfig* config = nullptr;
+  int index = 0;
+  std::deque<Sequence> waiting;
+  std::vector<Sequence> running;  // admission order
+  int64_t free_blocks = 0;
+  bool busy = false;
+  std::vector<Scheduled> in_flight;
+  PoolStats stats;
+};
+
+enum class EventKind { kArrival, kIterationEnd, kKvArrival };
+
+struct Event {
+  Duration time;
+  int64_t order = 0;  // tie-break: events at one time apply in the order they were created
+  EventKind kind = EventKind::kArrival;
+  int pool = 0;
+  Sequence sequence;  // kKvArrival: the sequence handed over; kArrival: its request index
+
+  bool operator>(const Event& o) const { return time != o.time ? time > o.time : order > o.order; }
+};
+
+int64_t blocks_for(int64_t tokens, int64_t block_tokens) {
+  return (tokens + block_tokens - 1) / block_tokens;
+}
+
+class Run {
+ public:
+  Run(const ServingSystem& system, const IterationCostModel& cost_model,
+      const workloads::RequestPlan& plan, uint64_t seed)
+      : system_(system), cost_model_(cost_model), plan_(plan), mtp_rng_(seed, "serving.mtp") {}
+
+  ServingTrace execute() {
+    check_requests();
+    for (size_t i = 0; i < system_.pools.size(); ++i) {
+      Pool p;
+      p.config = &system_.pools[i];
+      p.index = static_cast<int>(i);
+      p.free_blocks = p.config->kv_capacity_blocks;
+      pools_.push_back(std::move(p));
+    }
+    trace_.records.resize(plan_.requests.size());
+    for (size_t i = 0; i < plan_.requests.size(); ++i) {
+      const workloads::Request& r = plan_.requests[i];
+      RequestRecord& rec = trace_.records[i];
+      rec.id = r.id;
+      rec.input_tokens = r.input_tokens;
+      rec.output_tokens = r.output_tokens;
+      rec.arrival = r.arrival;
+      Event e;
+      e.time = r.arrival;
+      e.kind = EventKind::kArrival;
+      e.sequence.request = static_cast<int64_t>(i);
+      push(e);
+    }
+    last_token_.assign(plan_.requests.size(), Duration());
+    delivered_any_.assign(plan_.requests.size(), false);
+
+    while (!events_.empty()) {
+      const Duration now = events_.top().time;
+      while (!events_.empty() && events_.top().time == now) {
+        const Event e = events_.top();
+        events_.pop();
+        apply(e, now);
+      }
+      for (Pool& p : pools_) {
+        if (!p.busy) start_iteration(p, now);
+      }
+    }
+    if (finished_ != static_cast<int64_t>(plan_.requests.size())) {
+      throw std::logic_error("serving scheduler stalled with " +
+                             std::to_string(plan_.requests.size() - finished_) +
+                             " requests unfinished");
+    }
+    finish_stats();
+    return std::move(trace_);
+  }
+
+ private:
+  // Refuses requests that no iteration could ever serve, so that the loop cannot stall.
+  void check_requests() const {
+    Diagnostics d;
+    for (size_t i = 0; i < plan_.requests.size(); ++i) {
+      const workloads::Request& r = plan_.requests[i];
+      const std::string key = "requests[" + std::to_string(i) + "]";
+      for (size_t p = 0; p < system_.pools.size(); ++p) {
+        const PoolConfig& pool = system_.pools[p];
+        const SchedulerConfig& s = pool.scheduler;
+        // The most KV a sequence holds: its whole context plus one step's draft positions.
+        const int64_t tokens = pool.role == PoolRole::kPrefill
+                                   ? r.input_tokens
+                                   : r.input_tokens + r.output_tokens + s.mtp.depth;
+        const int64_t need = blocks_for(tokens, s.kv_block_tokens);
+        const std::string pool_key = "system.pools[" + std::to_string(p) + "]";
+        if (need > pool.kv_capacity_blocks) {
+          d.error({}, key,
+                  "needs " + std::to_string(need) + " KV blocks, more than " + pool_key +
+                      ".kv_capacity_blocks = " + std::to_string(pool.kv_capacity_blocks));
+        }
+        // Without chunking a prompt, recomputed after preemption with its generated tokens,
+        // must fit one iteration (vLLM: max_num_batched_tokens >= max_model_len).
+        const int64_t longest_prompt =
+            pool.role == PoolRole::kPrefill ? r.input_tokens : r.input_tokens + r.output_tokens;
+        if (!s.chunked_prefill && longest_prompt > s.max_num_batched_tokens) {
+          d.error({}, key,
+                  std::to_string(longest_prompt) + " tokens to prefill exceed " + pool_key +
+                      ".max_num_batched_tokens = " + std::to_string(s.max_num_batched_tokens) +
+                      " and chunked prefill is off");
+        }
+      }
+      if (i > 0 && r.arrival < plan_.requests[i - 1].arrival) {
+        d.error({}, key + ".arrival", "arrivals must be non-decreasing");
+      }
+    }
+    d.throw_if_any();
+  }
+
+  void push(Event e) {
+    e.order = next_order_++;
+    events_.push(std::move(e));
+  }
+
+  void apply(const Event& e, Duration now) {
+    switch (e.kind) {
+      case EventKind::kArrival:
+        backlog_.push_back(e.sequence.request);
+        send_backlog(now);
+        break;
+      case EventKind::kIterationEnd:
+        end_iteration(pools_[static_cast<size_t>(e.pool)], now);
+        break;
+      case EventKind::kKvArrival:
+        kv_arrival(e.sequence, now);
+        break;
+    }
+  }
+
+  // The client side: sends waiting requests while the concurrency limit allows.
+  void send_backlog(Duration now) {
+    while (!backlog_.empty() &&
+           (plan_.max_concurrency == 0 || in_flight_ < plan_.max_concurrency)) {
+      const int64_t i = backlog_.front();
+      backlog_.pop_front();
+      RequestRecord& rec = trace_.records[static_cast<size_t>(i)];
+      rec.sent = now;
+      if (!any_sent_) trace_.stats.window_start = now;
+      any_sent_ = true;
+      ++in_flight_;
+      trace_.stats.max_in_flight = std::max(trace_.stats.max_in_flight, in_flight_);
+      Sequence s;
+      s.request = i;
+      s.prompt = rec.input_tokens;
+      pools_.front().waiting.push_back(s);
+    }
+  }
+
+  int64_t positions(const Pool& p) const { return 1 + p.config->scheduler.mtp.depth; }
+
+  // Tokens to compute for `s` this iteration within `budget`, or 0 when it cannot run.
+  int64_t tokens_wanted(const Pool& p, const Sequence& s, int64_t budget) const {
+    if (s.prefilling()) {
+      const int64_t rest = s.prompt - s.computed;
+      if (!p.config->scheduler.chunked_prefill && rest > budget) return 0;
+      return std::min(rest, budget);
+    }
+    return positions(p) <= budget ? positions(p) : 0;
+  }
+
+  static SequenceWork work_of(const Sequence& s, int64_t tokens) {
+    SequenceWork w;
+    w.phase = s.prefilling() ? SequencePhase::kPrefill : SequencePhase::kDecode;
+    w.new_tokens = tokens;
+    w.context_before = s.computed;
+    w.context_after = s.computed + tokens;
+    return w;
+  }
+
+  void preempt_last(Pool& p) {
+    Sequence victim = p.running.back();
+    p.running.pop_back();
+    p.free_blocks += victim.blocks;
+    p.stats.preemptions += 1;
+    p.stats.wasted_tokens += victim.computed;
+    trace_.records[static_cast<size_t>(victim.request)].preemptions += 1;
+    // Recompute: the prompt and every token generated so far are prefilled again.
+    victim.prompt =
+        trace_.records[static_cast<size_t>(victim.request)].input_tokens + victim.generated;
+    victim.computed = 0;
+    victim.blocks = 0;
+    victim.mtp_credit = 0.0;
+    p.waiting.push_front(victim);
+  }
+
+  void start_iteration(Pool& p, Duration now) {
+    const SchedulerConfig& cfg = p.config->scheduler;
+    const int64_t block = cfg.kv_block_tokens;
+    int64_t budget = cfg.max_num_batched_tokens;
+    bool preempted = false;
+    p.in_flight.clear();
+
+    for (size_t i = 0; i < p.running.size() && budget > 0; ++i) {
+      const int64_t tokens = tokens_wanted(p, p.running[i], budget);
+      if (tokens == 0) continue;
+      bool self_preempted = false;
+      while (blocks_for(p.running[i].computed + tokens, block) - p.running[i].blocks >
+             p.free_blocks) {
+        self_preempted = p.running.size() == i + 1;
+        preempt_last(p);
+        preempted = true;
+        if (self_preempted) break;
+      }
+      if (self_preempted) break;
+      Sequence& s = p.running[i];
+      const int64_t need = blocks_for(s.computed + tokens, block) - s.blocks;
+      s.blocks += need;
+      p.free_blocks -= need;
+      p.in_flight.push_back(Scheduled{i, work_of(s, tokens)});
+      budget -= tokens;
+    }
+
+    // After a preemption vLLM admits nothing this step, unless the step would otherwise be empty.
+    while ((!preempted || p.in_flight.empty()) && !p.waiting.empty() &&
+           static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0) {
+      Sequence s = p.waiting.front();
+      const int64_t tokens = tokens_wanted(p, s, budget);
+      if (tokens == 0) break;
+      const int64_t need = blocks_for(s.computed + tokens, block) - s.blocks;
+      if (need > p.free_blocks) break;
+      p.waiting.pop_front();
+      s.blocks += need;
+      p.free_blocks -= need;
+      p.running.push_back(s);
+      p.in_flight.push_back(Scheduled{p.running.size() - 1, work_of(s, tokens)});
+      budget -= tokens;
+    }
+    if (p.in_flight.empty()) return;  // nothing to do until the next event for this pool
+
+    IterationBatch batch;
+    batch.pool = p.index;
+    batch.role = p.config->role;
+    batch.chips = p.config->chips;
+    for (const Scheduled& s : p.in_flight) batch.sequences.push_back(s.work);
+    const IterationCost cost = cost_model_.cost(batch);
+    if (!(cost.time.si() > 0.0) || !std::isfinite(cost.time.si()) ||
+        !std::isfinite(cost.energy.si())) {
+      throw std::logic_error("iteration cost model returned a non-positive or non-finite time");
+    }
+    p.stats.iterations += 1;
+    p.stats.busy_time += cost.time;
+    p.stats.iteration_energy += cost.energy;
+    p.stats.prefill_tokens += batch.prefill_tokens();
+    p.stats.decode_positions += batch.decode_tokens();
+    p.stats.max_batch_tokens =
+        std::max(p.stats.max_batch_tokens, cfg.max_num_batched_tokens - budget);
+    p.stats.max_batch_sequences =
+        std::max(p.stats.max_batch_sequences, static_cast<int64_t>(p.in_flight.size()));
+    p.busy = true;
+    Event e;
+    e.time = now + cost.time;
+    e.kind = EventKind::kIterationEnd;
+    e.pool = p.index;
+    push(e);
+  }
+
+  // Tokens a decode step yields: 1 + accepted drafts.
+  int64_t decode_yield(const Pool& p, Sequence& s) {
+    const MtpConfig& mtp = p.config->scheduler.mtp;
+    if (mtp.depth == 0) return 1;
+    if (mtp.mode == MtpConfig::Mode::kExpected) {
+      s.mtp_credit += mtp.expected_tokens_per_step();
+      const auto tokens = static_cast<int64_t>(std::floor(s.mtp_credit));
+      s.mtp_credit -= static_cast<double>(tokens);
+      return tokens;
+    }
+    int64_t tokens = 1;
+    while (tokens <= mtp.depth && mtp_rng_.next_unit() < mtp.acceptance) ++tokens;
+    return tokens;
+  }
+
+  void deliver(int64_t request, Duration now) {
+    RequestRecord& rec = trace_.records[static_cast<size_t>(request)];
+    Duration& last = last_token_[static_cast<size_t>(request)];
+    if (!delivered_any_[static_cast<size_t>(request)]) {
+      rec.first_token = now;
+      delivered_any_[static_cast<size_t>(request)] = true;
+    } else {
+      rec.itl.push_back(now - last);
+    }
+    last = now;
+  }
+
+  void finish(int64_t request, Duration now) {
+    trace_.records[static_cast<size_t>(request)].finished = now;
+    trace_.stats.window_end = std::max(trace_.stats.window_end, now);
+    ++finished_;
+    --in_flight_;
+    send_backlog(now);
+  }
+
+  void end_iteration(Pool& p, Duration now) {
+    p.busy = false;
+    const int64_t block = p.config->scheduler.kv_block_tokens;
+    std::vector<bool> leaving(p.running.size(), false);
+    for (const Scheduled& sched : p.in_flight) {
+      Sequence& s = p.running[sched.running_index];
+      const int64_t output = trace_.records[static_cast<size_t>(s.request)].output_tokens;
+      if (sched.work.phase == SequencePhase::kPrefill) {
+        s.computed += sched.work.new_tokens;
+        if (s.prefilling()) continue;
+        s.generated += 1;  // the prompt's last position yields a token
+        if (p.config->role == PoolRole::kPrefill) {
+          hand_over(p, s, now);
+          leaving[sched.running_index] = true;
+          continue;
+        }
+      } else {
+        const int64_t drawn = decode_yield(p, s);
+        const int64_t tokens = std::min(drawn, output - s.generated);
+        p.stats.decode_steps += 1;
+        p.stats.drafted_tokens += drawn;
+        s.computed += tokens;
+        s.generated += tokens;
+      }
+      deliver(s.request, now);
+      // Keep only the blocks the accepted context needs (rejected draft positions are freed).
+      const int64_t keep = blocks_for(s.computed, block);
+      p.free_blocks += s.blocks - keep;
+      s.blocks = keep;
+      if (s.generated >= output) {
+        p.free_blocks += s.blocks;
+        s.blocks = 0;
+        leaving[sched.running_index] = true;
+        finish(s.request, now);
+      }
+    }
+    std::vector<Sequence> still;
+    still.reserve(p.running.size());
+    for (size_t i = 0; i < p.running.size(); ++i) {
+      if (!leaving[i]) still.push_back(p.running[i]);
+    }
+    p.running.swap(still);
+    p.in_flight.clear();
+  }
+
+  void hand_over(Pool& p, Sequence& s, Duration now) {
+    p.free_blocks += s.blocks;
+    s.blocks = 0;
+    KvTransfer t;
+    t.request_id = trace_.records[static_cast<size_t>(s.request)].id;
+    t.tokens = s.computed;
+    t.bytes = system_.kv_bytes_per_token * static_cast<double>(s.computed);
+    const Duration delay = system_.kv_transfer_time(t);
+    if (!(delay.si() >= 0.0) || !std::isfinite(delay.si())) {
+      throw std::logic_error("KV transfer model returned a negative or non-finite time");
+    }
+    trace_.stats.kv_transfers += 1;
+    trace_.stats.kv_transfer_bytes += t.bytes;
+    Event e;
+    e.time = now + delay;
+    e.kind = EventKind::kKvArrival;
+    e.pool = p.index + 1;
+    e.sequence = s;
+    push(e);
+  }
+
+  void kv_arrival(const Sequence& s, Duration now) {
+    deliver(s.request, now);  // the first token reaches the client with the decode pool
+    if (s.generated >= trace_.records[static_cast<size_t>(s.request)].output_tokens) {
+      finish(s.request, now);
+      return;
+    }
+    pools_.back().waiting.push_back(s);
+  }
+
+  void finish_stats() {
+    const Duration window = trace_.stats.window();
+    for (Pool& p : pools_) {
+      const Duration idle = window - p.stats.busy_time;
+      const Power idle_power = p.config->idle_power_per_chip * static_cast<double>(p.config->chips);
+      p.stats.idle_energy = idle.si() > 0.0 ? idle_power * idle : Energy();
+      trace_.stats.pools.push_back(p.stats);
+    }
+  }
+
+  const ServingSystem& system_;
+  const IterationCostModel& cost_model_;
+  const workloads::RequestPlan& plan_;
+  RngStream mtp_rng_;
+  std::vector<Pool> pools_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  int64_t next_order_ = 0;
+  std::deque<int64_t> backlog_;
+  int64_t in_flight_ = 0;
+  int64_t finished_ = 0;
+  bool any_sent_ = false;
+  std::vector<Duration> last_token_;
+  std::vector<bool> delivered_any_;
+  ServingTrace trace_;
+};
+
+}  // namespace
+
+Energy SchedulerStats::total_energy() const {
+  Energy e;
+  for (const PoolStats& p : pools) e += p.iteration_energy + p.idle_energy;
+  return e;
+}
+
+ContinuousBatchingScheduler::ContinuousBatchingScheduler(const ServingSystem& system,
+                                                         const IterationCostModel& cost_model)
+    : system_(system), cost_model_(cost_model) {}
+
+ServingTrace ContinuousBatchingScheduler::run(const workloads::RequestPlan& plan,
+                                              uint64_t seed) const {
+  validate(system_);
+  return Run(system_, cost_model_, plan, seed).execute();
+}
+
+}  // namespace scoville::serving

@@ -1,0 +1,56 @@
+// The serving layer's one question to the hardware: how long does this iteration take on this pool,
+// and what energy does it use? The SystemC engine answers it for real systems; AnalyticCostModel
+// answers it from a handful of parameters for tests. Implementations are pure functions of the
+// batch (the scheduler may call them in any order and relies on the same batch costing the same).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/base/units.hpp"
+
+namespace scoville::serving {
+
+enum class SequencePhase { kPrefill, kDecode };
+
+// One sequence's share of an iteration. Prefill: a chunk of the prompt (possibly all of it), with
+// `context_before` prompt tokens already in the KV cache from earlier chunks. Decode: `new_tokens`
+// positions verified in one forward pass (1, or 1 + draft depth with MTP / speculative decoding),
+// attending to `context_before` cached tokens. context_after = context_before + new_tokens.
+struct SequenceWork {
+  SequencePhase phase = SequencePhase::kDecode;
+  int64_t new_tokens = 1;
+  int64_t context_before = 0;
+  int64_t context_after = 1;
+};
+
+enum class PoolRole { kColocated, kPrefill, kDecode };
+std::string to_string(PoolRole role);
+
+struct IterationBatch {
+  int pool = 0;  // index into ServingSystem::pools
+  PoolRole role = PoolRole::kColocated;
+  int64_t chips = 1;  // chips of the pool that run this iteration together
+  std::vector<SequenceWork> sequences;
+
+  int64_t prefill_tokens() const;
+  int64_t decode_tokens() const;
+  int64_t decode_sequences() const;
+};
+
+struct IterationCost {
+  Duration time;  // wall time of the iteration on the pool, > 0
+  Energy energy;  // energy of all the pool's chips over `time`
+  // Optional, for reports: named parts of `time` (they need not sum to it when parts overlap).
+  std::vector<std::pair<std::string, Duration>> breakdown;
+};
+
+class IterationCostModel {
+ public:
+  virtual ~IterationCostModel() = default;
+  virtual IterationCost cost(const IterationBatch& batch) const = 0;
+};
+
+}  // namespace scoville::serving

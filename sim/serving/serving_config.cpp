@@ -1,0 +1,131 @@
+#include "sim/serving/serving_config.hpp"
+
+#include <cmath>
+
+#include "sim/base/error.hpp"
+
+namespace scoville::serving {
+
+double MtpConfig::expected_tokens_per_step() const {
+  if (depth == 0) return 1.0;
+  if (acceptance >= 1.0) return static_cast<double>(depth + 1);
+  return (1.0 - std::pow(acceptance, static_cast<double>(depth + 1))) / (1.0 - acceptance);
+}
+
+bool ServingSystem::disaggregated() const {
+  return pools.size() == 2 && pools[0].role != PoolRole::kColocated;
+}
+
+int64_t ServingSystem::total_chips() const {
+  int64_t n = 0;
+  for (const PoolConfig& p : pools) n += p.chips;
+  return n;
+}
+
+int64_t ServingSystem::prefill_chips() const {
+  int64_t n = 0;
+  for (const PoolConfig& p : pools) n += p.role != PoolRole::kDecode ? p.chips : 0;
+  return n;
+}
+
+int64_t ServingSystem::decode_chips() const {
+  int64_t n = 0;
+  for (const PoolConfig& p : pools) n += p.role != PoolRole::kPrefill ? p.chips : 0;
+  return n;
+}
+
+namespace {
+
+constexpr int64_t kMaxCount = int64_t{1} << 40;  // keeps token and block sums exact in int64
+
+void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) {
+  const SourceLocation where{};
+  const SchedulerConfig& s = p.scheduler;
+  if (p.chips < 1 || p.chips > kMaxCount) d.error(where, key + ".chips", "expected >= 1 chips");
+  if (p.kv_capacity_blocks < 1 || p.kv_capacity_blocks > kMaxCount) {
+    d.error(where, key + ".kv_capacity_blocks", "expected a positive number of KV blocks");
+  }
+  if (!(p.idle_power_per_chip.si() >= 0.0) || !std::isfinite(p.idle_power_per_chip.si())) {
+    d.error(where, key + ".idle_power_per_chip", "expected a non-negative power");
+  }
+  if (s.max_num_seqs < 1 || s.max_num_seqs > kMaxCount) {
+    d.error(where, key + ".max_num_seqs", "expected a positive number of sequences");
+  }
+  if (s.max_num_batched_tokens < 1 || s.max_num_batched_tokens > kMaxCount) {
+    d.error(where, key + ".max_num_batched_tokens", "expected a positive number of tokens");
+  }
+  if (s.kv_block_tokens < 1 || s.kv_block_tokens > kMaxCount) {
+    d.error(where, key + ".kv_block_tokens", "expected a positive number of tokens per block");
+  }
+  if (s.mtp.depth < 0 || s.mtp.depth > 64) {
+    d.error(where, key + ".mtp.depth", "expected a draft depth in [0, 64]");
+  } else if (s.mtp.depth + 1 > s.max_num_batched_tokens) {
+    d.error(where, key + ".mtp.depth",
+            "depth + 1 verified positions exceed max_num_batched_tokens: no decode step fits");
+  }
+  if (!(s.mtp.acceptance >= 0.0 && s.mtp.acceptance <= 1.0)) {
+    d.error(where, key + ".mtp.acceptance", "expected an acceptance rate in [0, 1]");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+void validate_system(const ServingSystem& sys, Diagnostics& d) {
+  const SourceLocation where{};
+  const bool colocated = sys.pools.size() == 1 && sys.pools[0].role == PoolRole::kColocated;
+  const bool split = sys.pools.size() == 2 && sys.pools[0].role == PoolRole::kPrefill &&
+                     sys.pools[1].role == PoolRole::kDecode;
+  if (!colocated && !split) {
+    d.error(where, "system.pools",
+            "expected one co-located pool, or a prefill pool followed by a decode pool");
+  }
+  for (size_t i = 0; i < sys.pools.size(); ++i) {
+    validate_pool(sys.pools[i], "system.pools[" + std::to_string(i) + "]", d);
+  }
+  if (split) {
+    if (!sys.kv_transfer_time) {
+      d.error(where, "system.kv_transfer_time", "a disaggregated system needs a KV transfer model");
+    }
+    if (!(sys.kv_bytes_per_token.si() > 0.0) || !std::isfinite(sys.kv_bytes_per_token.si())) {
+      d.error(where, "system.kv_bytes_per_token", "expected a positive size in bytes");
+    }
+  }
+}
+
+}  // namespace
+
+void validate(const ServingSystem& system) {
+  Diagnostics d;
+  validate_system(system, d);
+  d.throw_if_any();
+}
+
+void validate(const ServingScenario& scenario) {
+  Diagnostics d;
+  const SourceLocation where{};
+  validate_system(scenario.system, d);
+  const MetricInputs& m = scenario.metrics;
+  const auto positive = [&](const std::optional<Duration>& v, const char* key) {
+    if (v && !(v->si() > 0.0)) d.error(where, key, "expected a positive duration");
+  };
+  positive(m.slo_ttft, "metrics.slo_ttft");
+  positive(m.slo_tpot, "metrics.slo_tpot");
+  positive(m.slo_e2el, "metrics.slo_e2el");
+  if (m.tdp_per_chip && !(m.tdp_per_chip->si() > 0.0)) {
+    d.error(where, "metrics.tdp_per_chip", "expected a positive power");
+  }
+  if (m.all_in_power_per_chip && !(m.all_in_power_per_chip->si() > 0.0)) {
+    d.error(where, "metrics.all_in_power_per_chip", "expected a positive power");
+  }
+  if (!(m.pue >= 1.0) || !std::isfinite(m.pue)) {
+    d.error(where, "metrics.pue", "expected a power usage effectiveness >= 1");
+  }
+  if (m.price_per_chip_hour && !(*m.price_per_chip_hour >= 0.0)) {
+    d.error(where, "metrics.price_per_chip_hour", "expected a non-negative price");
+  }
+  d.throw_if_any();
+}
+
+}  // namespace scoville::serving

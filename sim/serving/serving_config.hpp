@@ -1,0 +1,99 @@
+// What a serving study needs besides the hardware's cost model: the requests, the pools and their
+// scheduler limits, and the inputs of the per-chip / per-kW / per-dollar metrics. Plain data; the
+// YAML scenario reader (later) fills it, tests fill it directly. validate() reports every problem
+// at once as InputError with the key path of the field.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/base/units.hpp"
+#include "sim/serving/iteration_cost_model.hpp"
+#include "workloads/requests/request_pattern.hpp"
+
+namespace scoville::serving {
+
+// Multi-token prediction / speculative decoding. Each decode step verifies depth + 1 positions;
+// each draft is accepted with probability `acceptance`, independently, until the first rejection
+// (the standard model of Leviathan et al., 2023). Tokens gained per step: 1 + accepted drafts,
+// with expectation (1 - a^(k+1)) / (1 - a) (k + 1 when a = 1).
+struct MtpConfig {
+  enum class Mode {
+    kExpected,  // each sequence gains the expectation per step, carried as a fraction
+    kSampled,   // each step draws the accepted drafts from RngStream "serving.mtp"
+  };
+  int64_t depth = 0;  // 0: no MTP
+  double acceptance = 0.0;
+  Mode mode = Mode::kExpected;
+
+  double expected_tokens_per_step() const;
+};
+
+// vLLM-style limits of one engine (pool).
+struct SchedulerConfig {
+  int64_t max_num_seqs = 256;             // sequences in a batch
+  int64_t max_num_batched_tokens = 8192;  // token budget of one iteration (prefill + decode)
+  bool chunked_prefill = true;            // split prompts across iterations within the budget
+  int64_t kv_block_tokens = 16;           // tokens per KV block
+  MtpConfig mtp;
+};
+
+struct PoolConfig {
+  std::string name;
+  PoolRole role = PoolRole::kColocated;
+  int64_t chips = 1;
+  int64_t kv_capacity_blocks = 1 << 20;  // KV blocks the pool holds, all its chips together
+  Power idle_power_per_chip;             // drawn while the pool runs no iteration
+  SchedulerConfig scheduler;
+};
+
+// A finished prefill's KV cache moving to the decode pool.
+struct KvTransfer {
+  int64_t request_id = 0;
+  int64_t tokens = 0;  // tokens whose KV moves
+  Bytes bytes;         // tokens x ServingSystem::kv_bytes_per_token
+};
+// The network's answer: how long the transfer takes (the systems issue's KV placement and
+// topology plug in here). Must return a non-negative, finite duration.
+using KvTransferTime = std::function<Duration(const KvTransfer&)>;
+
+struct ServingSystem {
+  // One kColocated pool, or one kPrefill pool and one kDecode pool (disaggregated).
+  std::vector<PoolConfig> pools;
+  Bytes kv_bytes_per_token;         // disaggregated: sizes the KV handoff
+  KvTransferTime kv_transfer_time;  // disaggregated: required
+
+  bool disaggregated() const;
+  int64_t total_chips() const;
+  int64_t prefill_chips() const;  // chips that run prefill (all chips when co-located)
+  int64_t decode_chips() const;   // chips that run decode (all chips when co-located)
+};
+
+// Inputs of the derived metrics. Absent optionals leave their metrics out.
+struct MetricInputs {
+  // Goodput service-level objectives (vLLM --goodput): a request is good when it meets every
+  // objective given. No objective given: goodput is not reported.
+  std::optional<Duration> slo_ttft;
+  std::optional<Duration> slo_tpot;
+  std::optional<Duration> slo_e2el;
+  std::optional<Power> tdp_per_chip;           // package TDP: tput_per_kw_tdp
+  std::optional<Power> all_in_power_per_chip;  // InferenceX all-in provisioned power per chip
+  double pue = 1.0;                            // applied to all_in_power_per_chip
+  std::optional<double> price_per_chip_hour;   // USD per chip-hour: cost_per_mtok
+};
+
+struct ServingScenario {
+  workloads::RequestPattern workload;
+  ServingSystem system;
+  MetricInputs metrics;
+};
+
+// Checks everything that does not need the requests: limits, pools, MTP, metric inputs.
+void validate(const ServingScenario& scenario);
+// The system's part of it (pools, limits, KV handoff).
+void validate(const ServingSystem& system);
+
+}  // namespace scoville::serving

@@ -1,0 +1,135 @@
+#include "sim/serving/serving_metrics.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+namespace scoville::serving {
+namespace {
+
+constexpr double kMs = 1e3;
+
+bool is_good(const RequestRecord& r, const MetricInputs& in) {
+  // vLLM compares each objective with <=; TPOT is not defined for one output token and then
+  // does not count against the request.
+  if (in.slo_ttft && r.ttft() > *in.slo_ttft) return false;
+  if (in.slo_e2el && r.e2el() > *in.slo_e2el) return false;
+  if (in.slo_tpot && r.tpot() && *r.tpot() > *in.slo_tpot) return false;
+  return true;
+}
+
+void add_distribution(std::vector<std::pair<std::string, double>>& out, const std::string& metric,
+                      const Distribution& d) {
+  out.emplace_back("mean_" + metric + "_ms", d.mean);
+  out.emplace_back("median_" + metric + "_ms", d.median);
+  out.emplace_back("std_" + metric + "_ms", d.std);
+  out.emplace_back("p90_" + metric + "_ms", d.p90);
+  out.emplace_back("p95_" + metric + "_ms", d.p95);
+  out.emplace_back("p99_" + metric + "_ms", d.p99);
+}
+
+}  // namespace
+
+ServingMetrics compute_metrics(const std::vector<RequestRecord>& records,
+                               const SchedulerStats& stats, const ServingSystem& system,
+                               const MetricInputs& inputs) {
+  ServingMetrics m;
+  const double window = stats.window().si();
+  if (records.empty() || !(window > 0.0)) {
+    throw std::invalid_argument("serving metrics need completed requests over a positive window");
+  }
+  std::vector<double> ttft, tpot, itl, e2el, e2e_intvty;
+  int64_t good = 0;
+  int64_t good_output = 0;
+  for (const RequestRecord& r : records) {
+    m.completed += 1;
+    m.total_input_tokens += r.input_tokens;
+    m.total_output_tokens += r.output_tokens;
+    ttft.push_back(r.ttft().si() * kMs);
+    e2el.push_back(r.e2el().si() * kMs);
+    if (r.tpot()) tpot.push_back(r.tpot()->si() * kMs);
+    for (const Duration& gap : r.itl) itl.push_back(gap.si() * kMs);
+    e2e_intvty.push_back(static_cast<double>(r.output_tokens) / r.e2el().si());
+    if (is_good(r, inputs)) {
+      good += 1;
+      good_output += r.output_tokens;
+    }
+  }
+  m.duration_s = window;
+  m.request_throughput = static_cast<double>(m.completed) / window;
+  m.input_throughput = static_cast<double>(m.total_input_tokens) / window;
+  m.output_throughput = static_cast<double>(m.total_output_tokens) / window;
+  m.total_token_throughput = m.input_throughput + m.output_throughput;
+  m.ttft_ms = summarize(std::move(ttft));
+  m.tpot_ms = summarize(std::move(tpot));
+  m.itl_ms = summarize(std::move(itl));
+  m.e2el_ms = summarize(std::move(e2el));
+  if (inputs.slo_ttft || inputs.slo_tpot || inputs.slo_e2el) {
+    m.request_goodput = static_cast<double>(good) / window;
+    m.output_goodput = static_cast<double>(good_output) / window;
+  }
+
+  const auto chips = static_cast<double>(system.total_chips());
+  m.tput_per_chip = m.total_token_throughput / chips;
+  m.output_tput_per_chip = m.output_throughput / static_cast<double>(system.decode_chips());
+  m.input_tput_per_chip = m.input_throughput / static_cast<double>(system.prefill_chips());
+  m.intvty = m.tpot_ms.median > 0.0 ? 1000.0 / m.tpot_ms.median : 0.0;
+  m.median_e2e_intvty = percentile(e2e_intvty, 50.0);
+
+  m.total_energy_j = stats.total_energy().si();
+  m.avg_power_per_chip_w = m.total_energy_j / window / chips;
+  m.joules_per_output_token = m.total_energy_j / static_cast<double>(m.total_output_tokens);
+  if (inputs.tdp_per_chip) m.tput_per_kw_tdp = m.tput_per_chip * 1000.0 / inputs.tdp_per_chip->si();
+  m.tput_per_kw_sim =
+      m.avg_power_per_chip_w > 0.0 ? m.tput_per_chip * 1000.0 / m.avg_power_per_chip_w : 0.0;
+  if (inputs.all_in_power_per_chip) {
+    const double all_in_w = inputs.all_in_power_per_chip->si() * inputs.pue;
+    m.tput_per_mw_all_in = m.tput_per_chip * 1000.0 / (all_in_w / 1000.0);
+    m.joules_per_token_all_in = all_in_w / m.tput_per_chip;
+  }
+  if (inputs.price_per_chip_hour) {
+    m.cost_per_mtok = *inputs.price_per_chip_hour / (3600.0 * m.tput_per_chip / 1e6);
+  }
+  for (const PoolStats& p : stats.pools) {
+    m.preemptions += p.preemptions;
+    m.wasted_tokens += p.wasted_tokens;
+  }
+  return m;
+}
+
+std::vector<std::pair<std::string, double>> ServingMetrics::named() const {
+  std::vector<std::pair<std::string, double>> out = {
+      {"completed", static_cast<double>(completed)},
+      {"duration", duration_s},
+      {"total_input_tokens", static_cast<double>(total_input_tokens)},
+      {"total_output_tokens", static_cast<double>(total_output_tokens)},
+      {"request_throughput", request_throughput},
+      {"input_throughput", input_throughput},
+      {"output_throughput", output_throughput},
+      {"total_token_throughput", total_token_throughput},
+  };
+  if (request_goodput) out.emplace_back("request_goodput", *request_goodput);
+  if (output_goodput) out.emplace_back("output_goodput", *output_goodput);
+  add_distribution(out, "ttft", ttft_ms);
+  add_distribution(out, "tpot", tpot_ms);
+  add_distribution(out, "itl", itl_ms);
+  add_distribution(out, "e2el", e2el_ms);
+  out.emplace_back("tput_per_chip", tput_per_chip);
+  out.emplace_back("output_tput_per_chip", output_tput_per_chip);
+  out.emplace_back("input_tput_per_chip", input_tput_per_chip);
+  out.emplace_back("intvty", intvty);
+  out.emplace_back("median_e2e_intvty", median_e2e_intvty);
+  out.emplace_back("total_energy_j", total_energy_j);
+  out.emplace_back("avg_power_per_chip_w", avg_power_per_chip_w);
+  out.emplace_back("joules_per_output_token", joules_per_output_token);
+  if (tput_per_kw_tdp) out.emplace_back("tput_per_kw_tdp", *tput_per_kw_tdp);
+  out.emplace_back("tput_per_kw_sim", tput_per_kw_sim);
+  if (tput_per_mw_all_in) out.emplace_back("tput_per_mw_all_in", *tput_per_mw_all_in);
+  if (joules_per_token_all_in)
+    out.emplace_back("joules_per_token_all_in", *joules_per_token_all_in);
+  if (cost_per_mtok) out.emplace_back("cost_per_mtok", *cost_per_mtok);
+  out.emplace_back("preemptions", static_cast<double>(preemptions));
+  out.emplace_back("wasted_tokens", static_cast<double>(wasted_tokens));
+  return out;
+}
+
+}  // namespace scoville::serving
