@@ -142,7 +142,7 @@ ModelSpec read_model_spec(const YAML::Node& root, const std::string& file,
   spec.tied_embeddings = field.flag("tied_embeddings");
   spec.max_context = field.required_count("max_context", kMaxContext);
   spec.norm = field.choice("norm", {"rmsnorm"});
-  spec.mtp_layers = field.optional_count("mtp_layers", 0);
+  spec.mtp_layers = field.optional_count("mtp_layers", kMaxLayers, 0);
   spec.attention = read_attention(reader.map("attention"), diagnostics);
   spec.ffn = read_ffn(reader.map("ffn"), diagnostics);
   spec.precision = read_precision(reader.map("precision"), diagnostics);

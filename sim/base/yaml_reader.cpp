@@ -349,7 +349,7 @@ std::vector<std::string> MapReader::keys() {
   return out;
 }
 
-std::optional<YAML::Node> MapReader::raw(const std::string& key) {
+std::optional<YAML::Node> MapReader::optional_raw(const std::string& key) {
   known_keys_.insert(key);
   if (!is_map_) return std::nullopt;
   const YAML::Node node = child(key);

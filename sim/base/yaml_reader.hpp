@@ -89,7 +89,7 @@ class MapReader {
   std::vector<std::string> keys();
   // The node at key as it is (any YAML), marked known; nullopt when absent. For values whose
   // meaning is decided elsewhere (e.g. a sweep axis' values, applied to another file's schema).
-  std::optional<YAML::Node> raw(const std::string& key);
+  std::optional<YAML::Node> optional_raw(const std::string& key);
 
   // Records an error at `key` (or at this map if key is empty).
   void error(const std::string& key, const std::string& message);

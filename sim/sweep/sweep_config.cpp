@@ -128,7 +128,7 @@ SweepConfig read_sweep(const YAML::Node& root, const std::string& file, const st
   s.text = text;
   s.name = r.string_or("name", "sweep");
   s.zip = r.choice_or("combine", "cartesian", {"cartesian", "zip"}) == "zip";
-  const std::optional<YAML::Node> inline_study = r.raw("study");
+  const std::optional<YAML::Node> inline_study = r.optional_raw("study");
   const bool has_base = r.has("base");
   const std::string base = has_base ? r.string("base") : "";
   if (inline_study && has_base)
@@ -141,7 +141,7 @@ SweepConfig read_sweep(const YAML::Node& root, const std::string& file, const st
     const std::filesystem::path p = std::filesystem::path(file).parent_path() / base;
     s.base = YAML::Clone(load_yaml_file(p.string()));
   }
-  const std::optional<YAML::Node> axes = r.raw("axes");
+  const std::optional<YAML::Node> axes = r.optional_raw("axes");
   if (!axes || !axes->IsSequence() || axes->size() == 0) {
     r.error("axes", "expected a non-empty list of {key, values} or {key, range}");
   } else {
@@ -156,7 +156,7 @@ SweepConfig read_sweep(const YAML::Node& root, const std::string& file, const st
                                 axis.key.find("..") != std::string::npos)) {
         a.error("key", "expected a dotted key such as study.batch");
       }
-      const std::optional<YAML::Node> values = a.raw("values");
+      const std::optional<YAML::Node> values = a.optional_raw("values");
       std::optional<MapReader> range = a.optional_map("range");
       if (values && range) a.error("", "give values or range, not both");
       if (values) {

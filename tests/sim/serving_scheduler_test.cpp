@@ -246,7 +246,7 @@ TEST_CASE("closed loop: never more than N in flight, and Little's law holds", "[
   }
 }
 
-TEST_CASE("same seed, identical records; another seed, other lengths", "[serving]") {
+TEST_CASE("same seed, identical records, another seed, other lengths", "[serving]") {
   const AnalyticCostModel model(cost_params());
   ServingScenario s = closed_loop(8, 512, 64);
   s.system.pools[0].scheduler.mtp = {2, 0.7, MtpConfig::Mode::kSampled};

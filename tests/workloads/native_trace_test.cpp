@@ -180,7 +180,7 @@ TEST_CASE("An unknown native trace version is rejected with the versions this bu
   CHECK_THAT(e, Contains("version " + std::to_string(ChipTrace::kFormatVersion)));
 }
 
-TEST_CASE("Dangling dependencies, duplicate ids and cycles are rejected; order is repaired") {
+TEST_CASE("Dangling dependencies, duplicate ids and cycles are rejected, order is repaired") {
   CHECK_THAT(error_of(replaced(kSmall, "deps: [0]", "deps: [9]")),
              Contains("depends on node 9, which does not exist"));
   CHECK_THAT(error_of(replaced(kSmall, "id: 1", "id: 0")), Contains("is used twice"));
