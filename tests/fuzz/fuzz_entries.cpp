@@ -1,4 +1,4 @@
-#include "fuzz/fuzz_entries.hpp"
+#include "tests/fuzz/fuzz_entries.hpp"
 
 #include <unistd.h>
 
@@ -12,8 +12,17 @@
 #include "sim/cli/arg_reader.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/config_files.hpp"
+#include "sim/config/mapping_loader.hpp"
+#include "sim/config/software_profile.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
+#include "sim/sweep/sweep_config.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/precision_override.hpp"
+#include "workloads/requests/request_trace_reader.hpp"
+#include "workloads/trace/chakra_reader.hpp"
+#include "workloads/trace/chakra_writer.hpp"
+#include "workloads/trace/native_trace.hpp"
 
 namespace scoville::fuzz {
 
@@ -135,19 +144,112 @@ void args(const uint8_t* data, size_t size) {
   }
 }
 
+// A system file as `scoville net` and `run --system` take it: parsed, then its network built
+// (the builders' own checks, and the size limits, are part of the parser's promise).
+void system(const uint8_t* data, size_t size) {
+  try {
+    const config::SystemConfig s = config::parse_system_string(text_of(data, size), kDisplayName);
+    config::build_network(s);
+    require(!config::dump_system(s).empty(), "an accepted system dumps to YAML");
+  } catch (const InputError&) {
+  }
+}
+
+void mapping(const uint8_t* data, size_t size) {
+  try {
+    const workloads::MappingConfig m =
+        config::load_mapping_string(text_of(data, size), kDisplayName);
+    (void)m;
+  } catch (const InputError&) {
+  }
+}
+
+void software(const uint8_t* data, size_t size) {
+  try {
+    const config::SoftwareProfile p =
+        config::parse_software_string(text_of(data, size), kDisplayName);
+    require(p.per_op_launch.si() >= 0 && p.per_layer_sync.si() >= 0 && p.per_iteration.si() >= 0,
+            "software overheads are non-negative");
+  } catch (const InputError&) {
+  }
+}
+
+// A native trace that parses renders to text that parses again to the same text.
+void native_trace(const uint8_t* data, size_t size) {
+  try {
+    const workloads::ChipTrace t = workloads::parse_native_trace(text_of(data, size), kDisplayName);
+    const std::string rendered = workloads::render_native_trace(t);
+    const workloads::ChipTrace again = workloads::parse_native_trace(rendered, "<rendered>");
+    require(workloads::render_native_trace(again) == rendered, "a native trace round-trips");
+  } catch (const InputError&) {
+  }
+}
+
+// A Chakra ET stream ("fuzz.0.et": rank 0 unless the trace says otherwise). One that imports
+// exports again and imports once more without error.
+void chakra(const uint8_t* data, size_t size) {
+  try {
+    const workloads::ChakraTrace t =
+        workloads::decode_chakra_trace(text_of(data, size), "fuzz.0.et");
+    const std::string bytes = workloads::encode_chakra_trace(t.trace);
+    const workloads::ChakraTrace again = workloads::decode_chakra_trace(bytes, "<re-encoded>.0.et");
+    require(again.trace.nodes.size() == t.trace.nodes.size(), "a Chakra trace round-trips");
+  } catch (const InputError&) {
+  }
+}
+
+// A sweep file, parsed and expanded into its points (each point's study checked).
+void sweep(const uint8_t* data, size_t size) {
+  try {
+    const sweep::SweepConfig s = sweep::parse_sweep_string(text_of(data, size), kDisplayName);
+    const std::vector<sweep::SweepPoint> points = sweep::expand_points(s);
+    require(static_cast<int64_t>(points.size()) <= sweep::kMaxPoints, "sweep points bounded");
+  } catch (const InputError&) {
+  }
+}
+
+void request_csv(const uint8_t* data, size_t size) {
+  try {
+    const workloads::RequestPlan plan =
+        workloads::parse_request_trace(text_of(data, size), kDisplayName);
+    for (size_t i = 1; i < plan.requests.size(); ++i)
+      require(plan.requests[i - 1].arrival.si() <= plan.requests[i].arrival.si(),
+              "request arrivals are non-decreasing");
+  } catch (const InputError&) {
+  }
+}
+
+// `scoville run --precision class=format,...`.
+void precision(const uint8_t* data, size_t size) {
+  try {
+    const workloads::PrecisionOverride o =
+        workloads::parse_precision_override(text_of(data, size), "--precision");
+    require(o.empty() || !o.str().empty(), "an accepted override renders");
+  } catch (const InputError&) {
+  }
+}
+
 }  // namespace
 
 const std::vector<FuzzEntry>& fuzz_entries() {
   static const std::vector<FuzzEntry> kFuzzEntries = {
       {"config_file",
-       {"arch/chips", "arch/energy", "workloads/models", "fuzz/seeds/study"},
+       {"arch/chips", "arch/energy", "workloads/models", "tests/fuzz/seeds/study"},
        config_file},
       {"chip", {"arch/chips"}, chip},
       {"energy", {"arch/energy"}, energy},
       {"model", {"workloads/models"}, model},
-      {"study", {"fuzz/seeds/study"}, study},
-      {"unit", {"fuzz/seeds/unit"}, unit},
-      {"args", {"fuzz/seeds/args"}, args},
+      {"study", {"tests/fuzz/seeds/study"}, study},
+      {"unit", {"tests/fuzz/seeds/unit"}, unit},
+      {"args", {"tests/fuzz/seeds/args"}, args},
+      {"system", {"arch/systems"}, system},
+      {"mapping", {"tests/fuzz/seeds/mapping"}, mapping},
+      {"software", {"arch/software"}, software},
+      {"native_trace", {"workloads/traces"}, native_trace},
+      {"chakra", {"tests/fuzz/seeds/chakra"}, chakra},
+      {"sweep", {"workloads/sweeps", "tests/e2e/data"}, sweep},
+      {"request_csv", {"workloads/requests/samples"}, request_csv},
+      {"precision", {"tests/fuzz/seeds/precision"}, precision},
   };
   return kFuzzEntries;
 }
