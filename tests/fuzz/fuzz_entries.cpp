@@ -255,7 +255,7 @@ const std::vector<FuzzEntry>& fuzz_entries() {
       {"system", {"arch/systems"}, system},
       {"mapping", {"tests/fuzz/seeds/mapping"}, mapping},
       {"software", {"arch/software"}, software},
-      {"native_trace", {"workloads/traces"}, native_trace},
+      {"native_trace", {"workloads/traces", "tests/fuzz/seeds/native_trace"}, native_trace},
       {"chakra", {"tests/fuzz/seeds/chakra"}, chakra},
       {"sweep", {"workloads/sweeps", "tests/e2e/data"}, sweep},
       {"request_csv", {"workloads/requests/samples"}, request_csv},
