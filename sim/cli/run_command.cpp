@@ -100,7 +100,7 @@ RunOptions parse_run(const std::vector<std::string>& args) {
     }
   }
   r.study_flags = r.study_file || r.model || r.batch || r.isl || r.osl || r.seed || r.precision ||
-                  r.h5_output || r.trace_output;
+                  r.h5_output || r.trace_output || r.trace_window || !r.trace_chips.empty();
   return r;
 }
 
@@ -109,7 +109,7 @@ int run_trace_file(const RunOptions& r, std::ostream& out) {
   if (r.study_flags) {
     throw UsageError(
         "--trace-file runs a trace, not a study: it excludes --study, --model, --batch, --isl, "
-        "--osl, --seed, --precision, -o and --trace");
+        "--osl, --seed, --precision, -o and --trace (and its --trace-window, --trace-chips)");
   }
   if (r.chips.size() != 1) throw UsageError("--trace-file needs exactly one --chip");
   const engine::TraceRunResult result =
