@@ -1,4 +1,5 @@
 // `scoville run`: simulate a study and print per-chip, per-phase results.
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/engine/study_runner.hpp"
+#include "sim/engine/trace_runner.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
@@ -36,6 +38,9 @@ extern const char kRunUsage[] =
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically)
       --trace-window START:END      keep only that span of each chip's timeline (e.g. '0 s:5 ms')
       --trace-chips NAME[,NAME]     keep only those chips in the timeline
+      --trace-file FILE             run one chip role's trace file (native .yaml or Chakra
+                                    .et) on the single --chip instead of a study; collectives
+                                    are reported as not simulated
 )";
 
 namespace {
@@ -54,6 +59,8 @@ struct RunOptions {
   std::optional<std::string> trace_output;
   std::optional<std::string> trace_window;
   std::vector<std::string> trace_chips;
+  std::optional<std::string> trace_file;
+  bool study_flags = false;  // any flag that describes a study (excluded by --trace-file)
 };
 
 RunOptions parse_run(const std::vector<std::string>& args) {
@@ -86,11 +93,30 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.trace_window = a.value();
     } else if (a.is("--trace-chips")) {
       r.trace_chips = a.list();
+    } else if (a.is("--trace-file")) {
+      r.trace_file = a.value();
     } else {
       a.unknown();
     }
   }
+  r.study_flags = r.study_file || r.model || r.batch || r.isl || r.osl || r.seed || r.precision ||
+                  r.h5_output || r.trace_output || r.trace_window || !r.trace_chips.empty();
   return r;
+}
+
+// `run --chip NAME --trace-file FILE`: the hardware model consumes a trace file directly.
+int run_trace_file(const RunOptions& r, std::ostream& out) {
+  if (r.study_flags) {
+    throw UsageError(
+        "--trace-file runs a trace, not a study: it excludes --study, --model, --batch, --isl, "
+        "--osl, --seed, --precision, -o and --trace (and its --trace-window, --trace-chips)");
+  }
+  if (r.chips.size() != 1) throw UsageError("--trace-file needs exactly one --chip");
+  const engine::TraceRunResult result =
+      engine::run_trace_file(r.chips.front(), *r.trace_file, config::DataPaths::from_environment());
+  for (const std::string& w : result.loaded.warnings) std::cerr << "warning: " << w << "\n";
+  out << (r.json ? engine::render_trace_run_json(result) : engine::render_trace_run_text(result));
+  return 0;
 }
 
 study::StudyConfig study_from(const RunOptions& r) {
@@ -123,6 +149,7 @@ study::StudyConfig study_from(const RunOptions& r) {
 
 int run_command(const Invocation& invocation, std::ostream& out) {
   const RunOptions r = parse_run(invocation.args);
+  if (r.trace_file) return run_trace_file(r, out);
   const study::StudyConfig s = study_from(r);
   output::TraceOptions trace;
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);

@@ -20,6 +20,7 @@
 #include "workloads/mapping/memory_footprint.hpp"
 #include "workloads/mapping/trace_summary.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/trace/chakra_writer.hpp"
 #include "workloads/trace/native_trace.hpp"
 
 namespace scoville::cli {
@@ -41,7 +42,8 @@ extern const char kTraceUsage[] =
       --system NAME|FILE            chip file (arch/chips/NAME.yaml) for the HBM capacity
       --hbm SIZE                    HBM per chip, e.g. "141 GB" (overrides --system)
       --json                        print the summary as JSON
-      -o, --output DIR              write one trace file per chip role into DIR
+      -o, --output DIR              write the trace files into DIR: native, one per chip role
+                                    (ROLE.trace.yaml); chakra, one per rank (PHASE.RANK.et)
       --format native|chakra        trace file format for -o (default native)
 )";
 
@@ -128,9 +130,6 @@ TraceOptions parse_trace(const std::vector<std::string>& args) {
   if (r.mapping_file && (r.degrees_given || r.chips)) {
     throw UsageError(
         "--mapping excludes --tp, --ep, --pp, --dp, --attn-dp, --sequence-parallel and --chips");
-  }
-  if (r.format == "chakra") {
-    throw UsageError("--format chakra is not available in this build (native only)");
   }
   return r;
 }
@@ -260,12 +259,41 @@ void render_json(std::ostream& out, const workloads::ModelConfig& model,
   out << "\n  ],\n  \"whole_model\": " << json_totals(pool) << "\n}\n";
 }
 
-// Returns the files written, one per chip role.
-std::vector<std::string> write_traces(const std::string& dir,
+// Each rank of a role runs the role's trace; only its rank and its point-to-point peers differ
+// (a pipeline peer is the same position one stage away, so it moves with the rank).
+std::vector<workloads::ChipTrace> per_rank_traces(const ChipRole& role) {
+  std::vector<workloads::ChipTrace> out;
+  for (const int64_t rank : role.ranks) {
+    workloads::ChipTrace t = role.trace;
+    const int64_t shift = rank - role.trace.rank;
+    t.rank = rank;
+    t.multiplicity = 1;
+    for (workloads::TraceNode& node : t.nodes) {
+      if (node.kind == workloads::TraceNodeKind::kCollective && node.collective.peer >= 0) {
+        node.collective.peer += shift;
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// Returns the files written: native, one per chip role ("<role>.trace.yaml"); Chakra, one per
+// rank ("<phase>.<rank>.et", the set ASTRA-sim opens with --workload-configuration=DIR/<phase>).
+std::vector<std::string> write_traces(const std::string& dir, const std::string& format,
                                       const workloads::MappedIteration& mapped) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw OutputError("cannot create directory " + dir + ": " + ec.message());
+  if (format == "chakra") {
+    std::vector<workloads::ChipTrace> traces;
+    for (const ChipRole& role : mapped.roles) {
+      for (workloads::ChipTrace& t : per_rank_traces(role)) traces.push_back(std::move(t));
+    }
+    const std::string prefix =
+        (std::filesystem::path(dir) / workloads::to_string(mapped.shape.phase)).string();
+    return workloads::write_chakra_traces(traces, prefix);
+  }
   std::vector<std::string> written;
   for (const ChipRole& role : mapped.roles) {
     const std::string path = (std::filesystem::path(dir) / (role.trace.role + ".trace.yaml"));
@@ -319,7 +347,7 @@ int trace_command(const Invocation& invocation, std::ostream& out) {
 
   // Files first: a failed write leaves no summary that claims them.
   const std::vector<std::string> written =
-      r.output_dir ? write_traces(*r.output_dir, mapped) : std::vector<std::string>();
+      r.output_dir ? write_traces(*r.output_dir, r.format, mapped) : std::vector<std::string>();
   if (r.json) {
     render_json(out, model, mapped, memory, hbm.has_value());
     return 0;

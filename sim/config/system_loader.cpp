@@ -127,6 +127,15 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
     fabric.nic = read_nic(so.map("nic"));
     read_topology_fields(so, fabric);
     const bool rails = so.boolean_or("rail_optimised", false);
+    // Each level is bounded on its own above; their product is what the simulator would build
+    // (a 10^9-chip system is refused here, before any topology is allocated).
+    if (domains * local.endpoints > kMaxChips) {
+      so.error("domains", "domains x local.size = " + std::to_string(domains) + " x " +
+                              std::to_string(local.endpoints) + " = " +
+                              std::to_string(domains * local.endpoints) + " chips, more than the " +
+                              std::to_string(kMaxChips) +
+                              " a system may have; reduce domains or local.size");
+    }
     remember(sys, so, "scale_out");
     so.finish();
     models::TopologySpec h;

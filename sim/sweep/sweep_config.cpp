@@ -82,13 +82,26 @@ std::vector<YAML::Node> read_range(MapReader& range) {
     range.error("to", "expected to >= from");
     return values;
   }
-  // Tolerance so that 0.1-steps land on `to` despite rounding.
-  const double slack = 1e-9 * std::max(std::fabs(to), 1.0);
-  for (double v = from; v <= to + slack; v = has_step ? v + by : v * by) {
-    if (static_cast<int64_t>(values.size()) >= kMaxPoints) {
-      range.error("", "expands to more than " + std::to_string(kMaxPoints) + " values");
-      return {};
-    }
+  if (has_factor && !(from > 0)) {
+    // 0 or a negative start never grows towards `to` by multiplication.
+    range.error("from", "expected from > 0 for a geometric range (factor)");
+    return values;
+  }
+  // Counted before any value is made: a range of 10^9 values (or one whose step is lost in
+  // rounding, or an infinite bound) is refused at once instead of after 10^6 iterations.
+  const double count = has_step ? std::floor((to - from) / by + 1e-9) + 1
+                                : std::floor(std::log(to / from) / std::log(by) + 1e-9) + 1;
+  if (!(count <= static_cast<double>(kMaxPoints))) {
+    range.error("", "expands to more than " + std::to_string(kMaxPoints) + " values");
+    return values;
+  }
+  // The i-th value is computed from `from` rather than accumulated, so that a step lost in
+  // rounding (from 1e20, step 1) cannot repeat a value forever; the count above already has
+  // the slack that lets 0.1-steps land on `to`.
+  const auto n = static_cast<int64_t>(count);
+  for (int64_t i = 0; i < n; ++i) {
+    const double v =
+        has_step ? from + static_cast<double>(i) * by : from * std::pow(by, static_cast<double>(i));
     values.emplace_back(number_text(v, from_unit));
   }
   return values;

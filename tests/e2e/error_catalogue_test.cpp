@@ -9,6 +9,10 @@
 #include <filesystem>
 #include <string>
 
+// Before test_support.hpp: <sys/wait.h> defines a si_value macro that units.hpp would meet.
+#include "sim/base/error.hpp"
+#include "workloads/requests/request_trace_reader.hpp"
+
 #include "tests/e2e/test_support.hpp"
 
 using scoville::test::read_file;
@@ -209,5 +213,91 @@ TEST_CASE("errors: a full disk keeps the previous results and leaves no temporar
   CHECK(read_file(out) == "previous results");
   for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(out).parent_path())) {
     CHECK(entry.path().filename() == "run.h5");
+  }
+}
+
+// The parsers added after the first catalogue: systems, mappings, traces, sweeps, request CSVs.
+
+TEST_CASE("errors: a bad system file names the key and the inconsistency", "[errors]") {
+  TempDir dir("err-system");
+  const Edited e = edit("arch/systems/jalapeno-128.yaml", "dims: [8, 16]", "dims: [8, 15]", "[");
+  const std::string file = dir.write("system.yaml", e.text);
+  check_input_error(run_scoville("config check " + file), file + ":" + e.position,
+                    "system.network.local.dims",
+                    "the extents multiply to 120 chips, but the domain has 128");
+}
+
+TEST_CASE("errors: an impossible mapping names the pool, the degree and the reason", "[errors]") {
+  TempDir dir("err-mapping");
+  const std::string file = dir.write("m.yaml", "mapping:\n  decode: {chips: 3, tp: 3}\n");
+  check_input_error(
+      run_scoville("trace --model llama-3.1-8b --phase decode --batch 2 --context 64 --mapping " +
+                   file),
+      file + ":2:11", "mapping.decode.tp", "tp 3 does not divide the 32 attention heads");
+}
+
+TEST_CASE("errors: a truncated native trace names where it ends", "[errors]") {
+  TempDir dir("err-native-trace");
+  const std::string text =
+      read_file(source_dir() + "/workloads/traces/tiny-pipeline.stage1.trace.yaml");
+  const std::string file = dir.write("cut.trace.yaml", text.substr(0, text.find("  - id: 4")));
+  check_input_error(run_scoville("run --chip h200 --trace-file " + file), file + ":", "nodes",
+                    "the file is truncated or corrupt");
+}
+
+TEST_CASE("errors: a corrupt native trace names the field and the expected unit", "[errors]") {
+  TempDir dir("err-native-unit");
+  const Edited e =
+      edit("workloads/traces/tiny-pipeline.stage1.trace.yaml", "instances: 8, flops: 2097152 FLOP",
+           "instances: 8, flops: 2097152 GB", "2097152 GB");
+  const std::string file = dir.write("t.trace.yaml", e.text);
+  check_input_error(run_scoville("run --chip h200 --trace-file " + file), file + ":" + e.position,
+                    "compute.flops", "but expected an operation count");
+}
+
+TEST_CASE("errors: a truncated or corrupt Chakra file names the record and its byte", "[errors]") {
+  TempDir dir("err-chakra");
+  REQUIRE(run_scoville("trace --model llama-3.1-8b --phase decode --batch 2 --context 64 --tp 2 "
+                       "--format chakra -o " +
+                       dir.file("et"))
+              .exit_code == 0);
+  const std::string whole = read_file(dir.file("et") + "/decode.0.et");
+  const std::string cut = dir.write("cut.0.et", whole.substr(0, whole.size() / 2));
+  check_input_error(run_scoville("run --chip h200 --trace-file " + cut), cut, "node[",
+                    "the file is truncated or corrupt: export it again");
+  CHECK_THAT(run_scoville("run --chip h200 --trace-file " + cut).output,
+             Catch::Contains("runs past the end of the file"));
+  const std::string text = dir.write("text.et", "this is not a Chakra trace\n");
+  check_input_error(run_scoville("run --chip h200 --trace-file " + text), text + ": metadata",
+                    "record at byte 0", "the file is truncated or corrupt");
+}
+
+TEST_CASE("errors: a bad sweep axis names the axis and the allowed values", "[errors]") {
+  TempDir dir("err-sweep");
+  const Edited e = edit("workloads/sweeps/batch-by-chip.yaml", "factor: 4", "factor: 1", "1");
+  const std::string file = dir.write("sweep.yaml", e.text);
+  check_input_error(run_scoville("sweep " + file + " -o " + dir.file("out")),
+                    file + ":" + e.position, "sweep.axes[1].range.factor", "expected a factor > 1");
+  const Edited zip =
+      edit("workloads/sweeps/batch-by-chip.yaml", "combine: cartesian", "combine: zip", "zip");
+  const std::string zipped = dir.write("zip.yaml", zip.text);
+  check_input_error(run_scoville("sweep " + zipped + " -o " + dir.file("out")), zipped + ":",
+                    "sweep.axes", "combine: zip needs axes of equal length");
+}
+
+// No command reads request CSVs yet (the serving scenario reader comes later): the reader is
+// called as that command will call it, on a file.
+TEST_CASE("errors: a bad request CSV names the line, the column and what was expected",
+          "[errors]") {
+  TempDir dir("err-requests");
+  const std::string file =
+      dir.write("reqs.csv", "arrival_s,input_tokens,output_tokens\n0.0,128,16\n0.5,many,16\n");
+  try {
+    scoville::workloads::read_request_trace(file);
+    FAIL("a bad request CSV was accepted");
+  } catch (const scoville::InputError& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("error: " + file + ":3:5: input_tokens"));
+    CHECK_THAT(e.what(), Catch::Contains("expected an integer number of tokens in [1, "));
+    CHECK_THAT(e.what(), Catch::Contains("found 'many'"));
   }
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/fuzz_entries.hpp"
+#include "tests/fuzz/fuzz_entries.hpp"
 
 namespace fs = std::filesystem;
 

@@ -3,6 +3,9 @@
 // field at its bound still counts its parameters (int64 products) without overflow.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -11,8 +14,12 @@
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/requests/request_pattern.hpp"
+#include "workloads/trace/chakra_reader.hpp"
+#include "workloads/trace/native_trace.hpp"
 
 using namespace scoville;
 
@@ -138,4 +145,97 @@ TEST_CASE("study request shapes are bounded", "[limits]") {
 TEST_CASE("a quantity whose prefix overflows is refused, not made infinite", "[limits]") {
   CHECK_THROWS_WITH(parse<Bandwidth>("1e300 EB/s"), Catch::Contains("too large"));
   CHECK(parse<Bandwidth>("1e300 B/s").si() == 1e300);
+}
+
+// A system is refused on its chip count before any topology is built: one level alone past the
+// bound, and two levels whose product is 10^9 chips although each is within its own bound.
+TEST_CASE("a 10^9-chip system is refused up front", "[limits]") {
+  const std::string one_level = R"(system:
+  name: huge
+  network:
+    local:
+      size: 1000000000
+      topology: switch
+      link: {lanes: 1, bandwidth_per_lane: 50 GB/s, latency: 100 ns, energy: 2 pJ/bit}
+)";
+  CHECK_THROWS_WITH(config::parse_system_string(one_level, "huge.yaml"),
+                    Catch::Contains("huge.yaml") && Catch::Contains("system.network.local.size") &&
+                        Catch::Contains(out_of_range(1, int64_t{1} << 20)));
+
+  const int64_t local = 1000, domains = 1000000;  // 10^9 chips, each level below 2^20
+  std::ostringstream two_levels;
+  two_levels << R"(system:
+  name: huge
+  network:
+    local:
+      size: )"
+             << local << R"(
+      topology: torus2d
+      dims: [10, 100]
+      link: {lanes: 1, bandwidth_per_lane: 50 GB/s, latency: 100 ns, energy: 2 pJ/bit}
+    scale_out:
+      domains: )"
+             << domains << R"(
+      topology: fat_tree
+      link: {bandwidth_per_lane: 100 GB/s, latency: 100 ns, energy: 5 pJ/bit}
+      switch: {radix: 64, port_bandwidth: 100 GB/s, latency: 500 ns, energy: 10 pJ/bit}
+      nic: {bandwidth: 50 GB/s, latency: 1 us, energy: 6 pJ/bit}
+)";
+  CHECK_THROWS_WITH(config::parse_system_string(two_levels.str(), "huge.yaml"),
+                    Catch::Contains("huge.yaml") &&
+                        Catch::Contains("system.network.scale_out.domains") &&
+                        Catch::Contains(std::to_string(local * domains) + " chips") &&
+                        Catch::Contains(std::to_string(int64_t{1} << 20)));
+}
+
+// A trace header announcing 10^12 nodes is refused on the header, before any node is read.
+TEST_CASE("a trace with 10^12 ops is refused up front", "[limits]") {
+  const std::string text = shipped("workloads/traces/tiny-pipeline.stage1.trace.yaml");
+  const workloads::ChipTrace ok = workloads::parse_native_trace(text, "t.yaml");
+  const std::string count = "node_count: " + std::to_string(ok.nodes.size());
+  REQUIRE(text.find(count) != std::string::npos);
+  std::string huge = text;
+  huge.replace(huge.find(count), count.size(), "node_count: 1000000000000");
+  CHECK_THROWS_WITH(workloads::parse_native_trace(huge, "t.yaml"),
+                    Catch::Contains("t.yaml") && Catch::Contains("node_count") &&
+                        Catch::Contains(out_of_range(0, workloads::kMaxTraceNodes)));
+}
+
+// A trace file past the size bound is refused on its size alone (a sparse file: no disk used).
+TEST_CASE("an oversized trace file is refused before it is read", "[limits]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("scoville-limits-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"big.0.et", "big.trace.yaml"}) {
+    const std::filesystem::path file = dir / name;
+    { std::ofstream(file.string()).put('x'); }
+    std::filesystem::resize_file(file, static_cast<uintmax_t>(workloads::kMaxTraceFileBytes) + 1);
+    INFO(name);
+    const auto read = [&] {
+      if (file.extension() == ".et") return workloads::read_chakra_trace(file.string()).trace;
+      return workloads::read_native_trace(file.string());
+    };
+    CHECK_THROWS_WITH(read(), Catch::Contains(file.string()) &&
+                                  Catch::Contains(std::to_string(workloads::kMaxTraceFileBytes)));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Closed-loop clients and the open-loop concurrency cap are bounded by the requests a plan may
+// hold (10^7): 10^9 is refused while checking the pattern, before any request is made.
+TEST_CASE("a concurrency of 10^9 is refused up front", "[limits]") {
+  workloads::RequestPattern closed;
+  closed.kind = workloads::ArrivalKind::kClosedLoop;
+  closed.concurrency = 1000000000;
+  CHECK_THROWS_WITH(workloads::make_request_plan(closed, 1),
+                    Catch::Contains("workload.concurrency") && Catch::Contains("10000000"));
+  workloads::RequestPattern open;
+  open.kind = workloads::ArrivalKind::kPoisson;
+  open.rate = 10.0;
+  open.num_prompts = 10;
+  open.max_concurrency = 1000000000;
+  CHECK_THROWS_WITH(workloads::make_request_plan(open, 1),
+                    Catch::Contains("workload.max_concurrency") && Catch::Contains("10000000"));
+  open.max_concurrency = 4;
+  CHECK(workloads::make_request_plan(open, 1).requests.size() == 10);
 }

@@ -90,6 +90,34 @@ TEST_CASE("ranges expand arithmetically or geometrically, keeping units", "[swee
              Catch::Contains("exactly one of step"));
 }
 
+// Found by fuzzing (tests/regressions/sweep/): a geometric range from 0 never grew and ran to the
+// point limit before failing. Ranges are now counted before any value is made.
+TEST_CASE("a range is counted before it is expanded", "[sweep]") {
+  const auto range = [](const std::string& r) {
+    return error_of("sweep:\n" + kBase + "  axes:\n    - key: study.batch\n      range: " + r +
+                    "\n");
+  };
+  CHECK_THAT(range("{from: 0, to: 64, factor: 4}"),
+             Catch::Contains("range.from") && Catch::Contains("expected from > 0"));
+  CHECK_THAT(range("{from: -1, to: 64, factor: 2}"), Catch::Contains("expected from > 0"));
+  CHECK_THAT(range("{from: 1, to: 1000000000, step: 1}"),
+             Catch::Contains("expands to more than " + std::to_string(kMaxPoints) + " values"));
+  CHECK_THAT(range("{from: 1, to: 1e300, factor: 1.0000001}"),
+             Catch::Contains("expands to more than"));
+  // A step lost in rounding at the start still gives the one value the range has.
+  const SweepConfig flat = parse_sweep_string(
+      "sweep:\n" + kBase +
+          "  axes:\n    - key: study.batch\n      range: {from: 1e20, to: 1e20, step: 1}\n",
+      "t.yaml");
+  CHECK(flat.axes[0].values.size() == 1);
+  // Arithmetic ranges with fractional steps still land on `to`.
+  const SweepConfig tenths = parse_sweep_string(
+      "sweep:\n" + kBase +
+          "  axes:\n    - key: study.batch\n      range: {from: 0.1, to: 1, step: 0.1}\n",
+      "t.yaml");
+  CHECK(tenths.axes[0].values.size() == 10);
+}
+
 TEST_CASE("point ids are stable, order-free and distinct", "[sweep]") {
   const auto a =
       expand("    - {key: study.batch, values: [1, 2]}\n    - {key: study.isl, values: [128]}\n");

@@ -57,8 +57,9 @@ void check_pattern(const RequestPattern& p, const std::string& prefix) {
   if (p.kind == ArrivalKind::kGamma && !(p.burstiness > 0.0 && std::isfinite(p.burstiness))) {
     d.error(where, key("burstiness"), "expected a positive gamma shape (1 is Poisson)");
   }
-  if (p.max_concurrency < 0) {
-    d.error(where, key("max_concurrency"), "expected a non-negative integer (0: unlimited)");
+  if (p.max_concurrency < 0 || p.max_concurrency > kMaxRequests) {
+    d.error(where, key("max_concurrency"),
+            "expected an integer in [0, " + std::to_string(kMaxRequests) + "] (0: unlimited)");
   }
   if (p.kind == ArrivalKind::kTrace && p.trace_path.empty()) {
     d.error(where, key("trace"), "expected the path of a request trace CSV");

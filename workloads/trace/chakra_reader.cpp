@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -30,6 +31,12 @@ struct RecordPlace {
   size_t offset = 0;
 };
 
+// What to do about a stream that does not split into records: the file was cut short (a copy
+// or a writer that died) or damaged, and only a fresh export fixes it.
+constexpr const char* kCorruptAdvice =
+    "; the file is truncated or corrupt: export it again (e.g. scoville trace --format chakra "
+    "-o DIR) and check that it was copied whole";
+
 // Splits the stream into [varint32 length][message] records.
 class RecordReader {
  public:
@@ -44,18 +51,23 @@ class RecordReader {
     size_t pos = pos_;
     for (int i = 0;; ++i) {
       if (pos >= bytes_.size()) {
-        fail(place, "the varint length prefix is cut off by the end of the file");
+        fail(place, std::string("the varint length prefix is cut off by the end of the file") +
+                        kCorruptAdvice);
       }
-      if (i == 5) fail(place, "bad varint length prefix: longer than 5 bytes");
+      if (i == 5) {
+        fail(place, std::string("bad varint length prefix: longer than 5 bytes") + kCorruptAdvice);
+      }
       const auto byte = static_cast<uint8_t>(bytes_[pos++]);
       length |= static_cast<uint64_t>(byte & 0x7F) << (7 * i);
       if ((byte & 0x80) == 0) break;
     }
-    if (length > UINT32_MAX) fail(place, "bad varint length prefix: more than 32 bits");
+    if (length > UINT32_MAX) {
+      fail(place, std::string("bad varint length prefix: more than 32 bits") + kCorruptAdvice);
+    }
     const size_t left = bytes_.size() - pos;
     if (length > left) {
       fail(place, "record length " + std::to_string(length) + " runs past the end of the file (" +
-                      std::to_string(left) + " bytes left)");
+                      std::to_string(left) + " bytes left)" + kCorruptAdvice);
     }
     pos_ = pos + static_cast<size_t>(length);
     return std::string_view(bytes_).substr(pos, static_cast<size_t>(length));
@@ -576,7 +588,8 @@ ChakraTrace decode_chakra_trace(const std::string& bytes, const std::string& sou
   const std::string_view meta_body = reader.next(meta_place);
   pb::GlobalMetadata meta;
   if (!meta.ParseFromArray(meta_body.data(), static_cast<int>(meta_body.size()))) {
-    reader.fail(meta_place, "not a GlobalMetadata message (protobuf cannot parse it)");
+    reader.fail(meta_place, std::string("not a GlobalMetadata message (protobuf cannot parse it)") +
+                                kCorruptAdvice);
   }
   read_metadata(meta, meta_place, source, options, &diagnostics, &warnings, &out);
 
@@ -585,10 +598,15 @@ ChakraTrace decode_chakra_trace(const std::string& bytes, const std::string& sou
   while (!reader.at_end()) {
     const size_t index = out.trace.nodes.size();
     const RecordPlace place{"node[" + std::to_string(index) + "]", reader.position()};
+    if (static_cast<int64_t>(index) >= kMaxTraceNodes) {
+      reader.fail(place, "more than " + std::to_string(kMaxTraceNodes) +
+                             " nodes, the most a trace may have; split the trace");
+    }
     const std::string_view body = reader.next(place);
     pb::Node n;
     if (!n.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
-      reader.fail(place, "not a Node message (protobuf cannot parse it)");
+      reader.fail(place,
+                  std::string("not a Node message (protobuf cannot parse it)") + kCorruptAdvice);
     }
     const auto [it, inserted] = index_of.emplace(n.id(), index);
     if (!inserted) {
@@ -665,6 +683,14 @@ ChakraTrace decode_chakra_trace(const std::string& bytes, const std::string& sou
 }
 
 ChakraTrace read_chakra_trace(const std::string& path, const ChakraReadOptions& options) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > static_cast<std::uintmax_t>(kMaxTraceFileBytes)) {
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     "the Chakra trace has " + std::to_string(size) + " bytes, more than the " +
+                         std::to_string(kMaxTraceFileBytes) +
+                         " Scoville reads; split it (one file per rank and iteration)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open the Chakra trace");
   std::ostringstream content;

@@ -68,6 +68,12 @@ struct ParallelDegrees {
   bool sequence_parallel = false;
 };
 
+// Trace files larger than these are refused before they are read or built (docs/errors.md,
+// "Limits"): the largest mapped iteration in the library has ~10^4 nodes per chip role, so 10^7
+// leaves room for hand-made and foreign traces while keeping memory bounded [ASSUMPTION].
+inline constexpr int64_t kMaxTraceNodes = 10'000'000;
+inline constexpr int64_t kMaxTraceFileBytes = int64_t{1} << 30;
+
 struct ChipTrace {
   static constexpr int kFormatVersion = 1;
   std::string model;  // model name

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
@@ -137,7 +138,7 @@ class TraceReader {
     t.shape.new_tokens = shape.integer("new_tokens", 1, kMaxCount);
     t.shape.context = shape.integer("context", 1, kMaxCount);
     shape.finish();
-    const int64_t node_count = top_.integer("node_count", 0, kMaxCount);
+    const int64_t node_count = top_.integer("node_count", 0, kMaxTraceNodes);
     read_nodes(t, node_count);
     top_.finish();
     diagnostics_.throw_if_any();
@@ -377,6 +378,14 @@ ChipTrace parse_native_trace(const std::string& text, const std::string& display
 }
 
 ChipTrace read_native_trace(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > static_cast<std::uintmax_t>(kMaxTraceFileBytes)) {
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     "the trace file has " + std::to_string(size) + " bytes, more than the " +
+                         std::to_string(kMaxTraceFileBytes) +
+                         " Scoville reads; split it (one file per chip role and iteration)");
+  }
   return TraceReader(load_yaml_file(path), path).read();
 }
 

@@ -2,8 +2,8 @@
 // them or reject them with the parser's documented error (InputError, UnitParseError, UsageError);
 // anything else escaping (another exception, a crash, a sanitizer report, a hang) is a finding.
 //
-// The same table drives the libFuzzer executable (fuzz/fuzz_main.cpp, SCOVILLE_FUZZ=ON) and the
-// regression test of the normal suite (tests/fuzz), which replays every seed and every saved
+// The same table drives the libFuzzer executable (tests/fuzz/fuzz_main.cpp, SCOVILLE_FUZZ=ON) and
+// the regression test of the normal suite (tests/fuzz), which replays every seed and every saved
 // finding in tests/regressions/<entry>/ through these very functions.
 //
 // Adding a parser is one line in kFuzzEntries (fuzz_entries.cpp): name, seed folders, function.

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "fuzz/fuzz_entries.hpp"
+#include "tests/fuzz/fuzz_entries.hpp"
 
 namespace {
 const scoville::fuzz::FuzzEntry* g_entry = nullptr;
