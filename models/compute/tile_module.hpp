@@ -12,6 +12,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/activity/activity_track.hpp"
 #include "models/chip/chip_params.hpp"
 #include "models/compute/work_block.hpp"
 #include "models/compute/work_descriptor.hpp"
@@ -33,6 +34,7 @@ class TileModule : public sc_core::sc_module {
     uint64_t hbm_address = 0;
     uint64_t shared_address = 0;
     HbmPattern hbm_pattern;  // layout of the HBM reads (sequential unless a benchmark asks)
+    int64_t op = -1;         // the op's index in the chip's program (labels recorded activity)
   };
 
   // Hands the tile its blocks for an op and starts it at the current time. With weight prefetch
@@ -43,6 +45,9 @@ class TileModule : public sc_core::sc_module {
 
   // Time the tile spent computing (matrix or vector busy) since construction.
   Duration busy_time() const { return busy_time_; }
+
+  // Records each block's compute span on `track` (null: nothing recorded, the default).
+  void set_activity(ActivityTrack* track) { activity_ = track; }
 
  private:
   void run_thread();
@@ -75,6 +80,7 @@ class TileModule : public sc_core::sc_module {
   double shared_carry_bytes_ = 0;    // fraction of a byte not yet sent to shared SRAM
   RngStream rng_;                    // random-pattern addresses (seeded by the tile's name)
   uint64_t scattered_requests_ = 0;  // strided requests issued in the current op
+  ActivityTrack* activity_ = nullptr;
 };
 
 }  // namespace scoville::models
