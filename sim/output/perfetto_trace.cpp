@@ -7,6 +7,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/output/json_text.hpp"
+#include "sim/output/trace_event_writer.hpp"
 
 namespace scoville::output {
 
@@ -17,94 +18,6 @@ constexpr int kIterationThread = 1;
 constexpr int kLayerThread = 2;
 constexpr int kOpThread = 3;
 constexpr int kFirstActivityThread = 10;
-
-double to_us(Duration d) { return d.si() * 1e6; }
-
-// Writes events, at most `cap` slices per thread and points per counter (the first ones
-// offered); the rest are counted so that thread names can say what was left out.
-class EventWriter {
- public:
-  EventWriter(std::ostringstream& out, size_t cap) : out_(out), cap_(cap) {}
-
-  void metadata(int pid, int tid, const char* what, const std::string& name) {
-    begin();
-    out_ << "{\"ph\":\"M\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\"" << what
-         << "\",\"args\":{\"name\":\"" << json_escape(name) << "\"}}";
-  }
-  void sort_index(int pid, int tid, const char* what, int index) {
-    begin();
-    out_ << "{\"ph\":\"M\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\"" << what
-         << "\",\"args\":{\"sort_index\":" << index << "}}";
-  }
-  void slice(int pid, int tid, const std::string& name, const std::string& category, Duration start,
-             Duration duration, const std::string& args_json) {
-    if (!admit(pid, std::to_string(tid))) return;
-    begin();
-    out_ << "{\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\""
-         << json_escape(name) << "\",\"cat\":\"" << json_escape(category)
-         << "\",\"ts\":" << json_number(to_us(start)) << ",\"dur\":" << json_number(to_us(duration))
-         << ",\"args\":{" << args_json << "}}";
-  }
-  void counter(int pid, const char* name, Duration at, const char* series, double value) {
-    if (!admit(pid, name)) return;
-    begin();
-    out_ << "{\"ph\":\"C\",\"pid\":" << pid << ",\"name\":\"" << name
-         << "\",\"ts\":" << json_number(to_us(at)) << ",\"args\":{\"" << series
-         << "\":" << json_number(value) << "}}";
-  }
-  // Events left out on a thread (by tid) or counter (by name) of a process.
-  int64_t dropped(int pid, const std::string& key) const {
-    const auto it = dropped_.find({pid, key});
-    return it == dropped_.end() ? 0 : it->second;
-  }
-  int64_t dropped_total() const { return dropped_total_; }
-  void add_dropped(int pid, const std::string& key, int64_t n) {
-    dropped_[{pid, key}] += n;
-    dropped_total_ += n;
-  }
-
- private:
-  bool admit(int pid, const std::string& key) {
-    size_t& n = written_[{pid, key}];
-    if (n >= cap_) {
-      add_dropped(pid, key, 1);
-      return false;
-    }
-    ++n;
-    return true;
-  }
-  void begin() {
-    out_ << (first_ ? "\n" : ",\n");
-    first_ = false;
-  }
-  std::ostringstream& out_;
-  size_t cap_;
-  bool first_ = true;
-  std::map<std::pair<int, std::string>, size_t> written_;
-  std::map<std::pair<int, std::string>, int64_t> dropped_;
-  int64_t dropped_total_ = 0;
-};
-
-std::string arg(const char* key, double value) {
-  return std::string("\"") + key + "\":" + json_number(value);
-}
-std::string arg(const char* key, const std::string& value) {
-  return std::string("\"") + key + "\":\"" + json_escape(value) + "\"";
-}
-
-struct Window {
-  Duration start;
-  Duration end;
-  bool overlaps(Duration a, Duration b) const { return b >= start && a < end; }
-};
-
-// Names a thread, saying how many of its slices the cap left out.
-void name_thread(EventWriter& events, int pid, int tid, const std::string& name) {
-  const int64_t dropped = events.dropped(pid, std::to_string(tid));
-  events.metadata(pid, tid, "thread_name",
-                  dropped == 0 ? name : name + " [" + std::to_string(dropped) + " more not shown]");
-  events.sort_index(pid, tid, "thread_sort_index", tid);
-}
 
 // One thread per recorded unit, one slice per op it worked on: from its first to its last busy
 // interval on that op, with the busy share (tiles: computing; memories: serving requests,
@@ -131,7 +44,7 @@ void write_activity(EventWriter& events, int pid, const stats::ChipResult& chip,
       events.slice(pid, tid, name, track.kind(), span.start, length, args);
     }
     events.add_dropped(pid, std::to_string(tid), track.dropped());
-    name_thread(events, pid, tid, track.name());
+    events.name_thread(pid, tid, track.name());
   }
 }
 
@@ -200,9 +113,9 @@ void write_chip(EventWriter& events, int pid, const stats::ChipResult& chip,
     events.counter(pid, "HBM bandwidth", cursor, "GB/s", 0.0);
     events.counter(pid, "power", cursor, "W", 0.0);
   }
-  name_thread(events, pid, kIterationThread, "iterations");
-  name_thread(events, pid, kLayerThread, "layers");
-  name_thread(events, pid, kOpThread, "ops");
+  events.name_thread(pid, kIterationThread, "iterations");
+  events.name_thread(pid, kLayerThread, "layers");
+  events.name_thread(pid, kOpThread, "ops");
   if (tracks != nullptr) write_activity(events, pid, chip, *tracks, window);
 }
 

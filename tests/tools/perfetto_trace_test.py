@@ -3,7 +3,8 @@
 the fields its phase needs, slices on every thread nest (ours never overlap), flow events pair
 up, counters carry numeric series; a thread per tile and per HBM channel or stack whose slices
 lie in their op and add up to the HBM traffic; results are bit-identical with and without the
-trace; --trace-window, --trace-chips and --trace-max-events filter and bound the file.
+trace; --trace-window, --trace-chips and --trace-max-events filter and bound the file; `net
+--trace` shows a collective's steps, links and one arrow per transfer.
 usage: perfetto_trace_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
 import json
@@ -212,6 +213,54 @@ bad = subprocess.run(RUN + ["--trace", os.path.join(WORK, "x.json"), "--trace-ch
                      capture_output=True, text=True)
 check(bad.returncode == 2 and "--trace-chips" in bad.stderr, f"unknown chip: {bad.stderr}")
 check(not os.path.exists(os.path.join(WORK, "x.json")), "failed run left a trace file")
+
+# `scoville net --trace`: a collective flow by flow: a process per chip (steps thread, link
+# threads), switches' links in their own process, an arrow per transfer from sender to receiver.
+NET = [SCOVILLE, "net", "--system", "gb200-nvl72", "--chips", "8", "--json"]
+for collective, algorithm, steps, flows_per_step in (("all_reduce", "ring", 2 * 7, 8),
+                                                      ("all_to_all", "direct", 1, 8 * 7)):
+    path = os.path.join(WORK, f"net_{collective}.json")
+    done = subprocess.run(NET + ["--collective", collective, "--algorithm", algorithm, "--bytes",
+                                 "64MiB", "--trace", path], capture_output=True, text=True)
+    check(done.returncode == 0, f"net {collective}: {done.stderr}")
+    if done.returncode != 0:
+        continue
+    time_us = json.loads(done.stdout)["results"][0]["time_s"] * 1e6
+    with open(path) as f:
+        doc = json.load(f)
+    net_slices = validate(doc, f"net {collective}")
+    evs = doc["traceEvents"]
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in evs
+             if e["ph"] == "M" and e["name"] == "thread_name"}
+    procs = {e["args"]["name"] for e in evs if e["ph"] == "M" and e["name"] == "process_name"}
+    # The 8 ranks are chips 0-7 of the NVL72 (one switch tier): only they and the switches show.
+    check(procs == {f"chip {c}" for c in range(8)} | {"switches"}, f"processes {procs}")
+    step_slices = net_slices.get((1, 1), [])
+    check(len(step_slices) == steps, f"{collective}: {len(step_slices)} steps, expected {steps}")
+    if step_slices:
+        end = max(e["ts"] + e["dur"] for e in step_slices)
+        check(abs(end - time_us) <= 1e-6 * time_us, f"{collective}: ends {end} us, net {time_us}")
+    starts = [e for e in evs if e["ph"] == "s"]
+    check(len(starts) == steps * flows_per_step, f"{collective}: {len(starts)} arrows")
+    check(all(1 <= e["pid"] <= 8 for e in starts), f"{collective}: arrow from a chip not ranked")
+    link_slices = [e for (pid, tid), spans in net_slices.items() if tid >= 10 for e in spans]
+    check(link_slices and all(e["args"]["utilisation"] <= 1 + 1e-6 for e in link_slices),
+          f"{collective}: link slices missing or above capacity")
+    check(any(n.startswith("switch ") for n in names.values()), "no switch link threads")
+
+capped = os.path.join(WORK, "net_capped.json")
+done = subprocess.run(NET + ["--collective", "all_to_all", "--bytes", "1MiB", "--trace", capped,
+                             "--trace-max-events", "10"], capture_output=True, text=True)
+check(done.returncode == 0, f"net capped: {done.stderr}")
+if done.returncode == 0:
+    with open(capped) as f:
+        doc = json.load(f)
+    validate(doc, "net capped")
+    check(len([e for e in doc["traceEvents"] if e["ph"] == "s"]) == 10, "net cap on transfers")
+    check(doc["otherData"]["flows_not_shown"] == 8 * 7 - 10, f"net cap: {doc['otherData']}")
+bad = subprocess.run(NET + ["--collective", "all_reduce", "--bytes", "1MiB,2MiB", "--trace",
+                            os.path.join(WORK, "y.json")], capture_output=True, text=True)
+check(bad.returncode == 2 and "one --bytes" in bad.stderr, f"net --trace two sizes: {bad.stderr}")
 
 for f in failures:
     print("FAIL:", f)
