@@ -197,7 +197,7 @@ check(window_tiles and all(e["ts"] < cut_us for e in window_tiles), "window: til
 # Big runs stay loadable: a long run traced through a 1 ms window stays small. Bound: every
 # thread of the window holds at most its ops' slices; 2 MB is far above what 1 ms holds here
 # and far below the unwindowed file (tens of MB).
-long_run = [SCOVILLE, "run", "--chip", "h200", "--batch", "4", "--isl", "4096", "--osl", "256",
+long_run = [SCOVILLE, "run", "--chip", "h200", "--batch", "1", "--isl", "4096", "--osl", "64",
             "--trace", os.path.join(WORK, "long.json"), "--trace-window", "2 ms:3 ms"]
 done = subprocess.run(long_run, capture_output=True, text=True)
 check(done.returncode == 0, f"long run: {done.stderr}")
