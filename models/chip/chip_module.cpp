@@ -28,6 +28,12 @@ ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& pa
   shared_sram_ = std::make_unique<MemoryControllerModule>(
       "shared_sram", params_.shared_sram.banks,
       [&bank](int64_t) { return std::make_unique<ChannelModel>(bank); }, Bytes(kSharedSramGranule));
+  if (params_.noc.topology == NocTopology::kMesh) {
+    const NocParams& noc = params_.noc;
+    mesh_ = std::make_unique<MeshNocModel>(
+        MeshNocParams{noc.cols, noc.rows, noc.link_bandwidth, noc.hop_latency}, params_.tiles.count,
+        hbm.stacks);
+  }
   for (int64_t t = 0; t < params_.tiles.count; ++t) {
     const std::string tile_name = "tile_" + std::to_string(t);
     tiles_.push_back(
@@ -35,6 +41,7 @@ ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& pa
                                      params_.tiles.prefetch_next_op, [this] { tile_done(); }));
     tiles_.back()->hbm_socket.bind(hbm_->target);
     tiles_.back()->shared_socket.bind(shared_sram_->target);
+    if (mesh_) tiles_.back()->attach_mesh(mesh_.get(), t);
   }
   SC_HAS_PROCESS(ChipModule);
   SC_THREAD(control_thread);

@@ -15,6 +15,7 @@
 #include "models/compute/tiling_policy.hpp"
 #include "models/compute/work_descriptor.hpp"
 #include "models/memory/memory_controller_module.hpp"
+#include "models/noc/mesh_noc_model.hpp"
 
 namespace scoville::models {
 
@@ -40,6 +41,8 @@ class ChipModule : public sc_core::sc_module {
   // when issued, so per-op windows would misattribute them; totals are exact).
   Bytes hbm_bytes_served() const;
   Bytes shared_sram_bytes_served() const;
+  // Bytes x mesh links crossed by HBM traffic (0 on a crossbar NoC).
+  double noc_byte_hops() const { return mesh_ ? mesh_->byte_hops() : 0.0; }
 
   // Timelines: record what each tile and HBM channel did within `window`. Call before
   // sc_start(); without it nothing is recorded. HBM is one track per channel when the chip has
@@ -58,6 +61,7 @@ class ChipModule : public sc_core::sc_module {
   TilingPolicy policy_;
   std::unique_ptr<MemoryControllerModule> hbm_;
   std::unique_ptr<MemoryControllerModule> shared_sram_;
+  std::unique_ptr<MeshNocModel> mesh_;  // only for a mesh NoC; shared by all tiles
   std::vector<std::unique_ptr<TileModule>> tiles_;
   std::vector<WorkDescriptor> program_;
   std::vector<OpRecord> records_;

@@ -63,10 +63,19 @@ struct SharedSramParams {
   int64_t banks = 1;    // independently busy banks, interleaved every 4 KiB
 };
 
-// On-chip network between tiles, shared SRAM and HBM controllers (level 1: a crossbar with a
-// fixed traversal latency; the mesh with per-link contention comes with the chip-fidelity work).
+// On-chip network between tiles, shared SRAM and HBM controllers. `crossbar` (the default): a
+// fixed traversal latency and no on-chip bandwidth limit besides the memories'. `mesh`: HBM
+// traffic also crosses a cols x rows mesh with per-link contention (models/noc/mesh_noc_model.hpp);
+// shared-SRAM traffic keeps the crossbar latency.
+enum class NocTopology { kCrossbar, kMesh };
+
 struct NocParams {
-  Duration latency;
+  Duration latency;  // fixed part of every transfer (controller, queues), both topologies
+  NocTopology topology = NocTopology::kCrossbar;
+  int64_t cols = 0;          // mesh only
+  int64_t rows = 0;          // mesh only
+  Bandwidth link_bandwidth;  // mesh only: per link, per direction
+  Duration hop_latency;      // mesh only: per router hop
 };
 
 // DRAM organisation and timing of one HBM pseudo-channel (JEDEC JESD238 names, lower-cased).

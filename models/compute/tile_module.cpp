@@ -75,6 +75,7 @@ sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileMod
   tlm::tlm_generic_payload payload;
   payload.set_command(command);
   payload.set_data_ptr(&dummy_data_);
+  const uint64_t total = remaining;
   while (remaining > 0) {
     const uint64_t piece = std::min(remaining, kMaxTransferBytes);
     payload.set_address(address);
@@ -87,7 +88,24 @@ sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileMod
     address += piece;
     remaining -= piece;
   }
+  if (&socket == &hbm_socket) done = through_mesh(command == tlm::TLM_READ_COMMAND, total, done);
   return done + noc_latency_;
+}
+
+sc_core::sc_time TileModule::through_mesh(bool to_tile, uint64_t bytes,
+                                          sc_core::sc_time memory_done) {
+  if (mesh_ == nullptr || bytes == 0) return memory_done;
+  // Channels interleave (hashed) over all stacks, so a transfer's bytes split evenly over the
+  // stacks' memory ports; the memory and the mesh stream concurrently and the slower one sets
+  // the arrival.
+  const Duration now = from_sc_time(sc_core::sc_time_stamp());
+  const int64_t ports = mesh_->memory_ports();
+  const Bytes share(static_cast<double>(bytes) / static_cast<double>(ports));
+  Duration arrival = now;
+  for (int64_t p = 0; p < ports; ++p) {
+    arrival = std::max(arrival, mesh_->move(p, mesh_index_, to_tile, share, now));
+  }
+  return std::max(memory_done, to_sc_time(arrival));
 }
 
 sc_core::sc_time TileModule::scattered_read(uint64_t bytes) {
@@ -115,6 +133,7 @@ sc_core::sc_time TileModule::scattered_read(uint64_t bytes) {
     hbm_socket->b_transport(payload, delay);
     done = std::max(done, sc_core::sc_time_stamp() + delay);
   }
+  done = through_mesh(true, bytes, done);
   return done + noc_latency_;
 }
 

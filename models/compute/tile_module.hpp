@@ -16,6 +16,7 @@
 #include "models/chip/chip_params.hpp"
 #include "models/compute/work_block.hpp"
 #include "models/compute/work_descriptor.hpp"
+#include "models/noc/mesh_noc_model.hpp"
 #include "sim/base/rng.hpp"
 
 namespace scoville::models {
@@ -43,6 +44,13 @@ class TileModule : public sc_core::sc_module {
   // on the current op's results), so the next op starts with its buffers already filling.
   void start(Assignment current, Assignment next);
 
+  // Routes this tile's HBM traffic over an on-chip mesh (shared by the chip's tiles) as tile
+  // `index`; without it, HBM traffic sees only the fixed NoC latency.
+  void attach_mesh(MeshNocModel* mesh, int64_t index) {
+    mesh_ = mesh;
+    mesh_index_ = index;
+  }
+
   // Time the tile spent computing (matrix or vector busy) since construction.
   Duration busy_time() const { return busy_time_; }
 
@@ -60,6 +68,9 @@ class TileModule : public sc_core::sc_module {
                             tlm::tlm_command command, uint64_t& address, Bytes bytes);
   // HBM reads of a strided or random pattern: one request of request_bytes at a time.
   sc_core::sc_time scattered_read(uint64_t bytes);
+  // When `bytes` of HBM traffic issued now, which the memory side completes at `memory_done`,
+  // have crossed the mesh (memory_done itself on a crossbar NoC).
+  sc_core::sc_time through_mesh(bool to_tile, uint64_t bytes, sc_core::sc_time memory_done);
 
   TileParams params_;
   sc_core::sc_time noc_latency_;
@@ -80,7 +91,9 @@ class TileModule : public sc_core::sc_module {
   double shared_carry_bytes_ = 0;    // fraction of a byte not yet sent to shared SRAM
   RngStream rng_;                    // random-pattern addresses (seeded by the tile's name)
   uint64_t scattered_requests_ = 0;  // strided requests issued in the current op
-  ActivityTrack* activity_ = nullptr;
+  MeshNocModel* mesh_ = nullptr;     // not owned; null on a crossbar NoC
+  int64_t mesh_index_ = 0;
+  ActivityTrack* activity_ = nullptr;  // not owned; null unless a timeline was asked for
 };
 
 }  // namespace scoville::models

@@ -137,12 +137,30 @@ ChipSpec read_chip_document(const YAML::Node& root, const std::string& file) {
     p.shared_sram.banks = s.integer("banks", 1, kMaxBanks);
     s.finish();
   }
+  p.hbm = read_hbm(r.map("hbm"));  // before the NoC, whose mesh edges carry the stacks' ports
   {
     MapReader n = r.map("noc");
     p.noc.latency = n.quantity<Duration>("latency", Range::kNonNegative);
+    if (n.choice_or("topology", "crossbar", {"crossbar", "mesh"}) == "mesh") {
+      p.noc.topology = models::NocTopology::kMesh;
+      p.noc.cols = n.integer("cols", 1, kMaxTiles);
+      p.noc.rows = n.integer("rows", 1, kMaxTiles);
+      p.noc.link_bandwidth = n.quantity<Bandwidth>("link_bandwidth");
+      p.noc.hop_latency = n.quantity<Duration>("hop_latency", Range::kNonNegative);
+      if (diagnostics.empty() && p.noc.cols * p.noc.rows < p.tiles.count) {
+        n.error("cols", "a " + std::to_string(p.noc.cols) + " x " + std::to_string(p.noc.rows) +
+                            " mesh has fewer routers than the " + std::to_string(p.tiles.count) +
+                            " tiles; expected cols x rows >= tiles.count");
+      }
+      if (diagnostics.empty() && (p.hbm.stacks + 1) / 2 > p.noc.rows) {
+        n.error("rows", "the " + std::to_string(p.hbm.stacks) +
+                            " HBM stacks' memory ports sit on the west and east edges, at most one "
+                            "per row; expected rows >= " +
+                            std::to_string((p.hbm.stacks + 1) / 2));
+      }
+    }
     n.finish();
   }
-  p.hbm = read_hbm(r.map("hbm"));
   {
     MapReader ports = r.map("ports");
     p.ports.count = ports.integer("count", 0, kMaxPorts);

@@ -68,3 +68,61 @@ TEST_CASE("chip files must give the hbm timing, named by key", "[e2e][chip-bench
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("chip.hbm.timing.t_rcd") != std::string::npos);
 }
+
+namespace {
+
+// arch/chips/h200.yaml with its crossbar NoC replaced by a 12 x 11 mesh (132 tiles, one per
+// router) of `link_bandwidth` links.
+std::string h200_with_mesh(const test::TempDir& dir, const std::string& link_bandwidth) {
+  std::string yaml = read_file(test::source_dir() + "/arch/chips/h200.yaml");
+  const size_t at = yaml.find("  noc:\n");
+  const size_t end = yaml.find("  hbm:\n", at);
+  yaml.replace(at, end - at,
+               "  noc:\n    latency: 150 ns\n    topology: mesh\n    cols: 12\n    rows: 11\n"
+               "    link_bandwidth: " +
+                   link_bandwidth + "\n    hop_latency: 2 ns\n");
+  return dir.write("h200-mesh.yaml", yaml);
+}
+
+}  // namespace
+
+TEST_CASE("a mesh NoC with slow links bounds HBM streaming by the links at the memory ports",
+          "[e2e][chip-bench][noc]") {
+  const test::TempDir dir("chip-bench-mesh");
+  const std::string env = "SCOVILLE_DATA_DIR=" + test::source_dir();
+  // Each of the 6 stacks' ports sits on an edge router; XY routes send the traffic for every
+  // tile outside the port's column (11 of 12 columns) over the one horizontal link leaving it,
+  // so a stream reaches at most 6 x link x 12 / 11 when that link is the bottleneck.
+  const double link = 50e9;
+  const double bound = 6 * link * 12.0 / 11.0;
+  const auto slow = test::run_scoville(
+      "chip-bench --chip " + h200_with_mesh(dir, "50 GB/s") + " --json --case hbm-read-stream",
+      env);
+  REQUIRE(slow.exit_code == 0);
+  INFO(slow.output);
+  const double achieved_slow = achieved(slow.output, "hbm-read-stream");
+  CHECK(achieved_slow <= bound * 1.01);
+  CHECK(achieved_slow >= bound * 0.95);
+  // With links far faster than HBM, the mesh changes nothing measurable.
+  const auto fast = test::run_scoville(
+      "chip-bench --chip " + h200_with_mesh(dir, "100 TB/s") + " --json --case hbm-read-stream",
+      env);
+  const auto crossbar =
+      test::run_scoville("chip-bench --chip h200 --json --case hbm-read-stream", env);
+  REQUIRE(fast.exit_code == 0);
+  CHECK(achieved(fast.output, "hbm-read-stream") ==
+        Approx(achieved(crossbar.output, "hbm-read-stream")).epsilon(0.001));
+}
+
+TEST_CASE("a mesh with fewer routers than tiles is refused at its key", "[e2e][chip-bench][noc]") {
+  const test::TempDir dir("chip-bench-mesh-small");
+  std::string file = h200_with_mesh(dir, "1 TB/s");
+  std::string yaml = read_file(file);
+  yaml.replace(yaml.find("cols: 12"), 8, "cols: 2");
+  file = dir.write("h200-mesh-small.yaml", yaml);
+  const auto r = test::run_scoville("chip-bench --chip " + file + " --list",
+                                    "SCOVILLE_DATA_DIR=" + test::source_dir());
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("chip.noc.cols") != std::string::npos);
+  CHECK(r.output.find("fewer routers than the 132 tiles") != std::string::npos);
+}

@@ -163,41 +163,9 @@ TEST_CASE("Sharding gpt-oss-120b conserves FLOPs and weight bytes for TP, EP, PP
   }
 }
 
-// DeepSeek-V3 as in mla_model_test.cpp: MLA, shared experts, dense first layers.
-const char* const kDeepSeekV3 = R"(name: deepseek-v3
-layers: 61
-hidden_size: 7168
-vocab_size: 129280
-max_context: 163840
-norm: rmsnorm
-attention:
-  type: mla
-  heads: 128
-  q_lora_rank: 1536
-  kv_lora_rank: 512
-  qk_nope_head_dim: 128
-  qk_rope_head_dim: 64
-  v_head_dim: 128
-ffn:
-  type: moe
-  activation: swiglu
-  experts: 256
-  top_k: 8
-  expert_intermediate_size: 2048
-  shared_experts: 1
-  first_dense_layers: 3
-  intermediate_size: 18432
-  router_bias: true
-precision:
-  weights: fp8
-  embeddings: bf16
-  experts: fp8
-  activations: bf16
-  kv_cache: fp8
-)";
-
 TEST_CASE("Sharding an MLA model with shared experts conserves FLOPs and weight bytes") {
-  const ModelConfig model = load_model_from_string(kDeepSeekV3, "deepseek-v3.yaml");
+  // The shipped DeepSeek R1 file: MLA, shared experts, dense first layers, MXFP4 experts.
+  const ModelConfig model = load_model(model_file("deepseek-r1"));
   const IterationShape decode{Phase::kDecode, 32, 1, 4096};
   const IterationShape prefill{Phase::kPrefill, 8, 128, 128};
   for (const IterationShape& shape : {decode, prefill}) {

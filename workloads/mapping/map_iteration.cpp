@@ -128,7 +128,8 @@ class RoleBuilder {
       const AttentionConfig& a = model_.attention();
       const int64_t n = (q_local_ + 2 * kv_local_) * a.head_dim;
       compute(column_split(local, d(n) / d(local.n), n));
-    } else if (name == "attn_q" || name == "attn_q_up" || name == "attn_kv_up" || name == "lm_head") {
+    } else if (name == "attn_q" || name == "attn_q_up" || name == "attn_kv_up" ||
+               name == "lm_head") {
       // attn_kv_up: MLA prefill expands the latent per head, so heads split as for queries.
       compute(column_split(local, attn_tp_));
     } else if (name == "attn_k_absorb" || name == "attn_v_absorb") {

@@ -1,0 +1,103 @@
+#include "models/noc/mesh_noc_model.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace scoville::models {
+
+namespace {
+constexpr int kDirections = 4;  // east, west, north (y-1), south (y+1)
+
+int64_t side_count(int64_t ports, int side) { return (ports + 1 - side) / 2; }
+}  // namespace
+
+MeshNocModel::MeshNocModel(const MeshNocParams& params, int64_t tiles, int64_t memory_ports)
+    : params_(params), tiles_(tiles), memory_ports_(memory_ports) {
+  if (params.cols < 1 || params.rows < 1 || params.cols * params.rows < tiles) {
+    throw std::invalid_argument("MeshNocModel: a " + std::to_string(params.cols) + " x " +
+                                std::to_string(params.rows) + " mesh cannot hold " +
+                                std::to_string(tiles) + " tiles");
+  }
+  if (memory_ports < 1 || side_count(memory_ports, 0) > params.rows) {
+    throw std::invalid_argument("MeshNocModel: " + std::to_string(memory_ports) +
+                                " memory ports do not fit on the edges of " +
+                                std::to_string(params.rows) + " rows");
+  }
+  if (params.link_bandwidth.si() <= 0 || params.hop_latency.si() < 0) {
+    throw std::invalid_argument("MeshNocModel: link bandwidth must be positive");
+  }
+  link_free_.assign(static_cast<size_t>(params.cols * params.rows * kDirections), Duration());
+}
+
+MeshCoord MeshNocModel::tile_router(int64_t tile) const {
+  return {tile % params_.cols, tile / params_.cols};
+}
+
+MeshCoord MeshNocModel::port_router(int64_t port) const {
+  const int side = static_cast<int>(port % 2);
+  const int64_t n = side_count(memory_ports_, side);
+  const int64_t index = port / 2;
+  const int64_t row =
+      static_cast<int64_t>((static_cast<double>(index) + 0.5) * static_cast<double>(params_.rows) /
+                           static_cast<double>(n));
+  return {side == 0 ? 0 : params_.cols - 1, std::min(row, params_.rows - 1)};
+}
+
+int64_t MeshNocModel::hops(MeshCoord a, MeshCoord b) {
+  return std::abs(a.x - b.x) + std::abs(a.y - b.y);
+}
+
+size_t MeshNocModel::link_index(MeshCoord from, MeshCoord to) const {
+  int direction = 0;
+  if (to.x > from.x) {
+    direction = 0;
+  } else if (to.x < from.x) {
+    direction = 1;
+  } else if (to.y < from.y) {
+    direction = 2;
+  } else {
+    direction = 3;
+  }
+  return static_cast<size_t>((from.y * params_.cols + from.x) * kDirections + direction);
+}
+
+std::vector<MeshCoord> MeshNocModel::path(MeshCoord from, MeshCoord to) const {
+  std::vector<MeshCoord> routers{from};
+  MeshCoord at = from;
+  while (at.x != to.x) {
+    at.x += to.x > at.x ? 1 : -1;
+    routers.push_back(at);
+  }
+  while (at.y != to.y) {
+    at.y += to.y > at.y ? 1 : -1;
+    routers.push_back(at);
+  }
+  return routers;
+}
+
+Duration MeshNocModel::move(int64_t port, int64_t tile, bool to_tile, Bytes bytes, Duration start) {
+  if (bytes.si() <= 0) return start;
+  const MeshCoord memory = port_router(port);
+  const MeshCoord compute = tile_router(tile);
+  const std::vector<MeshCoord> routers = to_tile ? path(memory, compute) : path(compute, memory);
+  const Duration occupancy = bytes / params_.link_bandwidth;
+  // The head enters the first router at `start`; each link starts carrying the transfer when
+  // both the head has reached it and the link has finished what was booked before.
+  Duration head = start;
+  Duration tail = start + occupancy;
+  for (size_t i = 0; i + 1 < routers.size(); ++i) {
+    Duration& free = link_free_[link_index(routers[i], routers[i + 1])];
+    const Duration link_start = std::max(head, free);
+    // A link cannot finish before the previous one has delivered the last byte to it.
+    const Duration link_end = std::max(link_start + occupancy, tail);
+    free = link_end;
+    head = link_start + params_.hop_latency;
+    tail = link_end + params_.hop_latency;
+  }
+  byte_hops_ += bytes.si() * static_cast<double>(routers.size() - 1);
+  // Injection and ejection: one hop of latency even when memory and tile share a router.
+  return routers.size() == 1 ? tail + params_.hop_latency : tail;
+}
+
+}  // namespace scoville::models
