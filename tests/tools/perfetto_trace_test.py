@@ -165,34 +165,29 @@ for key in plain:
     same = repr(plain[key]) == repr(traced.get(key))
     check(same, f"{key} differs with --trace")
 
-# --trace-max-events caps slices per thread and counter points, and says so.
-# (With --trace-chips: the capped file keeps one process.)
-capped = trace(os.path.join(WORK, "capped.json"), "--trace-max-events", "40",
-               "--trace-chips", "jalapeno")
-check({e["pid"] for e in capped["traceEvents"]} == {2}, "--trace-chips jalapeno kept other chips")
-validate(capped, "capped")
+# --trace-window keeps only overlapping slices, --trace-chips only that chip's process, and
+# --trace-max-events caps slices per thread and counter points, and says so (one run for all).
+end_us = max(e["ts"] + e["dur"] for e in iteration_slices if e["pid"] == 1)
+cut_us = end_us / 4
+windowed = trace(os.path.join(WORK, "window.json"), "--trace-window", f"0 s:{cut_us} us",
+                 "--trace-chips", "jalapeno", "--trace-max-events", "40")
+validate(windowed, "window")
+check({e["pid"] for e in windowed["traceEvents"]} == {2}, "--trace-chips jalapeno kept others")
+kept = [e for e in windowed["traceEvents"] if e["ph"] == "X"]
+check(0 < len(kept) < len([e for e in events if e["ph"] == "X" and e["pid"] == 2]),
+      "window kept all or nothing")
+check(all(e["ts"] < cut_us for e in kept), "window kept a slice starting after its end")
+window_tiles = [e for e in kept if e["tid"] >= 10]
+check(window_tiles and all(e["ts"] < cut_us for e in window_tiles), "window: tile slices")
 per_thread = {}
-for e in capped["traceEvents"]:
+for e in windowed["traceEvents"]:
     if e["ph"] in "XC":
         key = (e["pid"], e.get("tid", e["name"]))
         per_thread[key] = per_thread.get(key, 0) + 1
 check(max(per_thread.values()) == 40, f"cap 40: max per thread {max(per_thread.values())}")
-check(capped["otherData"]["events_dropped"] > 0, "cap dropped nothing")
-check(any("more not shown" in e["args"]["name"] for e in capped["traceEvents"]
+check(windowed["otherData"]["events_dropped"] > 0, "cap dropped nothing")
+check(any("more not shown" in e["args"]["name"] for e in windowed["traceEvents"]
           if e["ph"] == "M" and e["name"] == "thread_name"), "capped threads are not marked")
-
-# --trace-window keeps only overlapping slices.
-end_us = max(e["ts"] + e["dur"] for e in iteration_slices if e["pid"] == 1)
-cut_us = end_us / 4
-windowed = trace(os.path.join(WORK, "window.json"), "--trace-window", f"0 s:{cut_us} us")
-kept = [e for e in windowed["traceEvents"] if e["ph"] == "X"]
-check(0 < len(kept) < len([e for e in events if e["ph"] == "X"]), "window kept all or nothing")
-check(all(e["ts"] < cut_us for e in kept), "window kept a slice starting after its end")
-
-validate(windowed, "window")
-# A window inside a long run keeps every tile busy span overlapping it, clipped by nothing else.
-window_tiles = [e for e in kept if e["tid"] >= 10]
-check(window_tiles and all(e["ts"] < cut_us for e in window_tiles), "window: tile slices")
 
 # Big runs stay loadable: a long run traced through a 1 ms window stays small. Bound: every
 # thread of the window holds at most its ops' slices; 2 MB is far above what 1 ms holds here
