@@ -53,6 +53,33 @@ Bytes ChipModule::shared_sram_bytes_served() const {
   return shared_sram_->bytes_read() + shared_sram_->bytes_written();
 }
 
+void ChipModule::record_activity(const ActivityWindow& window) {
+  const HbmParams& hbm = params_.hbm;
+  const bool per_channel = hbm.channels() <= kMaxHbmChannelTracks;
+  activity_.clear();
+  activity_.reserve(tiles_.size() + static_cast<size_t>(per_channel ? hbm.channels() : hbm.stacks));
+  for (size_t t = 0; t < tiles_.size(); ++t) {
+    activity_.emplace_back("tile " + std::to_string(t), "tile", 1, window);
+  }
+  const size_t first_hbm = activity_.size();
+  if (per_channel) {
+    for (int64_t c = 0; c < hbm.channels(); ++c) {
+      activity_.emplace_back("HBM channel " + std::to_string(c), "hbm", 1, window);
+    }
+  } else {
+    for (int64_t s = 0; s < hbm.stacks; ++s) {
+      activity_.emplace_back("HBM stack " + std::to_string(s) + " (" +
+                                 std::to_string(hbm.channels_per_stack) + " channels)",
+                             "hbm", hbm.channels_per_stack, window);
+    }
+  }
+  for (size_t t = 0; t < tiles_.size(); ++t) tiles_[t]->set_activity(&activity_[t]);
+  for (int64_t c = 0; c < hbm.channels(); ++c) {
+    const int64_t track = per_channel ? c : c / hbm.channels_per_stack;
+    hbm_->set_channel_activity(c, &activity_[first_hbm + static_cast<size_t>(track)], &current_op_);
+  }
+}
+
 void ChipModule::set_program(std::vector<WorkDescriptor> program) {
   program_ = std::move(program);
   records_.clear();
@@ -71,12 +98,14 @@ void ChipModule::control_thread() {
   };
   uint64_t hbm_cursor = 0;
   uint64_t shared_cursor = 0;
-  auto plan_op = [&](const WorkDescriptor& work) {
+  auto plan_op = [&](size_t index) {
+    const WorkDescriptor& work = program_[index];
     auto planned = std::make_unique<PlannedOp>();
     planned->plan = policy_.plan(work);
     for (const auto& blocks : planned->plan.blocks_per_tile) {
       // Each tile streams its own contiguous address range.
-      planned->assignments.push_back({&blocks, hbm_cursor, shared_cursor, work.hbm_pattern});
+      planned->assignments.push_back(
+          {&blocks, hbm_cursor, shared_cursor, work.hbm_pattern, static_cast<int64_t>(index)});
       for (const WorkBlock& b : blocks) {
         hbm_cursor += static_cast<uint64_t>(b.hbm_read.si() + b.hbm_write.si() + 0.5);
         shared_cursor += static_cast<uint64_t>(b.shared_read.si() + b.shared_write.si() + 0.5);
@@ -84,10 +113,11 @@ void ChipModule::control_thread() {
     }
     return planned;
   };
-  std::unique_ptr<PlannedOp> current = program_.empty() ? nullptr : plan_op(program_.front());
+  std::unique_ptr<PlannedOp> current = program_.empty() ? nullptr : plan_op(0);
   for (size_t i = 0; i < program_.size(); ++i) {
-    std::unique_ptr<PlannedOp> next = i + 1 < program_.size() ? plan_op(program_[i + 1]) : nullptr;
+    std::unique_ptr<PlannedOp> next = i + 1 < program_.size() ? plan_op(i + 1) : nullptr;
     const TilePlan& plan = current->plan;
+    current_op_ = static_cast<int64_t>(i);
     OpRecord record;
     record.start = from_sc_time(sc_core::sc_time_stamp());
     record.planned = plan.totals();

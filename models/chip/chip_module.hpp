@@ -44,6 +44,15 @@ class ChipModule : public sc_core::sc_module {
   // Bytes x mesh links crossed by HBM traffic (0 on a crossbar NoC).
   double noc_byte_hops() const { return mesh_ ? mesh_->byte_hops() : 0.0; }
 
+  // Timelines: record what each tile and HBM channel did within `window`. Call before
+  // sc_start(); without it nothing is recorded. HBM is one track per channel when the chip has
+  // at most kMaxHbmChannelTracks channels, else one per stack (the union of its channels' busy
+  // spans; channel c belongs to stack c / channels_per_stack).
+  static constexpr int64_t kMaxHbmChannelTracks = 32;
+  void record_activity(const ActivityWindow& window);
+  // Tiles first (tile_0 ...), then the HBM tracks; empty unless record_activity was called.
+  const std::vector<ActivityTrack>& activity() const { return activity_; }
+
  private:
   void control_thread();
   void tile_done();
@@ -58,6 +67,8 @@ class ChipModule : public sc_core::sc_module {
   std::vector<OpRecord> records_;
   int64_t pending_tiles_ = 0;
   sc_core::sc_event all_tiles_done_;
+  std::vector<ActivityTrack> activity_;  // sized once: modules hold pointers into it
+  int64_t current_op_ = -1;              // index of the op running (labels HBM activity)
 };
 
 }  // namespace scoville::models

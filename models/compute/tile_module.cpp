@@ -193,8 +193,13 @@ void TileModule::execute() {
     const Bytes buffer_traffic = b.hbm_read + b.shared_read + b.hbm_write + b.shared_write;
     const Duration buffer = buffer_traffic / params_.sram_bandwidth;
     const Duration compute = std::max(engines, buffer);
+    const sc_core::sc_time began = sc_core::sc_time_stamp();
     if (compute.si() > 0) sc_core::wait(to_sc_time(compute));
     busy_time_ += compute;
+    if (activity_ != nullptr) {
+      activity_->add(from_sc_time(began), from_sc_time(sc_core::sc_time_stamp()), current_.op,
+                     buffer_traffic.si());
+    }
     writes_done = std::max(writes_done, store(b));
     if (i + 2 < n) ready[i + 2] = load(blocks[i + 2], true, true);
   }

@@ -12,6 +12,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/activity/activity_track.hpp"
 #include "models/chip/chip_params.hpp"
 #include "models/compute/work_block.hpp"
 #include "models/compute/work_descriptor.hpp"
@@ -34,6 +35,7 @@ class TileModule : public sc_core::sc_module {
     uint64_t hbm_address = 0;
     uint64_t shared_address = 0;
     HbmPattern hbm_pattern;  // layout of the HBM reads (sequential unless a benchmark asks)
+    int64_t op = -1;         // the op's index in the chip's program (labels recorded activity)
   };
 
   // Hands the tile its blocks for an op and starts it at the current time. With weight prefetch
@@ -51,6 +53,9 @@ class TileModule : public sc_core::sc_module {
 
   // Time the tile spent computing (matrix or vector busy) since construction.
   Duration busy_time() const { return busy_time_; }
+
+  // Records each block's compute span on `track` (null: nothing recorded, the default).
+  void set_activity(ActivityTrack* track) { activity_ = track; }
 
  private:
   void run_thread();
@@ -88,6 +93,7 @@ class TileModule : public sc_core::sc_module {
   uint64_t scattered_requests_ = 0;  // strided requests issued in the current op
   MeshNocModel* mesh_ = nullptr;     // not owned; null on a crossbar NoC
   int64_t mesh_index_ = 0;
+  ActivityTrack* activity_ = nullptr;  // not owned; null unless a timeline was asked for
 };
 
 }  // namespace scoville::models

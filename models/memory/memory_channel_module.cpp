@@ -1,5 +1,7 @@
 #include "models/memory/memory_channel_module.hpp"
 
+#include <algorithm>
+
 namespace scoville::models {
 
 sc_core::sc_time to_sc_time(Duration d) { return sc_core::sc_time(d.si(), sc_core::SC_SEC); }
@@ -18,8 +20,15 @@ void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core
   const uint64_t length = payload.get_data_length();
   const Bytes bytes(static_cast<double>(length));
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const Duration done =
-      model_->serve(from_sc_time(now + delay), payload.get_address(), length, payload.is_write());
+  const Duration arrival = from_sc_time(now + delay);
+  const Duration done = model_->serve(arrival, payload.get_address(), length, payload.is_write());
+  if (activity_ != nullptr) {
+    // A request the model finished before the previous one (bank parallelism) adds its bytes
+    // but no busy time.
+    const Duration begin = std::max(arrival, last_done_);
+    activity_->add(begin, std::max(begin, done), *activity_op_, bytes.si());
+    last_done_ = std::max(last_done_, done);
+  }
   if (payload.is_write()) {
     bytes_written_ += bytes;
   } else {

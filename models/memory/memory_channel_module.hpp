@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/activity/activity_track.hpp"
 #include "models/memory/channel_timing.hpp"
 #include "sim/base/units.hpp"
 
@@ -24,6 +25,14 @@ class MemoryChannelModule : public sc_core::sc_module {
   Bytes bytes_read() const { return bytes_read_; }
   Bytes bytes_written() const { return bytes_written_; }
   const ChannelTiming& model() const { return *model_; }
+  // Records the channel's busy intervals on `track`, labelled with `*op` at the time of each
+  // request (null: nothing recorded, the default). A request counts as busy from when it arrives
+  // or the previous one is done, whichever is later, until its data is done (the model serves
+  // requests in arrival order).
+  void set_activity(ActivityTrack* track, const int64_t* op) {
+    activity_ = track;
+    activity_op_ = op;
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -32,6 +41,9 @@ class MemoryChannelModule : public sc_core::sc_module {
   sc_core::sc_time latency_;
   Bytes bytes_read_;
   Bytes bytes_written_;
+  ActivityTrack* activity_ = nullptr;
+  const int64_t* activity_op_ = nullptr;
+  Duration last_done_;  // only kept while recording
 };
 
 // Converts between our Duration and SystemC time (resolution 1 ps by default).

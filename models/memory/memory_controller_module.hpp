@@ -32,6 +32,9 @@ class MemoryControllerModule : public sc_core::sc_module {
   Bytes bytes_written() const;
   int64_t channel_count() const { return static_cast<int64_t>(channels_.size()); }
   const MemoryChannelModule& channel(int64_t i) const { return *channels_[static_cast<size_t>(i)]; }
+  void set_channel_activity(int64_t i, ActivityTrack* track, const int64_t* op) {
+    channels_[static_cast<size_t>(i)]->set_activity(track, op);
+  }
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

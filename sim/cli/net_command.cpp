@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/network/flow_replay.hpp"
 #include "models/network/network_model.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
@@ -13,6 +14,8 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "sim/output/network_trace.hpp"
 
 namespace scoville::cli {
 
@@ -27,6 +30,11 @@ extern const char kNetUsage[] =
       --chips N                     ranks: the first N chips (default: all)
       --per-pair                    simulate a flow per pair (no symmetric reduction)
       --json                        print the results as JSON instead of a table
+      --trace FILE.json             write a Perfetto / Chrome JSON timeline of the collective
+                                    (one --bytes size): steps per chip, a thread per link,
+                                    an arrow per transfer (atomically)
+      --trace-window START:END      keep only that span of the timeline (e.g. '0 s:50 us')
+      --trace-max-events N          at most N slices per thread and N transfers (default 5000)
 )";
 
 namespace {
@@ -39,6 +47,9 @@ struct NetOptions {
   int64_t chips = 0;
   bool per_pair = false;
   bool json = false;
+  std::optional<std::string> trace_output;
+  std::optional<std::string> trace_window;
+  std::optional<long long> trace_max_events;
 };
 
 NetOptions parse_net(const std::vector<std::string>& args) {
@@ -60,6 +71,12 @@ NetOptions parse_net(const std::vector<std::string>& args) {
       o.per_pair = true;
     } else if (a.is("--json")) {
       o.json = true;
+    } else if (a.is("--trace")) {
+      o.trace_output = a.value();
+    } else if (a.is("--trace-window")) {
+      o.trace_window = a.value();
+    } else if (a.is("--trace-max-events")) {
+      o.trace_max_events = a.count();
     } else {
       a.unknown();
     }
@@ -67,6 +84,12 @@ NetOptions parse_net(const std::vector<std::string>& args) {
   if (!o.system) throw UsageError{"--system is required"};
   if (!o.collective) throw UsageError{"--collective is required"};
   if (o.sizes.empty()) throw UsageError{"--bytes is required"};
+  if ((o.trace_window || o.trace_max_events) && !o.trace_output) {
+    throw UsageError{"--trace-window and --trace-max-events need --trace FILE.json"};
+  }
+  if (o.trace_output && o.sizes.size() != 1) {
+    throw UsageError{"--trace needs exactly one --bytes size"};
+  }
   return o;
 }
 
@@ -113,6 +136,40 @@ std::string pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
+models::Communicator comm_for_trace(const models::Topology& topology, const NetOptions& o) {
+  try {
+    return models::make_communicator(topology, o.chips);
+  } catch (const InputError& e) {
+    throw on_command_line(e);
+  }
+}
+
+// Replays the chosen algorithm's schedule flow by flow and writes the timeline.
+void write_trace(const NetOptions& o, const models::Topology& topology,
+                 const models::Communicator& comm, const models::CollectiveResult& result,
+                 const Invocation& invocation) {
+  output::TraceOptions trace;
+  if (o.trace_window) output::parse_trace_window(*o.trace_window, trace);
+  if (o.trace_max_events) output::parse_trace_max_events(*o.trace_max_events, trace);
+  const models::CollectiveDef def = models::collective(result.collective);
+  const models::Algorithm* algorithm = def.find(result.algorithm);
+  const models::Router router(topology);
+  models::Replay replay;
+  try {
+    replay = models::replay_schedule(topology, router, algorithm->expand(comm, result.size),
+                                     trace.max_events_per_thread);
+  } catch (const InputError& e) {
+    throw on_command_line(e);
+  }
+  const std::string title =
+      result.collective + " (" + result.algorithm + ", " + fixed(result.size.si(), 0) + " B)";
+  output::write_text_atomically(
+      *o.trace_output,
+      output::render_network_trace(topology, replay, title,
+                                   output::Provenance::current(invocation.argc, invocation.argv, 0),
+                                   trace));
+}
+
 }  // namespace
 
 int net_command(const Invocation& invocation, std::ostream& out) {
@@ -131,6 +188,8 @@ int net_command(const Invocation& invocation, std::ostream& out) {
   } catch (const InputError& e) {
     throw on_command_line(e);
   }
+  if (o.trace_output)
+    write_trace(o, topology, comm_for_trace(topology, o), results.front(), invocation);
   const int64_t ranks = results.front().ranks;
   if (o.json) {
     out << "{\"system\": \"" << system.name << "\", \"topology\": \"" << topology.kind()

@@ -41,6 +41,8 @@ extern const char kRunUsage[] =
       --trace-file FILE             run one chip role's trace file (native .yaml or Chakra
                                     .et) on the single --chip instead of a study; collectives
                                     are reported as not simulated
+      --trace-max-events N          at most N slices per thread and points per counter in the
+                                    timeline (default 5000; the rest are counted, not shown)
 )";
 
 namespace {
@@ -61,6 +63,7 @@ struct RunOptions {
   std::vector<std::string> trace_chips;
   std::optional<std::string> trace_file;
   bool study_flags = false;  // any flag that describes a study (excluded by --trace-file)
+  std::optional<long long> trace_max_events;
 };
 
 RunOptions parse_run(const std::vector<std::string>& args) {
@@ -95,6 +98,8 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.trace_chips = a.list();
     } else if (a.is("--trace-file")) {
       r.trace_file = a.value();
+    } else if (a.is("--trace-max-events")) {
+      r.trace_max_events = a.count();
     } else {
       a.unknown();
     }
@@ -154,10 +159,15 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   output::TraceOptions trace;
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);
   trace.chips = r.trace_chips;
-  if ((r.trace_window || !r.trace_chips.empty()) && !r.trace_output) {
-    throw UsageError("--trace-window and --trace-chips need --trace FILE.json");
+  if (r.trace_max_events) output::parse_trace_max_events(*r.trace_max_events, trace);
+  if ((r.trace_window || !r.trace_chips.empty() || r.trace_max_events) && !r.trace_output) {
+    throw UsageError("--trace-window, --trace-chips and --trace-max-events need --trace FILE.json");
   }
-  const engine::StudyResult result = engine::run_study(s, config::DataPaths::from_environment());
+  // Only a timeline needs the units' activity; recording it does not change any result.
+  std::optional<models::ActivityWindow> activity;
+  if (r.trace_output) activity = output::activity_window(trace);
+  const engine::StudyResult result =
+      engine::run_study(s, config::DataPaths::from_environment(), activity);
   const output::Provenance provenance =
       output::Provenance::current(invocation.argc, invocation.argv, s.seed);
   if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);

@@ -150,7 +150,8 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
 
 }  // namespace
 
-StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& paths) {
+StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& paths,
+                      const std::optional<models::ActivityWindow>& activity) {
   StudyResult out;
   out.study = s;
   const std::string model_path = paths.resolve(s.model, "workloads/models");
@@ -191,6 +192,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
     const std::string module_name = "chip" + std::to_string(i);
     jobs[i].module = std::make_unique<models::ChipModule>(module_name.c_str(), jobs[i].params);
     jobs[i].module->set_program(jobs[i].program);
+    if (activity) jobs[i].module->record_activity(*activity);
   }
   sc_core::sc_start();
   for (const ChipJob& job : jobs) {
@@ -199,6 +201,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
                           "' stopped before its program finished");
     }
     out.chips.push_back(collect(job, model, s, software));
+    if (activity) out.activity.push_back(job.module->activity());
   }
   return out;
 }

@@ -7,78 +7,51 @@
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/output/json_text.hpp"
+#include "sim/output/trace_event_writer.hpp"
 
 namespace scoville::output {
 
 namespace {
 
-// Thread ids within each chip's process.
+// Thread ids within each chip's process; activity tracks follow from kFirstActivityThread.
 constexpr int kIterationThread = 1;
 constexpr int kLayerThread = 2;
 constexpr int kOpThread = 3;
+constexpr int kFirstActivityThread = 10;
 
-double to_us(Duration d) { return d.si() * 1e6; }
-
-class EventWriter {
- public:
-  explicit EventWriter(std::ostringstream& out) : out_(out) {}
-
-  void metadata(int pid, int tid, const char* what, const std::string& name) {
-    begin();
-    out_ << "{\"ph\":\"M\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\"" << what
-         << "\",\"args\":{\"name\":\"" << json_escape(name) << "\"}}";
+// One thread per recorded unit, one slice per op it worked on: from its first to its last busy
+// interval on that op, with the busy share (tiles: computing; memories: serving requests,
+// averaged over the channels of the thread) and the bytes moved.
+void write_activity(EventWriter& events, int pid, const stats::ChipResult& chip,
+                    const std::vector<models::ActivityTrack>& tracks, const Window& window) {
+  for (size_t k = 0; k < tracks.size(); ++k) {
+    const models::ActivityTrack& track = tracks[k];
+    const int tid = kFirstActivityThread + static_cast<int>(k);
+    for (const models::ActivitySpan& span : track.spans()) {
+      if (!window.overlaps(span.start, span.end)) continue;
+      const Duration length = span.end - span.start;
+      const bool known = span.label >= 0 && static_cast<size_t>(span.label) < chip.ops.size();
+      const std::string name = known ? chip.ops[static_cast<size_t>(span.label)].name : "other";
+      const double units = static_cast<double>(track.units());
+      const double utilisation = length.si() > 0 ? span.busy.si() / length.si() / units : 1.0;
+      std::string args =
+          arg("op_index", static_cast<double>(span.label)) + "," +
+          arg(track.kind() == "tile" ? "blocks" : "requests", static_cast<double>(span.merged)) +
+          "," + arg("busy_share", utilisation) + "," + arg("bytes", span.bytes);
+      if (track.kind() != "tile") {
+        args += "," + arg("GB_per_s", length.si() > 0 ? span.bytes / length.si() / 1e9 : 0.0);
+      }
+      events.slice(pid, tid, name, track.kind(), span.start, length, args);
+    }
+    events.add_dropped(pid, std::to_string(tid), track.dropped());
+    events.name_thread(pid, tid, track.name());
   }
-  void sort_index(int pid, int tid, const char* what, int index) {
-    begin();
-    out_ << "{\"ph\":\"M\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\"" << what
-         << "\",\"args\":{\"sort_index\":" << index << "}}";
-  }
-  void slice(int pid, int tid, const std::string& name, const std::string& category, Duration start,
-             Duration duration, const std::string& args_json) {
-    begin();
-    out_ << "{\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\""
-         << json_escape(name) << "\",\"cat\":\"" << json_escape(category)
-         << "\",\"ts\":" << json_number(to_us(start)) << ",\"dur\":" << json_number(to_us(duration))
-         << ",\"args\":{" << args_json << "}}";
-  }
-  void counter(int pid, const char* name, Duration at, const char* series, double value) {
-    begin();
-    out_ << "{\"ph\":\"C\",\"pid\":" << pid << ",\"name\":\"" << name
-         << "\",\"ts\":" << json_number(to_us(at)) << ",\"args\":{\"" << series
-         << "\":" << json_number(value) << "}}";
-  }
-
- private:
-  void begin() {
-    out_ << (first_ ? "\n" : ",\n");
-    first_ = false;
-  }
-  std::ostringstream& out_;
-  bool first_ = true;
-};
-
-std::string arg(const char* key, double value) {
-  return std::string("\"") + key + "\":" + json_number(value);
-}
-std::string arg(const char* key, const std::string& value) {
-  return std::string("\"") + key + "\":\"" + json_escape(value) + "\"";
 }
 
-struct Window {
-  Duration start;
-  Duration end;
-  bool overlaps(Duration a, Duration b) const { return b >= start && a < end; }
-};
-
-void write_chip(EventWriter& events, int pid, const stats::ChipResult& chip, const Window& window) {
+void write_chip(EventWriter& events, int pid, const stats::ChipResult& chip,
+                const std::vector<models::ActivityTrack>* tracks, const Window& window) {
   events.metadata(pid, 0, "process_name", "chip " + chip.chip);
   events.sort_index(pid, 0, "process_sort_index", pid);
-  events.metadata(pid, kIterationThread, "thread_name", "iterations");
-  events.metadata(pid, kLayerThread, "thread_name", "layers");
-  events.metadata(pid, kOpThread, "thread_name", "ops");
-  for (int tid : {kIterationThread, kLayerThread, kOpThread}) {
-    events.sort_index(pid, tid, "thread_sort_index", tid);
-  }
 
   // Where each simulated iteration starts on the chip's timeline.
   std::vector<Duration> offset(chip.iterations.size());
@@ -140,6 +113,10 @@ void write_chip(EventWriter& events, int pid, const stats::ChipResult& chip, con
     events.counter(pid, "HBM bandwidth", cursor, "GB/s", 0.0);
     events.counter(pid, "power", cursor, "W", 0.0);
   }
+  events.name_thread(pid, kIterationThread, "iterations");
+  events.name_thread(pid, kLayerThread, "layers");
+  events.name_thread(pid, kOpThread, "ops");
+  if (tracks != nullptr) write_activity(events, pid, chip, *tracks, window);
 }
 
 }  // namespace
@@ -160,23 +137,44 @@ std::string render_perfetto_json(const engine::StudyResult& result, const Proven
   Window window{options.window_start.value_or(Duration()),
                 options.window_end.value_or(Duration(1e300))};
 
+  // Events first, then otherData (which reports what the cap left out).
   std::ostringstream out;
-  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{" << arg("tool", "scoville") << ","
-      << arg("tool_version", provenance.tool_version) << "," << arg("git_sha", provenance.git_sha)
-      << "," << arg("seed", static_cast<double>(provenance.seed)) << ","
-      << arg("model", result.study.model) << "},\"traceEvents\":[";
-  EventWriter events(out);
+  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+  EventWriter events(out, options.max_events_per_thread);
   int pid = 0;
-  for (const stats::ChipResult& chip : result.chips) {
+  for (size_t c = 0; c < result.chips.size(); ++c) {
+    const stats::ChipResult& chip = result.chips[c];
     ++pid;
     if (!options.chips.empty() &&
         std::find(options.chips.begin(), options.chips.end(), chip.chip) == options.chips.end()) {
       continue;
     }
-    write_chip(events, pid, chip, window);
+    write_chip(events, pid, chip, c < result.activity.size() ? &result.activity[c] : nullptr,
+               window);
   }
-  out << "\n]}\n";
+  out << "\n],\"otherData\":{" << arg("tool", "scoville") << ","
+      << arg("tool_version", provenance.tool_version) << "," << arg("git_sha", provenance.git_sha)
+      << "," << arg("seed", static_cast<double>(provenance.seed)) << ","
+      << arg("model", result.study.model) << ","
+      << arg("max_events_per_thread", static_cast<double>(options.max_events_per_thread)) << ","
+      << arg("events_dropped", static_cast<double>(events.dropped_total())) << "}}\n";
   return out.str();
+}
+
+models::ActivityWindow activity_window(const TraceOptions& options) {
+  models::ActivityWindow window;
+  if (options.window_start) window.start = *options.window_start;
+  if (options.window_end) window.end = *options.window_end;
+  window.max_spans = options.max_events_per_thread;
+  return window;
+}
+
+void parse_trace_max_events(long long value, TraceOptions& options) {
+  if (value < 1) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--trace-max-events",
+                     "expected at least 1, got " + std::to_string(value));
+  }
+  options.max_events_per_thread = static_cast<size_t>(value);
 }
 
 void parse_trace_window(const std::string& text, TraceOptions& options) {

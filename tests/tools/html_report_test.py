@@ -26,16 +26,25 @@ run_path = os.path.join(WORK, "run.h5")
 subprocess.run([SCOVILLE, "run", "--chip", "h200,jalapeno", "--batch", "2", "--isl", "512",
                 "--osl", "64", "-o", run_path], check=True, capture_output=True)
 sweep_path = os.path.join(WORK, "sweep.h5")
+# A points table with the mapping columns a serving sweep writes, a text column among them.
+POINTS = {"concurrency": [1, 4, 16, 64], "tp": [8, 4, 2, 1], "ep": [1, 2, 4, 8],
+          "dp": [1, 2, 4, 8], "attn_dp": [0, 1, 0, 1], "precision": ["fp8", "fp8", "fp4", "fp4"],
+          "intvty": [300.0, 250, 120, 40], "tput_per_chip": [900.0, 2500, 6000, 9000],
+          "tput_per_kw_tdp": [1285.0, 3571, 8571, 12857]}
 with h5py.File(sweep_path, "w") as f:
     f.attrs["schema"] = "scoville.results"
     f.attrs["schema_version"] = 1
     g = f.create_group("points")
     g.attrs["kind"] = "table"
-    g.attrs["columns"] = ["concurrency", "intvty", "tput_per_chip"]
+    g.attrs["columns"] = list(POINTS)
     g.attrs["nrows"] = 4
-    for name, values in (("concurrency", [1, 4, 16, 64]), ("intvty", [300.0, 250, 120, 40]),
-                         ("tput_per_chip", [900.0, 2500, 6000, 9000])):
-        g.create_dataset(name, data=np.array(values, dtype=float)).attrs["units"] = "1/s"
+    for name, values in POINTS.items():
+        if isinstance(values[0], str):
+            data = np.array(values, dtype=h5py.string_dtype("utf-8"))
+            g.create_dataset(name, data=data).attrs["units"] = ""
+        else:
+            dtype = float if isinstance(values[0], float) else np.int64
+            g.create_dataset(name, data=np.array(values, dtype=dtype)).attrs["units"] = "1"
 
 page = os.path.join(WORK, "report.html")
 done = subprocess.run([SCOVILLE, "report", run_path, sweep_path, "-o", page], capture_output=True,
@@ -46,7 +55,20 @@ with open(page, encoding="utf-8") as f:
 # Self-contained: nothing is fetched from elsewhere.
 check(not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), "page references the network")
 check(text.count("<circle class=point") == 4, "Pareto chart should have 4 points")
-check("concurrency = 16" in text, "hover text lacks the point's columns")
+# Every point's hover text names every column of its row.
+tips = re.findall(r'<circle class=point[^>]*data-tip="([^"]*)"', text)
+check(len(tips) == 4, f"{len(tips)} points with hover text")
+for tip in tips:
+    lines = tip.split("&#10;")
+    row = [r for r in range(4) if f"concurrency = {POINTS['concurrency'][r]}" in lines]
+    check(len(row) == 1, f"hover text names no row: {tip}")
+    if len(row) == 1:
+        for name, values in POINTS.items():
+            value = values[row[0]]
+            shown = [ln for ln in lines if ln.startswith(name + " = ")]
+            check(len(shown) == 1 and float(shown[0].split(" = ")[1]) == value
+                  if not isinstance(value, str) else shown == [f"{name} = {value}"],
+                  f"hover of row {row[0]} shows {shown} for {name}, expected {value}")
 
 browser = shutil.which("chromium") or shutil.which("chromium-browser")
 check(browser is not None, "chromium is not installed (tools/setup installs it)")
@@ -66,6 +88,28 @@ if browser:
         check(charts is not None and int(charts.group(1)) == 3, f"charts: {tag}")
     console = [line for line in loaded.stderr.splitlines() if "CONSOLE" in line]
     check(not console, f"console messages: {console}")
+
+    # Hover in the browser: a copy of the page moves the mouse onto the first point after the
+    # report's script ran, and records the tooltip's text and visibility on <body>.
+    probe = os.path.join(WORK, "hover.html")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", """<script>
+var p=document.querySelector('circle.point'),t=document.getElementById('tip');
+p.dispatchEvent(new MouseEvent('mousemove',{clientX:10,clientY:10,bubbles:true}));
+document.body.setAttribute('data-hover-shown',t.style.display);
+document.body.setAttribute('data-hover',t.textContent.split('\\n').join('|'));
+</script></body>"""))
+    hovered = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu",
+                              "--dump-dom", "file://" + os.path.abspath(probe)],
+                             capture_output=True, text=True, timeout=120)
+    body = re.search(r"<body[^>]*>", hovered.stdout)
+    tag = body.group(0) if body else ""
+    check('data-hover-shown="block"' in tag, f"tooltip not shown on hover: {tag}")
+    hover = re.search(r'data-hover="([^"]*)"', tag)
+    shown = hover.group(1).split("|") if hover else []
+    for name in POINTS:
+        check(any(line.startswith(name + " = ") for line in shown),
+              f"tooltip lacks column {name}: {shown}")
 
 bad = subprocess.run([SCOVILLE, "report", os.path.join(WORK, "missing.h5"), "-o",
                       os.path.join(WORK, "x.html")], capture_output=True, text=True)

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """tools/plot and tools/scoville/plots.py: the Pareto frontier rule on hand-checked points, the
-breakdown's phase times equal the run's phase times, and figures are written as PNG and SVG.
+breakdown's phase times equal the run's phase times, the Pareto chart takes several sweep files
+(a series and a frontier each) and any y column, the validation scatter's band shares on
+hand-checked points and its input errors, and figures are written as PNG and SVG.
 usage: plots_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
 import os
@@ -13,7 +15,7 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scoville.io import ResultFile  # noqa: E402
-from scoville.plots import pareto_frontier  # noqa: E402
+from scoville.plots import pareto_frontier, validation_summary  # noqa: E402
 
 os.makedirs(WORK, exist_ok=True)
 failures = []
@@ -69,6 +71,76 @@ check(done.returncode == 0 and os.path.getsize(out) > 1000, f"pareto: {done.stde
 bad = subprocess.run([tool, "pareto", sweep, "-o", out, "--y", "nope"], capture_output=True,
                      text=True)
 check(bad.returncode == 2 and "nope" in bad.stderr, f"missing column: {bad.stderr}")
+# Several sweep files: one series and one frontier each; tput_per_kw_tdp as the y axis.
+sweeps = []
+for k, scale in enumerate((1.0, 0.5)):
+    path = os.path.join(WORK, f"sweep{k}.h5")
+    with h5py.File(path, "w") as f:
+        f.attrs["schema"] = "scoville.results"
+        f.attrs["schema_version"] = 1
+        g = f.create_group("points")
+        g.attrs["kind"] = "table"
+        g.attrs["columns"] = ["tp", "intvty", "tput_per_chip", "tput_per_kw_tdp"]
+        g.attrs["nrows"] = 5
+        for name, values, units in (("tp", [1, 2, 4, 8, 8], "1"), ("intvty", xs, "1/s"),
+                                    ("tput_per_chip", ys, "1/s"),
+                                    ("tput_per_kw_tdp", [v * scale for v in ys], "1/(s*kW)")):
+            g.create_dataset(name, data=np.array(values, dtype=float)).attrs["units"] = units
+    sweeps.append(path)
+out = os.path.join(WORK, "pareto2.svg")
+done = subprocess.run([tool, "pareto", *sweeps, "-o", out, "--y", "tput_per_kw_tdp"],
+                      capture_output=True, text=True)
+check(done.returncode == 0, f"pareto of two files: {done.stderr}")
+with open(out) as f:
+    svg = f.read()
+for k in range(2):
+    check(f'id="pareto-series-{k}"' in svg and f'id="pareto-frontier-{k}"' in svg,
+          f"series {k} or its frontier missing from the SVG")
+check('id="pareto-series-2"' not in svg, "more series than files")
+check("tput_per_kw_tdp" in svg, "y axis not labelled tput_per_kw_tdp")
+
+# Validation: errors (p - m) / m of 0, +10 %, -20 %, +30 % (100 vs 130), -15 % exactly: within
+# ±15 %: 3 of 5 (0, 0.10, -0.15), within ±25 %: 4 of 5.
+predicted = [100.0, 110.0, 80.0, 130.0, 85.0]
+measured = [100.0, 100.0, 100.0, 100.0, 100.0]
+errors, within = validation_summary(predicted, measured)
+check([round(e, 9) for e in errors] == [0.0, 0.1, -0.2, 0.3, -0.15], f"errors {errors}")
+check(within == {0.15: 3 / 5, 0.25: 4 / 5}, f"band shares {within}")
+table = os.path.join(WORK, "validation.csv")
+with open(table, "w") as f:
+    f.write("predicted,measured,label\n")
+    for p, m, k in zip(predicted, measured, range(5)):
+        f.write(f"{p},{m},row {k}\n")
+for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+    out = os.path.join(WORK, "validation" + ext)
+    done = subprocess.run([tool, "validation", table, "-o", out], capture_output=True, text=True)
+    check(done.returncode == 0, f"validation{ext}: {done.stderr}")
+    check("60% of points within ±15%" in done.stdout and "80% of points within ±25%"
+          in done.stdout, f"validation summary: {done.stdout}")
+    with open(out, "rb") as f:
+        content = f.read()
+    check(content.startswith(magic), f"validation{ext} is not a {ext} file")
+    if ext == ".svg":
+        for gid in ("validation-identity", "validation-band-15", "validation-band-25",
+                    "validation-points"):
+            check(f'id="{gid}"'.encode() in content, f"validation.svg lacks {gid}")
+        check(b"row 3" in content, "validation.svg lacks the point labels")
+# Without a label column; values over several decades (log axes).
+plain = os.path.join(WORK, "plain.csv")
+with open(plain, "w") as f:
+    f.write("measured,predicted\n1,1.1\n1000,900\n")
+done = subprocess.run([tool, "validation", plain, "-o", os.path.join(WORK, "v2.png")],
+                      capture_output=True, text=True)
+check(done.returncode == 0, f"validation without labels: {done.stderr}")
+for content, expected in (("predicted,label\n1,a\n", "measured"),
+                          ("predicted,measured\n1,0\n", ":2:"),
+                          ("predicted,measured\n1,x\n", ":2:")):
+    with open(os.path.join(WORK, "bad.csv"), "w") as f:
+        f.write(content)
+    bad = subprocess.run([tool, "validation", os.path.join(WORK, "bad.csv"), "-o",
+                          os.path.join(WORK, "bad.png")], capture_output=True, text=True)
+    check(bad.returncode == 2 and expected in bad.stderr, f"bad CSV {content!r}: {bad.stderr}")
+
 bad = subprocess.run([tool, "breakdown", run_path, "-o", os.path.join(WORK, "x.pdf")],
                      capture_output=True, text=True)
 check(bad.returncode == 2, "unsupported extension accepted")
