@@ -88,8 +88,6 @@ void ChipModule::control_thread() {
     if (governor_) {
       const OpControl control = governor_(i, records_);
       record.clock_scale = control.clock_scale;
-      record.stall = control.stall;
-      if (control.stall.si() > 0) sc_core::wait(to_sc_time(control.stall));
       for (auto& tile : tiles_) tile->set_clock_scale(control.clock_scale);
     }
 

@@ -25,16 +25,14 @@ struct OpRecord {
   WorkBlock planned;  // sums over the op's blocks (compute, MACs, bytes)
   double max_tile_compute_cycles = 0;
   double clock_scale = 1.0;  // tile clocks / configured clocks while the op ran (DVFS)
-  Duration stall;            // wait before the op's tiles started (power-gating wake-up)
 
   Duration elapsed() const { return end - start; }
 };
 
 // What power management decides before an op starts: the clock to run it at, relative to the
-// configured one, and a stall first (units waking from power gating).
+// configured one.
 struct OpControl {
   double clock_scale = 1.0;
-  Duration stall;
 };
 // Called before op `index` starts, with the records of the ops done so far.
 using OpGovernor = std::function<OpControl(size_t index, const std::vector<OpRecord>& done)>;

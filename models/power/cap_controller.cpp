@@ -23,20 +23,28 @@ void CapController::observe(Duration dt, Power total, Power static_part) {
     const double alpha = tau_.si() > 0 ? 1.0 - std::exp(-(dt / tau_)) : 1.0;
     average_ += (total - average_) * alpha;
   }
-  if (!throttled() && average_ <= cap_) {
+  dynamic_nominal_last_ = (total - static_part) / curve_.dynamic_power_scale(frequency_);
+  regulating_ = throttled() || average_ > cap_;
+  if (!regulating_) {
     debt_ = Energy();
     return;
   }
   debt_ = std::max(debt_ + (total - cap_) * dt, cap_ * tau_ * -1.0);
+  choose(dynamic_nominal_last_);
+}
+
+void CapController::forecast(Power dynamic_at_nominal) {
+  if (regulating_) choose(dynamic_at_nominal);
+}
+
+void CapController::choose(Power dynamic_at_nominal) {
   const Power target = tau_.si() > 0 ? cap_ - debt_ / tau_ : cap_;
-  const Power dynamic_last = total - static_part;
-  const double last_scale = curve_.dynamic_power_scale(frequency_);
   Frequency chosen = curve_.grid().front();
   double best = -1;
   // Nearest prediction to the target; on a tie the lower clock (the grid is ascending).
   for (const Frequency f : curve_.grid()) {
     const Power predicted = static_nominal_ * curve_.static_power_scale(f) +
-                            dynamic_last * (curve_.dynamic_power_scale(f) / last_scale);
+                            dynamic_at_nominal * curve_.dynamic_power_scale(f);
     const double error = std::fabs((predicted - target).si());
     if (best < 0 || error < best) {
       best = error;

@@ -8,10 +8,10 @@
 //                                 chip's peak power changes nothing, bit for bit);
 //   otherwise  debt <- max(debt + (p - cap) dt, -cap tau)   (energy drawn above the cap)
 //              target = cap - debt / tau                    (pays the debt back over ~tau)
-//   and the next clock is the grid clock whose predicted power is nearest the target, where the
-//   prediction from the last span is
-//     p(f) = S_nom s(f) + D_last (f V(f)^2) / (f_last V_last^2)
-//   (S_nom s(f): static power at f; D_last: the last span's dynamic power). The integral of
+//   and the next clock is the grid clock whose predicted power is nearest the target, where
+//     p(f) = S_nom s(f) + D_nom (f V(f)^2) / (f_nom V_nom^2)
+//   (S_nom s(f): static power at f; D_nom: the next span's dynamic power at the nominal point,
+//   by default the last span's scaled there, or a forecast the caller gives). The integral of
 //   (p - cap) is what makes the long-run average meet the cap despite the clock grid; rounding
 //   to the nearest grid clock keeps the quantisation error unbiased. Once the work gets lighter
 //   the same law raises the clock, back to nominal.
@@ -34,8 +34,15 @@ class CapController {
   Power cap() const { return cap_; }
 
   // The chip drew `total` (of which `static_part` static) for `dt` at the current clock;
-  // updates the moving average and chooses the clock for what follows.
+  // updates the moving average and chooses the clock for what follows, predicting that it
+  // draws the same dynamic power per cycle as this span.
   void observe(Duration dt, Power total, Power static_part);
+  // Dynamic power the last observed span would have drawn at the nominal point.
+  Power last_dynamic_at_nominal() const { return dynamic_nominal_last_; }
+  // Re-chooses the clock for the next span from a better forecast of its dynamic power at the
+  // nominal point (the engine remembers it per op of a repeating layer). No effect while the
+  // controller is not regulating (unthrottled, average under the cap).
+  void forecast(Power dynamic_at_nominal);
 
  private:
   DvfsCurve curve_;
@@ -45,7 +52,11 @@ class CapController {
   Frequency frequency_;
   Power average_;
   Energy debt_;  // integral of (power - cap) since throttling began
+  Power dynamic_nominal_last_;
+  bool regulating_ = false;
   bool started_ = false;
+
+  void choose(Power dynamic_at_nominal);
 };
 
 }  // namespace scoville::models

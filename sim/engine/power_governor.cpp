@@ -22,13 +22,10 @@ bool PowerGovernor::gated(const std::string& phase) const {
   return g.enabled && std::find(g.phases.begin(), g.phases.end(), phase) != g.phases.end();
 }
 
-models::EnergyBreakdown PowerGovernor::stall_part(const stats::OpResult& row,
-                                                  const OpPowerState& state) const {
+models::EnergyBreakdown PowerGovernor::stall_energy(const OpPowerState& state) const {
   models::EnergyBreakdown e;
-  if (row.duration.si() <= 0) return e;
-  const Energy static_energy =
-      models::at_operating_point(row.energy, curve(), state.frequency).static_energy;
-  e.static_energy = static_energy * (state.stall / row.duration);
+  e.static_energy =
+      chip_.power.static_power * curve().static_power_scale(state.frequency) * state.stall;
   e.matrix = state.wake_energy;
   return e;
 }
@@ -36,17 +33,16 @@ models::EnergyBreakdown PowerGovernor::stall_part(const stats::OpResult& row,
 models::EnergyBreakdown PowerGovernor::adjust(const stats::OpResult& row,
                                               const OpPowerState& state) const {
   models::EnergyBreakdown e = models::at_operating_point(row.energy, curve(), state.frequency);
-  const models::EnergyBreakdown stall = stall_part(row, state);
-  Energy running_static = e.static_energy - stall.static_energy;
   if (state.gated) {
-    // Gated units leak only while they compute; the stall is paid at full static power.
-    const Duration running = row.duration - state.stall;
-    const double busy = running.si() > 0 ? row.compute_time / running : 1.0;
-    running_static -= models::gating_saving(running_static, chip_.power.management.gating, busy);
+    // Gated units leak only while they compute.
+    const double busy = row.duration.si() > 0 ? row.compute_time / row.duration : 1.0;
+    e.static_energy -= models::gating_saving(e.static_energy, chip_.power.management.gating, busy);
   }
-  e.static_energy = running_static + stall.static_energy;
-  e.matrix += stall.matrix;
   return e;
+}
+
+std::string PowerGovernor::key(size_t index) const {
+  return op_phases_[index] + "/" + program_[index].label;
 }
 
 models::OpControl PowerGovernor::before_op(size_t index,
@@ -59,7 +55,10 @@ models::OpControl PowerGovernor::before_op(size_t index,
     const Duration elapsed = record.elapsed();
     if (elapsed.si() > 0) {
       controller_.observe(elapsed, e.total() / elapsed, e.static_energy / elapsed);
+      forecast_[key(index - 1)] = controller_.last_dynamic_at_nominal();
     }
+    const auto seen = forecast_.find(key(index));
+    if (seen != forecast_.end()) controller_.forecast(seen->second);
   }
   OpPowerState state;
   state.frequency = controller_.frequency();
@@ -74,7 +73,6 @@ models::OpControl PowerGovernor::before_op(size_t index,
   models::OpControl control;
   // Exactly 1.0 at the nominal point, so an unthrottled run times bit-identically.
   control.clock_scale = state.frequency / curve().nominal().frequency;
-  control.stall = state.stall;
   return control;
 }
 

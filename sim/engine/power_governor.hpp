@@ -1,9 +1,12 @@
 // Power management of one chip during a SystemC run: before each op it feeds the previous op's
-// power to the cap controller and sets the tile clock it chose (DVFS at op granularity), and it
-// stalls the chip for the gating wake-up at each change into or out of a gated phase. The op
+// power to the cap controller and sets the tile clock it chose (DVFS at op granularity). It
+// notes a gating wake-up at each change into or out of a gated phase; the wake-up's stall and
+// energy are added to the phase once by the reports, outside the simulated timeline (so that a
+// sampled iteration does not multiply them, and HBM prefetch does not overlap them). The op
 // energies it reports are the ones the controller saw.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +22,7 @@ struct OpPowerState {
   Frequency frequency;  // tile clock (the matrix engine's sustained clock scales with it)
   bool throttled = false;
   bool gated = false;  // the op's phase has its matrix engines gated
-  Duration stall;      // gating wake-up paid before the op
+  Duration stall;      // gating wake-up before the op (added to its phase, not to the op)
   Energy wake_energy;  // and its energy
 };
 
@@ -37,11 +40,8 @@ class PowerGovernor {
   // was run: at its operating point, with gating savings and the wake-up energy.
   models::EnergyBreakdown adjust(const stats::OpResult& nominal_row,
                                  const OpPowerState& state) const;
-  // The part of adjust()'s energy spent in the op's wake-up stall: the wake energy and the
-  // static energy over the stall (a phase change happens once, however many real iterations
-  // the sampled iteration holding it stands for, so reports take it out of the weighting).
-  models::EnergyBreakdown stall_part(const stats::OpResult& nominal_row,
-                                     const OpPowerState& state) const;
+  // Energy of the wake-up before an op: the wake energy, and static power over the stall.
+  models::EnergyBreakdown stall_energy(const OpPowerState& state) const;
 
  private:
   bool gated(const std::string& phase) const;
@@ -51,6 +51,10 @@ class PowerGovernor {
   std::vector<std::string> op_phases_;
   models::CapController controller_;
   std::vector<OpPowerState> states_;
+  // Dynamic power at the nominal point last seen per op (phase and name): layers repeat, so
+  // the same op of the previous layer is the best forecast of the next one's power.
+  std::map<std::string, Power> forecast_;
+  std::string key(size_t index) const;
 };
 
 }  // namespace scoville::engine

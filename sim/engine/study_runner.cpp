@@ -145,17 +145,12 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
       Frequency clock = chip.tiles.clock;
       if (job.governor) {
         const OpPowerState& state = job.governor->states()[op_index - 1];
-        const models::EnergyBreakdown stall = job.governor->stall_part(row, state);
         row.energy = job.governor->adjust(row, state);
         clock = state.frequency;
         if (state.stall.si() > 0) {
-          // The wake-up stall is counted once for the phase, outside the iteration's weight.
-          row.energy.matrix -= stall.matrix;
-          row.energy.static_energy -= stall.static_energy;
-          row.duration -= state.stall;
-          row.start += state.stall;
+          // A phase change happens once, however many real iterations this one stands for.
           iteration.power.stall_time += state.stall;
-          transition_energy += stall;
+          transition_energy += job.governor->stall_energy(state);
         }
         if (state.throttled) iteration.power.throttled_time += row.duration;
       }
