@@ -152,6 +152,8 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
       o << YAML::Key << "gating" << YAML::Value << YAML::BeginMap;
       o << YAML::Key << "enabled" << YAML::Value << g.enabled;
       o << YAML::Key << "phases" << YAML::Value << YAML::Flow << g.phases;
+      // Shortest text that reads back as the same double.
+      o.SetDoublePrecision(15);
       o << YAML::Key << "matrix_static_share" << YAML::Value << g.matrix_static_share;
       o << YAML::Key << "residual" << YAML::Value << g.residual;
       o << YAML::Key << "wake_latency" << YAML::Value << si(g.wake_latency.si(), "s");
