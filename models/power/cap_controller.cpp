@@ -24,7 +24,9 @@ void CapController::observe(Duration dt, Power total, Power static_part) {
     average_ += (total - average_) * alpha;
   }
   dynamic_nominal_last_ = (total - static_part) / curve_.dynamic_power_scale(frequency_);
-  regulating_ = throttled() || average_ > cap_;
+  // Energy still owed (debt > 0) keeps the controller regulating even at the nominal clock,
+  // so that a short light op that lets the clock back up does not wipe the debt.
+  regulating_ = throttled() || average_ > cap_ || debt_.si() > 0;
   if (!regulating_) {
     debt_ = Energy();
     return;

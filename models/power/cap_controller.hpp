@@ -4,8 +4,8 @@
 //
 // Law (deterministic, evaluated after every observed span; per op in the engine):
 //   avg  <- avg + (p - avg) (1 - exp(-dt / tau))           (starts at the first span's power)
-//   unthrottled and avg <= cap -> stay at the nominal point, debt = 0 (so a cap above the
-//                                 chip's peak power changes nothing, bit for bit);
+//   unthrottled, avg <= cap and debt <= 0 -> stay at the nominal point, debt = 0 (so a cap
+//                                 above the chip's peak power changes nothing, bit for bit);
 //   otherwise  debt <- max(debt + (p - cap) dt, -cap tau)   (energy drawn above the cap)
 //              target = cap - debt / tau                    (pays the debt back over ~tau)
 //   and the next clock is the grid clock whose predicted power is nearest the target, where
