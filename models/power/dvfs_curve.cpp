@@ -14,6 +14,9 @@ DvfsCurve::DvfsCurve(std::vector<OperatingPoint> points, Frequency step)
     // Walk down from the nominal clock in whole steps, as a clock generator with a fixed
     // divider resolution does; the nominal and listed points stay exact.
     const double top = nominal().frequency.si();
+    if ((top - lowest().si()) / step.si() > 1e6) {
+      throw std::invalid_argument("DvfsCurve: frequency step too fine for the range");
+    }
     for (int64_t k = 1;; ++k) {
       const double f = top - static_cast<double>(k) * step.si();
       if (f < lowest().si()) break;

@@ -6,7 +6,8 @@ namespace scoville::config {
 
 namespace {
 
-constexpr size_t kMaxPoints = 64;  // DVFS tables list tens of points, not thousands
+constexpr size_t kMaxPoints = 64;        // DVFS tables list tens of points, not thousands
+constexpr int64_t kMaxGridSteps = 4096;  // 15 MHz steps over 2 GHz are ~130
 
 models::GatingParams read_gating(MapReader r) {
   models::GatingParams g;
@@ -63,6 +64,14 @@ models::PowerManagementParams read_power_management(MapReader r, Diagnostics& di
   pm.cap = r.quantity_or<Power>("cap", tdp);
   pm.time_constant = r.quantity<Duration>("time_constant");
   pm.frequency_step = r.quantity_or<Frequency>("frequency_step", Frequency(0), Range::kNonNegative);
+  // The controller scans every grid clock after every op: keep the grid a table, not a sweep.
+  if (pm.frequency_step.si() > 0 && pm.points.size() > 1 &&
+      (pm.points.back().frequency - pm.points.front().frequency) / pm.frequency_step >
+          static_cast<double>(kMaxGridSteps)) {
+    r.error("frequency_step",
+            "gives more than " + std::to_string(kMaxGridSteps) +
+                " clocks between the lowest and highest points; use a coarser step");
+  }
   if (std::optional<MapReader> gating = r.optional_map("gating")) {
     pm.gating = read_gating(*gating);
   }

@@ -173,3 +173,25 @@ TEST_CASE("phase-aware gating saves decode energy for one wake-up per phase chan
   CHECK(column<double>(g, "time_s")[prefill] == column<double>(u, "time_s")[prefill]);
   CHECK(column<double>(table(gated, "/power"), "gating_stall_s")[decode] == Approx(wake_latency));
 }
+
+TEST_CASE("power caps: bad values and chips without power management are refused", "[e2e][power]") {
+  TempDir dir("power-errors");
+  const CommandResult unit = run_scoville("run --chip h200 " + kShape + " --power-cap 5J");
+  CHECK(unit.exit_code == 2);
+  CHECK_THAT(unit.output, Catch::Contains("--power-cap") && Catch::Contains("a power"));
+  const CommandResult zero = run_scoville("run --chip h200 " + kShape + " --power-cap 0W");
+  CHECK(zero.exit_code == 2);
+  const CommandResult unmanaged = run_scoville("run --chip " + unmanaged_chip(dir, "h200") + " " +
+                                               kShape + " --power-cap 500W");
+  CHECK(unmanaged.exit_code == 2);
+  CHECK_THAT(unmanaged.output, Catch::Contains("power_management"));
+  // The study key, located in its file.
+  const std::string study = dir.write("study.yaml", R"(study:
+  chips: [h200]
+  model: gpt-oss-20b
+  power_cap: 500 J
+)");
+  const CommandResult key = run_scoville("run --study " + study);
+  CHECK(key.exit_code == 2);
+  CHECK_THAT(key.output, Catch::Contains("study.yaml:4") && Catch::Contains("study.power_cap"));
+}

@@ -105,6 +105,8 @@ TEST_CASE("chip power_management: bad input names file, line and key", "[power]"
       Catch::Contains("power_management.points[1].frequency") && Catch::Contains("ascending"));
   CHECK_THAT(with("voltage: 0.78 V", "voltage: 0.78 W"),
              Catch::Contains("power_management.points[1].voltage") && Catch::Contains("a voltage"));
+  CHECK_THAT(with("frequency_step: 15 MHz", "frequency_step: 1 Hz"),
+             Catch::Contains("power_management.frequency_step") && Catch::Contains("coarser"));
   CHECK_THAT(with("time_constant: 10 ms", "time_constant: 0 s"),
              Catch::Contains("power_management.time_constant"));
 }
