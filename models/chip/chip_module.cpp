@@ -122,6 +122,11 @@ void ChipModule::control_thread() {
     record.start = from_sc_time(sc_core::sc_time_stamp());
     record.planned = plan.totals();
     record.max_tile_compute_cycles = plan.max_tile_compute_cycles();
+    if (governor_) {
+      const OpControl control = governor_(i, records_);
+      record.clock_scale = control.clock_scale;
+      for (auto& tile : tiles_) tile->set_clock_scale(control.clock_scale);
+    }
 
     pending_tiles_ = 0;
     for (const auto& blocks : plan.blocks_per_tile) pending_tiles_ += blocks.empty() ? 0 : 1;

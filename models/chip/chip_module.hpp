@@ -4,6 +4,7 @@
 // timing and the op's planned work; the memories count what they actually served.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,9 +25,18 @@ struct OpRecord {
   Duration end;
   WorkBlock planned;  // sums over the op's blocks (compute, MACs, bytes)
   double max_tile_compute_cycles = 0;
+  double clock_scale = 1.0;  // tile clocks / configured clocks while the op ran (DVFS)
 
   Duration elapsed() const { return end - start; }
 };
+
+// What power management decides before an op starts: the clock to run it at, relative to the
+// configured one.
+struct OpControl {
+  double clock_scale = 1.0;
+};
+// Called before op `index` starts, with the records of the ops done so far.
+using OpGovernor = std::function<OpControl(size_t index, const std::vector<OpRecord>& done)>;
 
 class ChipModule : public sc_core::sc_module {
  public:
@@ -34,6 +44,8 @@ class ChipModule : public sc_core::sc_module {
 
   // The ops to execute, in order, once the simulation starts. Call before sc_start().
   void set_program(std::vector<WorkDescriptor> program);
+  // Optional; without one every op runs at the configured clocks with no stall.
+  void set_governor(OpGovernor governor) { governor_ = std::move(governor); }
   const std::vector<OpRecord>& records() const { return records_; }
   const ChipParams& params() const { return params_; }
   bool finished() const { return records_.size() == program_.size(); }
@@ -65,6 +77,7 @@ class ChipModule : public sc_core::sc_module {
   std::vector<std::unique_ptr<TileModule>> tiles_;
   std::vector<WorkDescriptor> program_;
   std::vector<OpRecord> records_;
+  OpGovernor governor_;
   int64_t pending_tiles_ = 0;
   sc_core::sc_event all_tiles_done_;
   std::vector<ActivityTrack> activity_;  // sized once: modules hold pointers into it

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/energy/energy_table.hpp"
+#include "models/power/power_management_params.hpp"
 #include "sim/base/number_format.hpp"
 #include "sim/base/units.hpp"
 
@@ -130,6 +131,8 @@ struct ChipPortParams {
 struct PowerParams {
   Power tdp;
   Power static_power;  // leakage and always-on logic, paid whenever the chip is powered
+  // DVFS, power cap and gating; absent (present == false): the chip always runs at its clock.
+  PowerManagementParams management;
 };
 
 struct ChipParams {

@@ -188,10 +188,13 @@ void TileModule::execute() {
     if (ready[i] > sc_core::sc_time_stamp()) sc_core::wait(ready[i] - sc_core::sc_time_stamp());
     const WorkBlock& b = blocks[i];
     // The engines and the local buffer work in parallel; the slower one sets the pace.
-    const Duration engines = cycles_to_duration(b.matrix_cycles, params_.matrix_clock()) +
-                             cycles_to_duration(b.vector_cycles, params_.clock);
+    // Under DVFS everything on the tile clock slows together: engines and local buffer (x 1.0
+    // is exact in floating point, so an unthrottled chip times exactly as without DVFS).
+    const Duration engines =
+        cycles_to_duration(b.matrix_cycles, params_.matrix_clock() * clock_scale_) +
+        cycles_to_duration(b.vector_cycles, params_.clock * clock_scale_);
     const Bytes buffer_traffic = b.hbm_read + b.shared_read + b.hbm_write + b.shared_write;
-    const Duration buffer = buffer_traffic / params_.sram_bandwidth;
+    const Duration buffer = buffer_traffic / (params_.sram_bandwidth * clock_scale_);
     const Duration compute = std::max(engines, buffer);
     const sc_core::sc_time began = sc_core::sc_time_stamp();
     if (compute.si() > 0) sc_core::wait(to_sc_time(compute));

@@ -50,6 +50,9 @@ class TileModule : public sc_core::sc_module {
     mesh_ = mesh;
     mesh_index_ = index;
   }
+  // Runs the engines and the local buffer at `scale` times their configured clocks from the next
+  // block on (DVFS; 1 = nominal). The chip sets it between ops.
+  void set_clock_scale(double scale) { clock_scale_ = scale; }
 
   // Time the tile spent computing (matrix or vector busy) since construction.
   Duration busy_time() const { return busy_time_; }
@@ -86,6 +89,7 @@ class TileModule : public sc_core::sc_module {
   std::vector<sc_core::sc_time> prefetched_ready_;
   uint64_t prefetched_hbm_bytes_ = 0;
   Duration busy_time_;
+  double clock_scale_ = 1.0;
   unsigned char dummy_data_ = 0;     // TLM payloads need a data pointer; this model moves no data
   double hbm_carry_bytes_ = 0;       // fraction of a byte not yet sent to HBM
   double shared_carry_bytes_ = 0;    // fraction of a byte not yet sent to shared SRAM

@@ -29,6 +29,8 @@ std::string dimension_name(Dimension d) {
       return "a compute rate (e.g. \"989 TFLOP/s\")";
     case Dimension::kEnergyPerBit:
       return "an energy per bit (e.g. \"3.9 pJ/bit\")";
+    case Dimension::kVoltage:
+      return "a voltage (e.g. \"0.75 V\")";
   }
   return "an unknown dimension";
 }
@@ -43,7 +45,7 @@ struct BaseUnit {
 };
 
 // Longest symbols first, so that "B/s" is tried before "s" and "J/bit" before "b".
-constexpr std::array<BaseUnit, 11> kBaseUnits = {{
+constexpr std::array<BaseUnit, 12> kBaseUnits = {{
     {"FLOP/s", Dimension::kFlopRate, 1.0, false},
     {"J/bit", Dimension::kEnergyPerBit, 1.0, false},
     {"FLOP", Dimension::kFlops, 1.0, false},
@@ -55,6 +57,7 @@ constexpr std::array<BaseUnit, 11> kBaseUnits = {{
     {"s", Dimension::kDuration, 1.0, false},
     {"W", Dimension::kPower, 1.0, false},
     {"J", Dimension::kEnergy, 1.0, false},
+    {"V", Dimension::kVoltage, 1.0, false},
 }};
 
 constexpr std::array<std::pair<const char*, double>, 12> kDecimalPrefixes = {{

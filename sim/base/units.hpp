@@ -55,6 +55,7 @@ struct PowerTag {};
 struct FlopsTag {};
 struct FlopRateTag {};
 struct EnergyPerBitTag {};
+struct VoltageTag {};
 
 using Bytes = Quantity<BytesTag>;                // B
 using Bandwidth = Quantity<BandwidthTag>;        // B/s
@@ -65,6 +66,7 @@ using Power = Quantity<PowerTag>;                // W
 using Flops = Quantity<FlopsTag>;                // FLOP (a count of operations)
 using FlopRate = Quantity<FlopRateTag>;          // FLOP/s
 using EnergyPerBit = Quantity<EnergyPerBitTag>;  // J/bit
+using Voltage = Quantity<VoltageTag>;            // V
 
 // Physically meaningful cross-dimension operations.
 constexpr Duration operator/(Bytes b, Bandwidth bw) { return Duration(b.si() / bw.si()); }
@@ -115,6 +117,7 @@ enum class Dimension {
   kFlops,
   kFlopRate,
   kEnergyPerBit,
+  kVoltage,
 };
 
 // Human-readable name of a dimension and its canonical unit, e.g. "bandwidth (B/s)".
@@ -157,6 +160,10 @@ struct DimensionOf<FlopRate> {
 template <>
 struct DimensionOf<EnergyPerBit> {
   static constexpr Dimension value = Dimension::kEnergyPerBit;
+};
+template <>
+struct DimensionOf<Voltage> {
+  static constexpr Dimension value = Dimension::kVoltage;
 };
 
 }  // namespace scoville

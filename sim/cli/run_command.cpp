@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/data_paths.hpp"
@@ -33,6 +34,8 @@ extern const char kRunUsage[] =
                                     weights=fp8,kv_cache=fp8 (classes: weights, experts,
                                     embeddings, activations, kv_cache; formats: bf16, fp8,
                                     mxfp4, nvfp4)
+      --power-cap POWER             cap every chip's power, e.g. '500 W' or 500W (needs the
+                                    chip's power_management section; docs/power.md)
       --json                        print the results as JSON instead of a table
       -o, --output FILE.h5          also write results to HDF5 (atomically)
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically)
@@ -56,6 +59,7 @@ struct RunOptions {
   std::optional<long long> osl;
   std::optional<long long> seed;
   std::optional<std::string> precision;
+  std::optional<std::string> power_cap;
   bool json = false;
   std::optional<std::string> h5_output;
   std::optional<std::string> trace_output;
@@ -86,6 +90,8 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.seed = a.count();
     } else if (a.is("--precision")) {
       r.precision = a.value();
+    } else if (a.is("--power-cap")) {
+      r.power_cap = a.value();
     } else if (a.is("--json")) {
       r.json = true;
     } else if (a.is("-o") || a.is("--output")) {
@@ -146,6 +152,14 @@ study::StudyConfig study_from(const RunOptions& r) {
   if (r.precision) {
     s.precision =
         s.precision.merged_with(workloads::parse_precision_override(*r.precision, "--precision"));
+  }
+  if (r.power_cap) {
+    try {
+      s.power_cap = Power(parse_quantity(*r.power_cap, Dimension::kPower));
+    } catch (const UnitParseError& e) {
+      throw InputError(cli, "--power-cap", e.what());
+    }
+    if (!(s.power_cap->si() > 0)) throw InputError(cli, "--power-cap", "expected a power > 0 W");
   }
   return s;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "sim/base/yaml_reader.hpp"
+#include "sim/config/power_management_loader.hpp"
 
 namespace scoville::config {
 
@@ -175,6 +176,9 @@ ChipSpec read_chip_document(const YAML::Node& root, const std::string& file) {
       power.error("static", "static power exceeds the TDP");
     }
     power.finish();
+  }
+  if (std::optional<MapReader> pm = r.optional_map("power_management")) {
+    p.power.management = read_power_management(*pm, diagnostics, p.power.tdp, p.tiles.clock);
   }
   spec.energy_table = r.string("energy");
   r.finish();

@@ -134,6 +134,34 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::Key << "power" << YAML::Value << YAML::BeginMap << YAML::Key << "tdp" << YAML::Value
     << si(p.power.tdp.si(), "W") << YAML::Key << "static" << YAML::Value
     << si(p.power.static_power.si(), "W") << YAML::EndMap;
+  if (p.power.management.present) {
+    const models::PowerManagementParams& pm = p.power.management;
+    o << YAML::Key << "power_management" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "points" << YAML::Value << YAML::BeginSeq;
+    for (const models::OperatingPoint& point : pm.points) {
+      o << YAML::Flow << YAML::BeginMap << YAML::Key << "frequency" << YAML::Value
+        << si(point.frequency.si(), "Hz") << YAML::Key << "voltage" << YAML::Value
+        << si(point.voltage.si(), "V") << YAML::EndMap;
+    }
+    o << YAML::EndSeq;
+    o << YAML::Key << "frequency_step" << YAML::Value << si(pm.frequency_step.si(), "Hz");
+    o << YAML::Key << "time_constant" << YAML::Value << si(pm.time_constant.si(), "s");
+    o << YAML::Key << "cap" << YAML::Value << si(pm.cap.si(), "W");
+    if (pm.gating.enabled || !pm.gating.phases.empty()) {
+      const models::GatingParams& g = pm.gating;
+      o << YAML::Key << "gating" << YAML::Value << YAML::BeginMap;
+      o << YAML::Key << "enabled" << YAML::Value << g.enabled;
+      o << YAML::Key << "phases" << YAML::Value << YAML::Flow << g.phases;
+      // Shortest text that reads back as the same double.
+      o.SetDoublePrecision(15);
+      o << YAML::Key << "matrix_static_share" << YAML::Value << g.matrix_static_share;
+      o << YAML::Key << "residual" << YAML::Value << g.residual;
+      o << YAML::Key << "wake_latency" << YAML::Value << si(g.wake_latency.si(), "s");
+      o << YAML::Key << "wake_energy" << YAML::Value << si(g.wake_energy.si(), "J");
+      o << YAML::EndMap;
+    }
+    o << YAML::EndMap;
+  }
   o << YAML::Key << "energy" << YAML::Value << energy;
   o << YAML::EndMap;
   // Derived figures, for the reader (not read back).

@@ -8,11 +8,13 @@
 #include <systemc>
 
 #include "models/chip/chip_module.hpp"
+#include "models/power/power_accounting.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/engine/decode_sampling.hpp"
 #include "sim/engine/lowering.hpp"
+#include "sim/engine/power_governor.hpp"
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/decompose.hpp"
 #include "workloads/model_loader.hpp"
@@ -75,6 +77,7 @@ struct ChipJob {
   const std::vector<PlannedIteration>* iterations = nullptr;  // the same for every chip
   std::vector<models::WorkDescriptor> program;
   std::unique_ptr<models::ChipModule> module;
+  std::unique_ptr<PowerGovernor> governor;  // chips with power management only
 };
 
 // Software time of one iteration: a launch per op, a barrier per layer, the host's share.
@@ -87,6 +90,17 @@ Duration software_time(const PlannedIteration& it, const config::SoftwareProfile
                            static_cast<int64_t>(layers.size()));
 }
 
+// Raises the per-component and total peaks to this op's average power.
+void account_peaks(stats::PowerStats& power, const stats::OpResult& row) {
+  if (row.duration.si() <= 0) return;
+  const std::vector<Energy> energy = row.energy.by_component();
+  if (power.peak_power.size() < energy.size()) power.peak_power.resize(energy.size());
+  for (size_t c = 0; c < energy.size(); ++c) {
+    power.peak_power[c] = std::max(power.peak_power[c], energy[c] / row.duration);
+  }
+  power.peak_total = std::max(power.peak_total, row.energy.total() / row.duration);
+}
+
 stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& model,
                           const study::StudyConfig& s, const config::SoftwareProfile& software) {
   stats::ChipResult result;
@@ -97,6 +111,10 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
   result.isl = s.isl;
   result.osl = s.osl;
   result.tdp = chip.power.tdp;
+  result.power_managed = chip.power.management.present;
+  result.power_cap = chip.power.management.cap;
+  result.nominal_clock = chip.tiles.clock;
+  result.idle_power = models::idle_power(chip.power.static_power, chip.power.management);
   result.weight_bytes = model.weight_bytes();
   result.kv_bytes = model.kv_bytes(s.isl + s.osl) * static_cast<double>(s.batch);
   result.hbm_capacity = chip.hbm.capacity;
@@ -106,8 +124,8 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
 
   const std::vector<models::OpRecord>& records = job.module->records();
   size_t op_index = 0;
-  stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}, {}};
-  stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}, {}};
+  stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}, {}, {}};
+  stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}, {}, {}};
   for (size_t it = 0; it < job.iterations->size(); ++it) {
     const PlannedIteration& planned = (*job.iterations)[it];
     stats::IterationResult iteration;
@@ -117,12 +135,27 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
     iteration.context = planned.shape.context;
     iteration.weight = planned.weight;
     const Duration start = records[op_index].start;
+    models::EnergyBreakdown transition_energy;  // wake-ups in this iteration, counted once
     for (const workloads::Op& op : planned.ops) {
       const models::OpRecord& record = records[op_index];
       const models::WorkDescriptor& work = job.program[op_index];
       ++op_index;
       stats::OpResult row = stats::account_op(record, work, chip, static_cast<int>(it), op.layer,
                                               workloads::to_string(op.kind), start);
+      Frequency clock = chip.tiles.clock;
+      if (job.governor) {
+        const OpPowerState& state = job.governor->states()[op_index - 1];
+        row.energy = job.governor->adjust(row, state);
+        clock = state.frequency;
+        if (state.stall.si() > 0) {
+          // A phase change happens once, however many real iterations this one stands for.
+          iteration.power.stall_time += state.stall;
+          transition_energy += job.governor->stall_energy(state);
+        }
+        if (state.throttled) iteration.power.throttled_time += row.duration;
+      }
+      iteration.power.frequency_seconds += clock.si() * row.duration.si();
+      account_peaks(iteration.power, row);
       iteration.counts += row.counts;
       iteration.energy += row.energy;
       iteration.flops += row.flops;
@@ -134,11 +167,14 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
     iteration.software_time = software_time(planned, software);
     stats::PhaseResult& phase =
         planned.shape.phase == workloads::Phase::kPrefill ? prefill : decode;
-    phase.time += iteration.time * iteration.weight;
+    phase.time += iteration.time * iteration.weight + iteration.power.stall_time;
+    phase.energy += transition_energy;
     phase.software_time += iteration.software_time * iteration.weight;
     phase.flops += iteration.flops * iteration.weight;
     phase.hbm_bytes += iteration.hbm_bytes * iteration.weight;
     phase.energy += iteration.energy.scaled(iteration.weight);
+    phase.power.add(iteration.power, iteration.weight);
+    phase.power.stall_time -= iteration.power.stall_time * (iteration.weight - 1.0);
     for (const auto& [bound, t] : iteration.time_by_bound)
       phase.time_by_bound[bound] += t * iteration.weight;
     result.iterations.push_back(std::move(iteration));
@@ -177,6 +213,15 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
     ChipJob job;
     job.params = config::load_chip(name, paths);
     const std::string chip_path = paths.resolve(name, "arch/chips");
+    if (s.power_cap) {
+      if (!job.params.power.management.present) {
+        throw InputError(SourceLocation{s.source, 0, 0}, "study.power_cap",
+                         "chip '" + job.params.name + "' (" + chip_path +
+                             ") has no power_management section: a power cap needs its DVFS "
+                             "operating points (docs/power.md)");
+      }
+      job.params.power.management.cap = *s.power_cap;
+    }
     note_input(chip_path);
     note_input(paths.resolve(job.params.energy.name, "arch/energy"));
     check_fits(model, job.params, s, chip_path);
@@ -193,6 +238,19 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
     jobs[i].module = std::make_unique<models::ChipModule>(module_name.c_str(), jobs[i].params);
     jobs[i].module->set_program(jobs[i].program);
     if (activity) jobs[i].module->record_activity(*activity);
+    if (jobs[i].params.power.management.present) {
+      std::vector<std::string> op_phases;
+      for (const PlannedIteration& it : iterations) {
+        op_phases.insert(op_phases.end(), it.ops.size(), workloads::to_string(it.shape.phase));
+      }
+      jobs[i].governor =
+          std::make_unique<PowerGovernor>(jobs[i].params, jobs[i].program, std::move(op_phases));
+      PowerGovernor* governor = jobs[i].governor.get();
+      jobs[i].module->set_governor(
+          [governor](size_t index, const std::vector<models::OpRecord>& done) {
+            return governor->before_op(index, done);
+          });
+    }
   }
   sc_core::sc_start();
   for (const ChipJob& job : jobs) {

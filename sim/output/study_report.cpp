@@ -78,6 +78,19 @@ std::string render_text(const engine::StudyResult& result, bool colour) {
         << format_si(chip.kv_bytes.si(), "B", 3) << "); TDP " << format_si(chip.tdp.si(), "W", 3)
         << "\n";
   }
+  for (const stats::ChipResult& chip : result.chips) {
+    if (!chip.power_managed) continue;
+    out << chip.chip << " power (cap " << format_si(chip.power_cap.si(), "W", 3) << ", idle "
+        << format_si(chip.idle_power.si(), "W", 3) << "):";
+    for (const stats::PhaseResult& p : chip.phases) {
+      out << " " << p.name << " avg " << format_si(p.average_power().si(), "W", 3) << " peak "
+          << format_si(p.power.peak_total.si(), "W", 3) << ", throttled "
+          << percent(p.time.si() > 0 ? p.power.throttled_time / p.time : 0.0) << " at "
+          << format_si(p.power.effective_frequency(p.time).si(), "Hz", 3) << " effective"
+          << (&p == &chip.phases.back() ? "" : ";");
+    }
+    out << "\n";
+  }
   out << "\nBound: compute = matrix/vector engines, hbm = HBM bandwidth, other = latency, on-chip\n"
          "bandwidth or imbalance. "
       << (software ? "time = hardware time; software = the '" + s.software +
@@ -107,7 +120,10 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
         << ", \"hbm_capacity_bytes\": " << json_number(chip.hbm_capacity.si())
         << ", \"peak_flop_rate_FLOP_per_s\": " << json_number(chip.peak_flop_rate.si())
         << ", \"peak_hbm_bandwidth_B_per_s\": " << json_number(chip.peak_hbm_bandwidth.si())
-        << ",\n     \"phases\": [";
+        << ", \"power_managed\": " << (chip.power_managed ? "true" : "false")
+        << ", \"power_cap_W\": " << json_number(chip.power_managed ? chip.power_cap.si() : 0.0)
+        << ", \"nominal_clock_Hz\": " << json_number(chip.nominal_clock.si())
+        << ", \"idle_power_W\": " << json_number(chip.idle_power.si()) << ",\n     \"phases\": [";
     for (size_t i = 0; i < chip.phases.size(); ++i) {
       const stats::PhaseResult& p = chip.phases[i];
       out << (i ? "," : "") << "\n       {\"name\": \"" << p.name
@@ -126,6 +142,16 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
         out << (first ? "" : ", ") << "\"" << stats::to_string(b)
             << "\": " << json_number(p.share(b));
         first = false;
+      }
+      out << "}, \"throttled_time_s\": " << json_number(p.power.throttled_time.si())
+          << ", \"gating_stall_s\": " << json_number(p.power.stall_time.si())
+          << ", \"effective_frequency_Hz\": "
+          << json_number(p.power.effective_frequency(p.time).si())
+          << ", \"peak_power_W\": " << json_number(p.power.peak_total.si());
+      out << ", \"peak_power_by_component_W\": {";
+      for (size_t k = 0; k < p.power.peak_power.size(); ++k) {
+        out << (k ? ", " : "") << "\"" << models::component_names()[k]
+            << "\": " << json_number(p.power.peak_power[k].si());
       }
       out << "}, \"energy_by_component_J\": {";
       const std::vector<Energy> parts = p.energy.by_component();
@@ -187,7 +213,7 @@ Table phases_table(const engine::StudyResult& r) {
 
 Table energy_table(const engine::StudyResult& r) {
   std::vector<std::string> chip, phase, component;
-  std::vector<double> energy, power;
+  std::vector<double> energy, power, peak;
   for (const stats::ChipResult& c : r.chips) {
     for (const stats::PhaseResult& p : c.phases) {
       const std::vector<Energy> parts = p.energy.by_component();
@@ -197,14 +223,48 @@ Table energy_table(const engine::StudyResult& r) {
         component.push_back(models::component_names()[k]);
         energy.push_back(parts[k].si());
         power.push_back(p.time.si() > 0 ? parts[k].si() / p.time.si() : 0.0);
+        peak.push_back(k < p.power.peak_power.size() ? p.power.peak_power[k].si() : 0.0);
       }
     }
   }
+  return Table{"/energy",
+               {text_column("chip", chip), text_column("phase", phase),
+                text_column("component", component), real_column("energy_J", "J", energy),
+                real_column("avg_power_W", "W", power), real_column("peak_power_W", "W", peak)},
+               {{"description", std::string("peak_power_W: highest average power of any one op")}}};
+}
+
+Table power_table(const engine::StudyResult& r) {
+  std::vector<std::string> chip, phase;
+  std::vector<int64_t> managed;
+  std::vector<double> cap, avg, peak, throttled, share, freq, nominal, stall, idle;
+  for (const stats::ChipResult& c : r.chips) {
+    for (const stats::PhaseResult& p : c.phases) {
+      chip.push_back(c.chip);
+      phase.push_back(p.name);
+      managed.push_back(c.power_managed ? 1 : 0);
+      cap.push_back(c.power_managed ? c.power_cap.si() : 0.0);
+      avg.push_back(p.average_power().si());
+      peak.push_back(p.power.peak_total.si());
+      throttled.push_back(p.power.throttled_time.si());
+      share.push_back(p.time.si() > 0 ? p.power.throttled_time / p.time : 0.0);
+      freq.push_back(p.power.effective_frequency(p.time).si());
+      nominal.push_back(c.nominal_clock.si());
+      stall.push_back(p.power.stall_time.si());
+      idle.push_back(c.idle_power.si());
+    }
+  }
   return Table{
-      "/energy",
-      {text_column("chip", chip), text_column("phase", phase), text_column("component", component),
-       real_column("energy_J", "J", energy), real_column("avg_power_W", "W", power)},
-      {}};
+      "/power",
+      {text_column("chip", chip), text_column("phase", phase),
+       int_column("power_managed", "1", managed), real_column("power_cap_W", "W", cap),
+       real_column("avg_power_W", "W", avg), real_column("peak_power_W", "W", peak),
+       real_column("throttled_s", "s", throttled), real_column("throttled_share", "1", share),
+       real_column("effective_frequency_Hz", "Hz", freq),
+       real_column("nominal_frequency_Hz", "Hz", nominal),
+       real_column("gating_stall_s", "s", stall), real_column("idle_power_W", "W", idle)},
+      {{"description", std::string("power management per phase (docs/power.md); peaks are per "
+                                   "op, power_cap_W is 0 without power management")}}};
 }
 
 Table iterations_table(const engine::StudyResult& r) {
@@ -320,8 +380,8 @@ H5Document build_h5(const engine::StudyResult& r, const Provenance& p) {
     doc.strings.push_back({"/config/inputs/" + std::filesystem::path(file).filename().string(),
                            read_text_file(file)});
   }
-  doc.tables = {summary_table(r), phases_table(r), energy_table(r), iterations_table(r),
-                ops_table(r)};
+  doc.tables = {summary_table(r), phases_table(r),     energy_table(r),
+                power_table(r),   iterations_table(r), ops_table(r)};
   return doc;
 }
 

@@ -41,7 +41,7 @@ OpResult account_op(const models::OpRecord& r, const models::WorkDescriptor& w,
   op.flops = w.flops;
   op.hbm_bytes = r.planned.hbm_read + r.planned.hbm_write;
   op.shared_bytes = r.planned.shared_read + r.planned.shared_write;
-  op.compute_time = cycles_to_duration(r.max_tile_compute_cycles, chip.tiles.clock);
+  op.compute_time = cycles_to_duration(r.max_tile_compute_cycles, chip.tiles.clock * r.clock_scale);
   op.hbm_time = op.hbm_bytes / chip.hbm.peak_bandwidth();
   op.counts = count_actions(r, w);
   op.energy = models::price(op.counts, chip.energy, chip.power.static_power, op.duration);

@@ -34,6 +34,23 @@ struct OpResult {
   Bound bound = Bound::kOther;
 };
 
+// Power management over an iteration or a phase (all zero and the nominal clock without it).
+// Peaks are per op: the highest average power of any one op, by component and in total.
+struct PowerStats {
+  Duration throttled_time;        // spent below the nominal clock
+  Duration stall_time;            // spent waking gated units
+  double frequency_seconds = 0;   // integral of the tile clock over time, Hz s
+  std::vector<Power> peak_power;  // per component, in models::component_names() order
+  Power peak_total;
+
+  // Time-weighted mean tile clock over `time` (the span these stats cover).
+  Frequency effective_frequency(Duration time) const {
+    return time.si() > 0 ? Frequency(frequency_seconds / time.si()) : Frequency();
+  }
+  // Adds `o` standing for `weight` spans like it (peaks do not scale).
+  void add(const PowerStats& o, double weight);
+};
+
 struct IterationResult {
   std::string phase;  // "prefill" or "decode"
   int64_t batch = 0;
@@ -47,6 +64,7 @@ struct IterationResult {
   models::ActionCounts counts;
   models::EnergyBreakdown energy;
   std::map<Bound, Duration> time_by_bound;
+  PowerStats power;
 };
 
 struct PhaseResult {
@@ -59,6 +77,7 @@ struct PhaseResult {
   models::EnergyBreakdown energy;
   std::map<Bound, Duration> time_by_bound;
   Duration software_time;  // whole phase, software overheads (0 without a software profile)
+  PowerStats power;
 
   Duration total_time() const { return time + software_time; }
   double tokens_per_second() const {
@@ -77,6 +96,10 @@ struct ChipResult {
   int64_t isl = 0;
   int64_t osl = 0;
   Power tdp;
+  bool power_managed = false;  // the chip has a power_management section
+  Power power_cap;             // the cap its controller held (power_managed only)
+  Frequency nominal_clock;     // the tile clock
+  Power idle_power;            // static power at the lowest point, gated (models::idle_power)
   Bytes weight_bytes;
   Bytes kv_bytes;  // KV cache at the end of the request (batch x (isl + osl))
   Bytes hbm_capacity;

@@ -41,6 +41,9 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
     s.precision = workloads::read_precision_override(*precision);
   }
   s.software = r.string_or("software", "");
+  // Absent or empty: no override (0 is never a valid cap, so it marks "none").
+  const Power cap = r.quantity_or<Power>("power_cap", Power(0));
+  if (cap.si() > 0) s.power_cap = cap;
   r.finish();
   diagnostics.throw_if_any();
   return s;
@@ -78,6 +81,9 @@ std::string to_yaml(const StudyConfig& s) {
     out << YAML::EndMap;
   }
   if (!s.software.empty()) out << YAML::Key << "software" << YAML::Value << s.software;
+  if (s.power_cap) {
+    out << YAML::Key << "power_cap" << YAML::Value << format_si(s.power_cap->si(), "W", 12);
+  }
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

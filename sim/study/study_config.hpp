@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/base/units.hpp"
 #include "workloads/precision_override.hpp"
 
 namespace scoville::study {
@@ -23,6 +25,9 @@ struct StudyConfig {
   // Software overhead profile (arch/software/<name>.yaml or a file); empty: none, so results
   // are hardware time only.
   std::string software;
+  // Power cap over every chip's own (`power_cap: 500 W`); the chips need a power_management
+  // section (DVFS points) to honour it. Absent: each chip's configured cap (default its TDP).
+  std::optional<Power> power_cap;
   std::string source;     // file the study came from ("<embedded default study>" for the default)
   std::string yaml_text;  // the study as written, kept for provenance
 };

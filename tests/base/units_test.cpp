@@ -59,12 +59,13 @@ const std::vector<UnitCase> kUnits = {
     {"FLOP", Dimension::kFlops, 1.0, false},
     {"FLOP/s", Dimension::kFlopRate, 1.0, false},
     {"J/bit", Dimension::kEnergyPerBit, 1.0, false},
+    {"V", Dimension::kVoltage, 1.0, false},
 };
 
 const std::vector<Dimension> kAllDimensions = {
-    Dimension::kBytes,     Dimension::kBandwidth, Dimension::kDuration,
-    Dimension::kFrequency, Dimension::kEnergy,    Dimension::kPower,
-    Dimension::kFlops,     Dimension::kFlopRate,  Dimension::kEnergyPerBit,
+    Dimension::kBytes,        Dimension::kBandwidth, Dimension::kDuration, Dimension::kFrequency,
+    Dimension::kEnergy,       Dimension::kPower,     Dimension::kFlops,    Dimension::kFlopRate,
+    Dimension::kEnergyPerBit, Dimension::kVoltage,
 };
 
 // The message of the UnitParseError thrown for `text`, or "" if none was thrown.

@@ -96,7 +96,7 @@ void study(const uint8_t* data, size_t size) {
 // First byte: the dimension expected; the rest: the value text, e.g. "4.8 TB/s".
 void unit(const uint8_t* data, size_t size) {
   if (size == 0) return;
-  constexpr int kDimensions = static_cast<int>(Dimension::kEnergyPerBit) + 1;
+  constexpr int kDimensions = static_cast<int>(Dimension::kVoltage) + 1;
   const auto dimension = static_cast<Dimension>(data[0] % kDimensions);
   try {
     const double value = parse_quantity(text_of(data + 1, size - 1), dimension);

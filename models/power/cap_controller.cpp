@@ -1,0 +1,59 @@
+#include "models/power/cap_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scoville::models {
+
+CapController::CapController(const PowerManagementParams& params, Power static_nominal)
+    : curve_(params.points, params.frequency_step),
+      cap_(params.cap),
+      tau_(params.time_constant),
+      static_nominal_(static_nominal),
+      frequency_(curve_.nominal().frequency) {}
+
+void CapController::observe(Duration dt, Power total, Power static_part) {
+  if (dt.si() <= 0) return;
+  if (!started_) {
+    // The average starts at the first power seen: a chip starting from idle would start lower,
+    // which only delays throttling by about tau.
+    average_ = total;
+    started_ = true;
+  } else {
+    const double alpha = tau_.si() > 0 ? 1.0 - std::exp(-(dt / tau_)) : 1.0;
+    average_ += (total - average_) * alpha;
+  }
+  dynamic_nominal_last_ = (total - static_part) / curve_.dynamic_power_scale(frequency_);
+  // Energy still owed (debt > 0) keeps the controller regulating even at the nominal clock,
+  // so that a short light op that lets the clock back up does not wipe the debt.
+  regulating_ = throttled() || average_ > cap_ || debt_.si() > 0;
+  if (!regulating_) {
+    debt_ = Energy();
+    return;
+  }
+  debt_ = std::max(debt_ + (total - cap_) * dt, cap_ * tau_ * -1.0);
+  choose(dynamic_nominal_last_);
+}
+
+void CapController::forecast(Power dynamic_at_nominal) {
+  if (regulating_) choose(dynamic_at_nominal);
+}
+
+void CapController::choose(Power dynamic_at_nominal) {
+  const Power target = tau_.si() > 0 ? cap_ - debt_ / tau_ : cap_;
+  Frequency chosen = curve_.grid().front();
+  double best = -1;
+  // Nearest prediction to the target; on a tie the lower clock (the grid is ascending).
+  for (const Frequency f : curve_.grid()) {
+    const Power predicted = static_nominal_ * curve_.static_power_scale(f) +
+                            dynamic_at_nominal * curve_.dynamic_power_scale(f);
+    const double error = std::fabs((predicted - target).si());
+    if (best < 0 || error < best) {
+      best = error;
+      chosen = f;
+    }
+  }
+  frequency_ = chosen;
+}
+
+}  // namespace scoville::models

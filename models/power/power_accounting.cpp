@@ -1,0 +1,36 @@
+#include "models/power/power_accounting.hpp"
+
+#include <algorithm>
+
+namespace scoville::models {
+
+EnergyBreakdown at_operating_point(const EnergyBreakdown& nominal, const DvfsCurve& curve,
+                                   Frequency f) {
+  const double dynamic = curve.dynamic_energy_scale(f);
+  EnergyBreakdown e = nominal;
+  e.matrix = nominal.matrix * dynamic;
+  e.vector = nominal.vector * dynamic;
+  e.tile_sram = nominal.tile_sram * dynamic;
+  e.shared_sram = nominal.shared_sram * dynamic;
+  e.noc = nominal.noc * dynamic;
+  e.static_energy = nominal.static_energy * curve.static_power_scale(f);
+  return e;
+}
+
+Energy gating_saving(Energy static_energy, const GatingParams& gating, double busy_fraction) {
+  if (!gating.enabled) return Energy();
+  const double idle = 1.0 - std::clamp(busy_fraction, 0.0, 1.0);
+  return static_energy * (gating.matrix_static_share * idle * (1.0 - gating.residual));
+}
+
+Power idle_power(Power static_nominal, const PowerManagementParams& pm) {
+  if (!pm.present || pm.points.empty()) return static_nominal;
+  const DvfsCurve curve(pm.points, pm.frequency_step);
+  const Power at_lowest = static_nominal * curve.static_power_scale(curve.lowest());
+  const Power saved = pm.gating.enabled
+                          ? at_lowest * (pm.gating.matrix_static_share * (1.0 - pm.gating.residual))
+                          : Power();
+  return at_lowest - saved;
+}
+
+}  // namespace scoville::models

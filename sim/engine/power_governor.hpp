@@ -1,0 +1,60 @@
+// Power management of one chip during a SystemC run: before each op it feeds the previous op's
+// power to the cap controller and sets the tile clock it chose (DVFS at op granularity). It
+// notes a gating wake-up at each change into or out of a gated phase; the wake-up's stall and
+// energy are added to the phase once by the reports, outside the simulated timeline (so that a
+// sampled iteration does not multiply them, and HBM prefetch does not overlap them). The op
+// energies it reports are the ones the controller saw.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_module.hpp"
+#include "models/power/cap_controller.hpp"
+#include "sim/stats/results.hpp"
+
+namespace scoville::engine {
+
+// The power state an op ran in.
+struct OpPowerState {
+  Frequency frequency;  // tile clock (the matrix engine's sustained clock scales with it)
+  bool throttled = false;
+  bool gated = false;  // the op's phase has its matrix engines gated
+  Duration stall;      // gating wake-up before the op (added to its phase, not to the op)
+  Energy wake_energy;  // and its energy
+};
+
+class PowerGovernor {
+ public:
+  // `op_phases[i]`: the phase name of program op i. The chip must have power management.
+  PowerGovernor(const models::ChipParams& chip, const std::vector<models::WorkDescriptor>& program,
+                std::vector<std::string> op_phases);
+
+  models::OpControl before_op(size_t index, const std::vector<models::OpRecord>& done);
+  const std::vector<OpPowerState>& states() const { return states_; }
+  const models::DvfsCurve& curve() const { return controller_.curve(); }
+
+  // The energy of an op whose row was priced at the nominal point (stats::account_op), as it
+  // was run: at its operating point, with gating savings and the wake-up energy.
+  models::EnergyBreakdown adjust(const stats::OpResult& nominal_row,
+                                 const OpPowerState& state) const;
+  // Energy of the wake-up before an op: the wake energy, and static power over the stall.
+  models::EnergyBreakdown stall_energy(const OpPowerState& state) const;
+
+ private:
+  bool gated(const std::string& phase) const;
+
+  const models::ChipParams& chip_;
+  const std::vector<models::WorkDescriptor>& program_;
+  std::vector<std::string> op_phases_;
+  models::CapController controller_;
+  std::vector<OpPowerState> states_;
+  // Dynamic power at the nominal point last seen per op (phase and name): layers repeat, so
+  // the same op of the previous layer is the best forecast of the next one's power.
+  std::map<std::string, Power> forecast_;
+  std::string key(size_t index) const;
+};
+
+}  // namespace scoville::engine
