@@ -31,7 +31,11 @@ class ChipModule : public sc_core::sc_module {
  public:
   ChipModule(const sc_core::sc_module_name& name, const ChipParams& params);
 
-  // The ops to execute, in order, once the simulation starts. Call before sc_start().
+  // The ops to execute, in order, once the simulation starts. Call before sc_start(), or
+  // between sc_start() calls to run another program on the same design (a process elaborates
+  // once; the system engine runs every iteration this way). A later program starts at the next
+  // multiple of the HBM refresh interval, so that identical programs meet the same refresh
+  // phase and take identical time; records are absolute, as always.
   void set_program(std::vector<WorkDescriptor> program);
   const std::vector<OpRecord>& records() const { return records_; }
   const ChipParams& params() const { return params_; }
@@ -43,6 +47,7 @@ class ChipModule : public sc_core::sc_module {
 
  private:
   void control_thread();
+  void run_program();
   void tile_done();
 
   ChipParams params_;
@@ -54,6 +59,8 @@ class ChipModule : public sc_core::sc_module {
   std::vector<OpRecord> records_;
   int64_t pending_tiles_ = 0;
   sc_core::sc_event all_tiles_done_;
+  sc_core::sc_event program_ready_;
+  bool started_ = false;  // control_thread has run (later programs are announced by an event)
 };
 
 }  // namespace scoville::models

@@ -1,0 +1,235 @@
+#include "sim/engine/system_engine.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <systemc>
+
+#include "models/network/topology_builders.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/engine/lowering.hpp"
+#include "sim/stats/op_accounting.hpp"
+#include "workloads/mapping/map_iteration.hpp"
+
+namespace scoville::engine {
+
+namespace {
+
+// Roles per pipeline stage: replicas' batches differ by at most one sequence, and so do the
+// attention groups' inside a replica, so a stage has at most 2 x 2 roles.
+constexpr int64_t kMaxRolesPerStage = 4;
+
+// What one simulated chip did in the iteration.
+struct ChipRun {
+  std::vector<Duration> op_time;  // per compute node, in trace order
+  std::vector<stats::Bound> op_bound;
+  std::vector<int> op_layer;
+  models::EnergyBreakdown energy;
+  Flops flops;
+  Bytes hbm_bytes;
+};
+
+ChipRun collect(const models::ChipModule& module, const std::vector<models::WorkDescriptor>& prog,
+                const std::vector<int>& layers, const models::ChipParams& chip) {
+  ChipRun run;
+  const std::vector<models::OpRecord>& records = module.records();
+  if (records.size() != prog.size()) {
+    throw ScovilleError("system engine: chip '" + std::string(module.name()) +
+                        "' stopped before its program finished");
+  }
+  const Duration start = records.empty() ? Duration() : records.front().start;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const stats::OpResult op =
+        stats::account_op(records[i], prog[i], chip, 0, layers[i], "op", start);
+    run.op_time.push_back(op.duration);
+    run.op_bound.push_back(op.bound);
+    run.op_layer.push_back(layers[i]);
+    run.energy += op.energy;
+    run.flops += op.flops;
+    run.hbm_bytes += op.hbm_bytes;
+  }
+  return run;
+}
+
+struct RoleTime {
+  Duration total;
+  Duration compute;
+  Duration hbm;
+  Duration local;
+  Duration scale_out;
+  int64_t collectives = 0;
+};
+
+}  // namespace
+
+Fidelity parse_fidelity(const std::string& text) {
+  if (text == "representative") return Fidelity::kRepresentative;
+  if (text == "all") return Fidelity::kAll;
+  throw InputError(SourceLocation{"<command line>", 0, 0}, "fidelity",
+                   "unknown fidelity '" + text + "'; expected representative or all");
+}
+
+Overlap parse_overlap(const std::string& text) {
+  if (text == "none") return Overlap::kNone;
+  if (text == "two_batch") return Overlap::kTwoBatch;
+  throw InputError(SourceLocation{"<command line>", 0, 0}, "overlap",
+                   "unknown overlap '" + text + "'; expected none or two_batch");
+}
+
+SystemSetup make_setup(const config::SystemConfig& system, const workloads::ModelConfig& model,
+                       const workloads::PoolMapping& mapping, const config::DataPaths& paths,
+                       SystemEngineOptions options) {
+  models::ChipParams chip = config::load_chip(config::require_chip(system), paths);
+  config::SoftwareProfile software;
+  if (!system.software_file.empty()) software = config::parse_software(system.software_file);
+  return SystemSetup{system, std::move(chip), model, mapping, software, options};
+}
+
+SystemEngine::SystemEngine(SystemSetup setup) : setup_(std::move(setup)) {
+  topology_ = std::make_unique<models::Topology>(config::build_network(setup_.system));
+  workloads::validate_mapping(setup_.model, setup_.mapping);
+  timer_ =
+      std::make_unique<CollectiveTimer>(*topology_, setup_.mapping.degrees, setup_.mapping.chips);
+  const int64_t modules = setup_.options.fidelity == Fidelity::kAll
+                              ? setup_.mapping.chips
+                              : kMaxRolesPerStage * setup_.mapping.degrees.pp;
+  static int engine_count = 0;  // module names must be unique in the process
+  const std::string prefix = "system" + std::to_string(engine_count++) + "_chip";
+  for (int64_t i = 0; i < modules; ++i) {
+    const std::string name = prefix + std::to_string(i);
+    modules_.push_back(std::make_unique<models::ChipModule>(name.c_str(), setup_.chip));
+  }
+}
+
+SystemEngine::~SystemEngine() = default;
+
+SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) {
+  const workloads::MappedIteration mapped =
+      workloads::map_iteration(setup_.model, shape, setup_.mapping);
+  const bool all = setup_.options.fidelity == Fidelity::kAll;
+
+  // Programs: per role, its compute nodes lowered; each role on one module (representative) or
+  // on the module of each of its ranks (all).
+  std::vector<std::vector<models::WorkDescriptor>> programs(mapped.roles.size());
+  std::vector<std::vector<int>> layers(mapped.roles.size());
+  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    for (const workloads::TraceNode& node : mapped.roles[r].trace.nodes) {
+      if (node.kind != workloads::TraceNodeKind::kCompute) continue;
+      programs[r].push_back(lower(node.op, setup_.chip));
+      layers[r].push_back(node.layer);
+    }
+  }
+  std::vector<int> role_of_module(modules_.size(), -1);
+  if (all) {
+    for (size_t r = 0; r < mapped.roles.size(); ++r) {
+      for (int64_t rank : mapped.roles[r].ranks)
+        role_of_module[static_cast<size_t>(rank)] = static_cast<int>(r);
+    }
+  } else {
+    if (mapped.roles.size() > modules_.size()) {
+      throw ScovilleError("system engine: more chip roles than elaborated chips");
+    }
+    for (size_t r = 0; r < mapped.roles.size(); ++r) role_of_module[r] = static_cast<int>(r);
+  }
+  for (size_t m = 0; m < modules_.size(); ++m) {
+    const int r = role_of_module[m];
+    modules_[m]->set_program(r < 0 ? std::vector<models::WorkDescriptor>{}
+                                   : programs[static_cast<size_t>(r)]);
+  }
+  sc_core::sc_start();
+
+  SystemIterationResult out;
+  out.chips = setup_.mapping.chips;
+  out.roles = static_cast<int64_t>(mapped.roles.size());
+  // Per role: the slowest of its simulated chips, and the energy of all its ranks.
+  std::map<int64_t, RoleTime> stage_time;  // slowest role per stage
+  std::map<int64_t, bool> stage_network_counted;
+  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    const workloads::ChipRole& role = mapped.roles[r];
+    std::vector<ChipRun> runs;
+    for (size_t m = 0; m < modules_.size(); ++m) {
+      if (role_of_module[m] != static_cast<int>(r)) continue;
+      runs.push_back(collect(*modules_[m], programs[r], layers[r], setup_.chip));
+    }
+    out.simulated_chips += static_cast<int64_t>(runs.size());
+    // Energy: representative stands for every rank; `all` sums the ranks it ran.
+    const double scale = all ? 1.0 : static_cast<double>(role.ranks.size());
+    for (const ChipRun& run : runs) {
+      out.compute_energy += run.energy.matrix * scale + run.energy.vector * scale +
+                            run.energy.tile_sram * scale + run.energy.shared_sram * scale +
+                            run.energy.noc * scale;
+      out.hbm_energy += run.energy.hbm * scale;
+      out.flops += run.flops * scale;
+      out.hbm_bytes += run.hbm_bytes * scale;
+    }
+    // The role's time on its slowest chip, walking its nodes in order.
+    const bool count_network = !stage_network_counted[role.stage];
+    stage_network_counted[role.stage] = true;
+    RoleTime slowest;
+    for (const ChipRun& run : runs) {
+      RoleTime t;
+      std::map<int, Duration> layer_compute;
+      std::map<int, Duration> layer_comm;
+      size_t op = 0;
+      for (const workloads::TraceNode& node : role.trace.nodes) {
+        if (node.kind == workloads::TraceNodeKind::kCompute) {
+          const Duration d = run.op_time[op];
+          (run.op_bound[op] == stats::Bound::kHbm ? t.hbm : t.compute) += d;
+          layer_compute[node.layer] += d;
+          ++op;
+          continue;
+        }
+        const CollectiveTiming c = timer_->time(node.collective, role.stage);
+        (c.scale_out ? t.scale_out : t.local) += c.time;
+        layer_comm[node.layer] += c.time;
+        if (c.time.si() > 0) ++t.collectives;
+        if (count_network && &run == &runs.front()) {
+          (c.scale_out ? out.scale_out_energy : out.local_network_energy) += c.energy;
+          out.network_bytes += c.bytes;
+        }
+      }
+      if (setup_.options.overlap == Overlap::kTwoBatch) {
+        for (const auto& [layer, compute] : layer_compute) {
+          const Duration comm = layer_comm[layer];
+          t.total += layer < 0 ? compute + comm : std::max(compute, comm);
+        }
+        for (const auto& [layer, comm] : layer_comm) {
+          if (layer_compute.count(layer) == 0) t.total += comm;
+        }
+      } else {
+        t.total = t.compute + t.hbm + t.local + t.scale_out;
+      }
+      if (t.total > slowest.total) slowest = t;
+    }
+    RoleTime& stage = stage_time[role.stage];
+    if (slowest.total > stage.total) stage = slowest;
+  }
+  // Stages run one after the other for one batch (a pipeline's latency); parts add up likewise.
+  for (const auto& [stage, t] : stage_time) {
+    out.hardware_time += t.total;
+    out.compute_time += t.compute;
+    out.hbm_time += t.hbm;
+    out.local_network_time += t.local;
+    out.scale_out_time += t.scale_out;
+    out.collectives += t.collectives;
+  }
+  // Software: launches per op and a sync per layer on the busiest role, once per iteration.
+  int64_t ops = 0;
+  int64_t layer_count = 0;
+  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    ops = std::max<int64_t>(ops, static_cast<int64_t>(programs[r].size()));
+    std::vector<int> distinct = layers[r];
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    layer_count = std::max<int64_t>(layer_count, static_cast<int64_t>(distinct.size()));
+  }
+  out.software_time = setup_.software.overhead(ops, layer_count);
+  out.time = out.hardware_time + out.software_time;
+  out.static_energy =
+      setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);
+  out.energy = out.compute_energy + out.hbm_energy + out.local_network_energy +
+               out.scale_out_energy + out.static_energy;
+  return out;
+}
+
+}  // namespace scoville::engine
