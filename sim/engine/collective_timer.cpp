@@ -129,6 +129,52 @@ CollectiveTiming CollectiveTimer::time(const workloads::Collective& collective, 
   return t;
 }
 
+CollectiveTiming CollectiveTimer::exchange(const std::string& group, int64_t stage,
+                                           Bytes per_pair) {
+  models::Schedule schedule(1);
+  const int64_t domain = topology_->domain_size();
+  CollectiveTiming out;
+  for (const auto& g : groups(group, stage)) {
+    if (g.front() / domain != g.back() / domain) out.scale_out = true;
+    for (int32_t a : g) {
+      for (int32_t b : g) {
+        if (a != b) schedule[0].transfers.push_back({a, b, per_pair});
+      }
+    }
+  }
+  if (schedule[0].transfers.empty()) return out;
+  const models::ScheduleResult r = network_.time_schedule(schedule);
+  out.time = r.time;
+  out.energy = r.energy;
+  out.bytes = schedule_bytes(schedule);
+  out.algorithm = "direct";
+  return out;
+}
+
+CollectiveTiming CollectiveTimer::shift(int64_t offset, Bytes bytes) {
+  if (chips_ + offset > topology_->endpoints()) {
+    throw InputError(SourceLocation{}, "kv_placement",
+                     "a separate decode pool of " + std::to_string(chips_) + " chips needs " +
+                         std::to_string(chips_ + offset) + " chips but the system has " +
+                         std::to_string(topology_->endpoints()));
+  }
+  models::Schedule schedule(1);
+  const int64_t domain = topology_->domain_size();
+  CollectiveTiming out;
+  for (int64_t r = 0; r < chips_; ++r) {
+    const auto src = static_cast<int32_t>(r);
+    const auto dst = static_cast<int32_t>(r + offset);
+    if (src / domain != dst / domain) out.scale_out = true;
+    schedule[0].transfers.push_back({src, dst, bytes});
+  }
+  const models::ScheduleResult res = network_.time_schedule(schedule);
+  out.time = res.time;
+  out.energy = res.energy;
+  out.bytes = schedule_bytes(schedule);
+  out.algorithm = "direct";
+  return out;
+}
+
 CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, int64_t stage) {
   CollectiveTiming out;
   const std::vector<std::vector<int32_t>> members = groups(collective.group, stage);

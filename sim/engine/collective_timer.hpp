@@ -34,6 +34,12 @@ class CollectiveTimer {
   // send is timed).
   CollectiveTiming time(const workloads::Collective& collective, int64_t stage);
 
+  // Every member of every `group` instance of `stage` reads `per_pair` bytes from every other
+  // member at once (striped KV reads), as one all-pairs step.
+  CollectiveTiming exchange(const std::string& group, int64_t stage, Bytes per_pair);
+  // Each rank of the pool sends `bytes` to rank + offset (a KV hand-over between pools).
+  CollectiveTiming shift(int64_t offset, Bytes bytes);
+
   // The endpoint groups `group` forms in `stage` (exposed for tests).
   std::vector<std::vector<int32_t>> groups(const std::string& group, int64_t stage) const;
 

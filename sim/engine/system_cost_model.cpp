@@ -26,6 +26,9 @@ SystemIterationResult interpolate(const SystemIterationResult& a, const SystemIt
   r.hbm_time = mix(a.hbm_time, b.hbm_time, w);
   r.local_network_time = mix(a.local_network_time, b.local_network_time, w);
   r.scale_out_time = mix(a.scale_out_time, b.scale_out_time, w);
+  r.kv_transfer_time = mix(a.kv_transfer_time, b.kv_transfer_time, w);
+  r.kv_transfer_energy = mix(a.kv_transfer_energy, b.kv_transfer_energy, w);
+  r.kv_transfer_bytes = mix(a.kv_transfer_bytes, b.kv_transfer_bytes, w);
   r.compute_energy = mix(a.compute_energy, b.compute_energy, w);
   r.hbm_energy = mix(a.hbm_energy, b.hbm_energy, w);
   r.local_network_energy = mix(a.local_network_energy, b.local_network_energy, w);
@@ -86,7 +89,7 @@ serving::IterationCost SystemCostModel::cost(const serving::IterationBatch& batc
   const workloads::ParallelDegrees& deg = engine_->setup().mapping.degrees;
   const int64_t min_batch = deg.dp * deg.attn_dp;
   serving::IterationCost out;
-  Duration compute, hbm, local, scale_out, software;
+  Duration compute, hbm, local, scale_out, kv, software;
   for (const serving::SequencePhase phase :
        {serving::SequencePhase::kPrefill, serving::SequencePhase::kDecode}) {
     int64_t count = 0;
@@ -112,13 +115,11 @@ serving::IterationCost SystemCostModel::cost(const serving::IterationBatch& batc
     hbm += r.hbm_time;
     local += r.local_network_time;
     scale_out += r.scale_out_time;
+    kv += r.kv_transfer_time;
     software += r.software_time;
   }
-  out.breakdown = {{"compute", compute},
-                   {"hbm", hbm},
-                   {"local_network", local},
-                   {"scale_out", scale_out},
-                   {"software", software}};
+  out.breakdown = {{"compute", compute},     {"hbm", hbm},        {"local_network", local},
+                   {"scale_out", scale_out}, {"kv_transfer", kv}, {"software", software}};
   return out;
 }
 

@@ -53,6 +53,7 @@ ChipRun collect(const models::ChipModule& module, const std::vector<models::Work
 
 struct RoleTime {
   Duration total;
+  Duration kv;
   Duration compute;
   Duration hbm;
   Duration local;
@@ -90,6 +91,18 @@ SystemEngine::SystemEngine(SystemSetup setup) : setup_(std::move(setup)) {
   workloads::validate_mapping(setup_.model, setup_.mapping);
   timer_ =
       std::make_unique<CollectiveTimer>(*topology_, setup_.mapping.degrees, setup_.mapping.chips);
+  placement_ = models::make_kv_placement(setup_.options.kv_placement);
+  if (setup_.options.kv_placement == "remote_pool" && !setup_.system.host) {
+    throw InputError(SourceLocation{setup_.system.file, 0, 0}, "system.host",
+                     "kv_placement remote_pool reads KV from host memory, but this system has no "
+                     "'host:' section");
+  }
+  if (placement_->transfers_prefill_kv() && 2 * setup_.mapping.chips > topology_->endpoints()) {
+    throw InputError(SourceLocation{setup_.system.file, 0, 0}, "kv_placement",
+                     "disaggregated needs a decode pool beside the prefill pool: 2 x " +
+                         std::to_string(setup_.mapping.chips) + " chips, but the system has " +
+                         std::to_string(topology_->endpoints()));
+  }
   const int64_t modules = setup_.options.fidelity == Fidelity::kAll
                               ? setup_.mapping.chips
                               : kMaxRolesPerStage * setup_.mapping.degrees.pp;
@@ -103,6 +116,76 @@ SystemEngine::SystemEngine(SystemSetup setup) : setup_(std::move(setup)) {
 
 SystemEngine::~SystemEngine() = default;
 
+SystemEngine::KvShares SystemEngine::kv_shares(const workloads::ChipRole& role,
+                                               const workloads::IterationShape& shape) const {
+  const models::ChipParams& chip = setup_.chip;
+  models::KvPlacementContext ctx;
+  ctx.owner = role.ranks.front();
+  const int64_t base = ctx.owner - ctx.owner % setup_.mapping.degrees.tp;
+  for (int64_t i = 0; i < setup_.mapping.degrees.tp; ++i) ctx.tp_group.push_back(base + i);
+  ctx.stacks = chip.hbm.stacks;
+  ctx.channels_per_stack = chip.hbm.channels_per_stack;
+  ctx.block_tokens = setup_.options.kv_block_tokens;
+  ctx.sram_window_tokens = setup_.options.sram_window_tokens;
+  if (ctx.sram_window_tokens == 0) {
+    // Half the shared SRAM, over the KV one token of every attention-group sequence needs here.
+    Bytes per_token;
+    for (const workloads::TraceNode& node : role.trace.nodes) {
+      if (node.kind == workloads::TraceNodeKind::kCompute) per_token += node.op.kv_write_bytes;
+    }
+    per_token = per_token / static_cast<double>(std::max<int64_t>(1, shape.new_tokens));
+    ctx.sram_window_tokens =
+        per_token.si() > 0
+            ? static_cast<int64_t>(chip.shared_sram.capacity.si() * 0.5 / per_token.si())
+            : 0;
+  }
+  const models::KvTraffic t = models::kv_traffic(*placement_, ctx, shape.context, Bytes(1));
+  const double total = static_cast<double>(shape.context);
+  KvShares s;
+  s.local = t.local_hbm.si() / total;
+  s.sram = t.sram.si() / total;
+  s.peer = t.peer_hbm.si() / total;
+  s.host = t.host.si() / total;
+  return s;
+}
+
+SystemEngine::RoleKv SystemEngine::price_kv(const KvCosts& kv, const workloads::ChipRole& role,
+                                            const workloads::IterationShape& shape,
+                                            bool count_pool) {
+  RoleKv out;
+  const double ranks = static_cast<double>(role.ranks.size());
+  if (kv.host_bytes.si() > 0) {
+    // Over the chip's host link, sharing the host memory with the other chips of the host.
+    const models::HostParams& host = *setup_.system.host;
+    out.time += kv.host_bytes / host.per_chip_bandwidth() +
+                host.link_latency * static_cast<double>(kv.attention_ops);
+    out.energy += host.link_energy * kv.host_bytes * ranks;
+    out.bytes += kv.host_bytes * ranks;
+  }
+  const int64_t tp = setup_.mapping.degrees.tp;
+  for (const Bytes& peer : kv.peer_reads) {
+    // Each chip reads an equal share from every other chip of its TP group.
+    const CollectiveTiming c =
+        timer_->exchange("tp", role.stage, peer / static_cast<double>(tp - 1));
+    out.time += c.time;
+    if (count_pool) {
+      out.energy += c.energy;
+      out.bytes += c.bytes;
+    }
+  }
+  if (placement_->transfers_prefill_kv() && shape.phase == workloads::Phase::kPrefill &&
+      kv.written.si() > 0) {
+    // The prompt's KV goes from each prefill rank to the same rank of the decode pool.
+    const CollectiveTiming c = timer_->shift(setup_.mapping.chips, kv.written);
+    out.time += c.time;
+    if (count_pool) {
+      out.energy += c.energy;
+      out.bytes += c.bytes;
+    }
+  }
+  return out;
+}
+
 SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) {
   const workloads::MappedIteration mapped =
       workloads::map_iteration(setup_.model, shape, setup_.mapping);
@@ -112,10 +195,23 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   // on the module of each of its ranks (all).
   std::vector<std::vector<models::WorkDescriptor>> programs(mapped.roles.size());
   std::vector<std::vector<int>> layers(mapped.roles.size());
+  std::vector<KvCosts> kv(mapped.roles.size());
   for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    const KvShares shares = kv_shares(mapped.roles[r], shape);
     for (const workloads::TraceNode& node : mapped.roles[r].trace.nodes) {
       if (node.kind != workloads::TraceNodeKind::kCompute) continue;
-      programs[r].push_back(lower(node.op, setup_.chip));
+      models::WorkDescriptor work = lower(node.op, setup_.chip);
+      const Bytes kv_read = node.op.kv_read_bytes;
+      if (node.op.kind == workloads::OpKind::kAttention && kv_read.si() > 0) {
+        // The placement decides which memory serves the KV reads.
+        work.stream_bytes = node.op.weight_bytes + kv_read * shares.local;
+        work.activation_in_bytes += kv_read * shares.sram;
+        kv[r].host_bytes += kv_read * shares.host;
+        if (shares.peer > 0) kv[r].peer_reads.push_back(kv_read * shares.peer);
+        ++kv[r].attention_ops;
+      }
+      kv[r].written += node.op.kv_write_bytes;
+      programs[r].push_back(std::move(work));
       layers[r].push_back(node.layer);
     }
   }
@@ -165,6 +261,9 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     // The role's time on its slowest chip, walking its nodes in order.
     const bool count_network = !stage_network_counted[role.stage];
     stage_network_counted[role.stage] = true;
+    const RoleKv role_kv = price_kv(kv[r], role, shape, count_network);
+    out.kv_transfer_energy += role_kv.energy;
+    out.kv_transfer_bytes += role_kv.bytes;
     RoleTime slowest;
     for (const ChipRun& run : runs) {
       RoleTime t;
@@ -188,7 +287,9 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
           out.network_bytes += c.bytes;
         }
       }
+      t.kv = role_kv.time;
       if (setup_.options.overlap == Overlap::kTwoBatch) {
+        t.total += t.kv;
         for (const auto& [layer, compute] : layer_compute) {
           const Duration comm = layer_comm[layer];
           t.total += layer < 0 ? compute + comm : std::max(compute, comm);
@@ -197,7 +298,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
           if (layer_compute.count(layer) == 0) t.total += comm;
         }
       } else {
-        t.total = t.compute + t.hbm + t.local + t.scale_out;
+        t.total = t.compute + t.hbm + t.local + t.scale_out + t.kv;
       }
       if (t.total > slowest.total) slowest = t;
     }
@@ -211,6 +312,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     out.hbm_time += t.hbm;
     out.local_network_time += t.local;
     out.scale_out_time += t.scale_out;
+    out.kv_transfer_time += t.kv;
     out.collectives += t.collectives;
   }
   // Software: launches per op and a sync per layer on the busiest role, once per iteration.
@@ -228,7 +330,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   out.static_energy =
       setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);
   out.energy = out.compute_energy + out.hbm_energy + out.local_network_energy +
-               out.scale_out_energy + out.static_energy;
+               out.scale_out_energy + out.kv_transfer_energy + out.static_energy;
   return out;
 }
 

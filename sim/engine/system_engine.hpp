@@ -20,11 +20,13 @@
 #include <vector>
 
 #include "models/chip/chip_module.hpp"
+#include "models/kv/kv_placement.hpp"
 #include "models/network/topology.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/collective_timer.hpp"
 #include "workloads/iteration.hpp"
+#include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
 
@@ -38,6 +40,11 @@ Overlap parse_overlap(const std::string& text);
 struct SystemEngineOptions {
   Fidelity fidelity = Fidelity::kRepresentative;
   Overlap overlap = Overlap::kNone;
+  // KV placement (models/kv/kv_placement.hpp) and its block size. sram_window_tokens 0: as many
+  // tokens as half the chip's shared SRAM holds ([ASSUMPTION] half left for activations).
+  std::string kv_placement = "local";
+  int64_t kv_block_tokens = 16;  // [ASSUMPTION] vLLM's default block size
+  int64_t sram_window_tokens = 0;
 };
 
 // One iteration on the pool. Times are wall times of the pool; energies cover all its chips and
@@ -51,17 +58,22 @@ struct SystemIterationResult {
   Duration hbm_time;      // chip ops bound by HBM
   Duration local_network_time;
   Duration scale_out_time;
+  // KV moved by the placement: striped reads from TP peers, remote_pool reads over the host
+  // link, disaggregated hand-over of the prompt's KV to the decode pool (after prefill).
+  Duration kv_transfer_time;
   // Energy per component (sum = energy).
   Energy compute_energy;  // matrix, vector, SRAMs, NoC
   Energy hbm_energy;
   Energy local_network_energy;
   Energy scale_out_energy;
+  Energy kv_transfer_energy;
   Energy static_energy;  // static power of every pool chip over `time`
   Energy energy;
   // Counters over the pool.
   Flops flops;
   Bytes hbm_bytes;
   Bytes network_bytes;
+  Bytes kv_transfer_bytes;  // over the pool
   int64_t chips = 0;
   int64_t roles = 0;
   int64_t simulated_chips = 0;  // ChipModules that ran work
@@ -89,9 +101,30 @@ class SystemEngine {
   const models::Topology& topology() const { return *topology_; }
 
  private:
+  // Shares of an attention op's KV reads served by each place (sum 1).
+  struct KvShares {
+    double local = 1, sram = 0, peer = 0, host = 0;
+  };
+  // KV traffic of one role's iteration, before pricing.
+  struct KvCosts {
+    Bytes host_bytes;               // per chip
+    std::vector<Bytes> peer_reads;  // per attention op, per chip
+    Bytes written;                  // KV appended per chip
+    int64_t attention_ops = 0;
+  };
+  struct RoleKv {
+    Duration time;  // per chip of the role
+    Energy energy;  // whole pool (host energy per role)
+    Bytes bytes;
+  };
+  KvShares kv_shares(const workloads::ChipRole& role, const workloads::IterationShape& shape) const;
+  RoleKv price_kv(const KvCosts& kv, const workloads::ChipRole& role,
+                  const workloads::IterationShape& shape, bool count_pool);
+
   SystemSetup setup_;
   std::unique_ptr<models::Topology> topology_;
   std::unique_ptr<CollectiveTimer> timer_;
+  std::unique_ptr<models::KvPlacement> placement_;
   std::vector<std::unique_ptr<models::ChipModule>> modules_;
 };
 

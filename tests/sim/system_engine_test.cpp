@@ -101,7 +101,7 @@ TEST_CASE("the system breakdown adds up and the network carries the collectives"
   const double parts = (r.compute_time + r.hbm_time + r.local_network_time + r.scale_out_time).si();
   CHECK(parts == Approx(r.hardware_time.si()).epsilon(1e-9));
   CHECK(r.energy.si() == Approx((r.compute_energy + r.hbm_energy + r.local_network_energy +
-                                 r.scale_out_energy + r.static_energy)
+                                 r.scale_out_energy + r.kv_transfer_energy + r.static_energy)
                                     .si())
                              .epsilon(1e-9));
   // dp = 2, tp = 8 on two domains of 8: every TP group stays in its domain.
@@ -123,4 +123,56 @@ TEST_CASE("two-batch overlap hides communication under compute", "[system_engine
   // At best the whole network time is hidden.
   CHECK(b.hardware_time.si() >=
         (a.hardware_time - a.local_network_time - a.scale_out_time).si() * (1 - 1e-9));
+}
+
+namespace {
+SystemSetup hgx_setup(const std::string& placement, int64_t tp) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  SystemEngineOptions options;
+  options.kv_placement = placement;
+  return make_setup(config::load_system("h200-hgx8", paths), model("llama-3.1-8b", 4),
+                    mapping(tp, tp, 1), paths, options);
+}
+}  // namespace
+
+TEST_CASE("disaggregated prefill hands its KV to the decode pool at link bandwidth",
+          "[system_engine]") {
+  SystemEngine local(hgx_setup("local", 4));
+  SystemEngine disaggregated(hgx_setup("disaggregated", 4));
+  const workloads::IterationShape shape = prefill(2, 1024);
+  const SystemIterationResult a = local.run(shape);
+  const SystemIterationResult b = disaggregated.run(shape);
+  CHECK(a.kv_transfer_time.si() == 0);
+  // Closed form: each of the 4 prefill chips sends its quarter of the KV (tp 4 divides the 8 KV
+  // heads) over its NVLink port to its decode peer.
+  const workloads::ModelConfig m = model("llama-3.1-8b", 4);
+  const Bytes per_chip = m.kv_bytes(1024) * 2.0 / 4.0;
+  CHECK(b.kv_transfer_bytes.si() == Approx(per_chip.si() * 4).epsilon(1e-6));
+  const config::SystemConfig sys =
+      config::load_system("h200-hgx8", config::DataPaths::from_environment());
+  const Duration closed_form = per_chip / sys.network.link.bandwidth();
+  CHECK(relative(b.kv_transfer_time, closed_form) < 0.05);
+  CHECK(b.kv_transfer_energy.si() > 0);
+  // The rest of the iteration is the same work.
+  CHECK(relative(b.hardware_time - b.kv_transfer_time, a.hardware_time) < 1e-9);
+}
+
+TEST_CASE("remote_pool reads KV over the host link and sram_window from SRAM", "[system_engine]") {
+  SystemEngine local(hgx_setup("local", 8));
+  SystemEngine remote(hgx_setup("remote_pool", 8));
+  SystemEngine window(hgx_setup("sram_window", 8));
+  const workloads::IterationShape shape = decode(16, 2048);
+  const SystemIterationResult a = local.run(shape);
+  const SystemIterationResult r = remote.run(shape);
+  const SystemIterationResult w = window.run(shape);
+  const config::SystemConfig sys =
+      config::load_system("h200-hgx8", config::DataPaths::from_environment());
+  // Every KV byte crosses the host link: at least bytes / per-chip bandwidth on each chip.
+  const Bytes per_chip = r.kv_transfer_bytes / 8.0;
+  CHECK(per_chip.si() > 0);
+  CHECK(r.kv_transfer_time.si() >= (per_chip / sys.host->per_chip_bandwidth()).si());
+  CHECK(r.time > a.time);
+  CHECK(r.hbm_bytes < a.hbm_bytes);
+  CHECK(w.hbm_bytes < a.hbm_bytes);
+  CHECK(w.kv_transfer_time.si() == 0);
 }
