@@ -182,6 +182,19 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
   for (const auto& g : members) {
     if (g.front() / domain != g.back() / domain) out.scale_out = true;
   }
+  // Groups that stay inside their local domains share no link with other domains' groups, and
+  // every domain is the same graph: timing the first domain's groups is exact, and energy and
+  // bytes scale by the number of groups.
+  double scale = 1.0;
+  std::vector<std::vector<int32_t>> timed = members;
+  if (!out.scale_out && collective.kind != workloads::CollectiveKind::kSend &&
+      domain < topology_->endpoints() && members.size() > 1) {
+    timed.clear();
+    for (const auto& g : members) {
+      if (g.front() / domain == 0) timed.push_back(g);
+    }
+    scale = static_cast<double>(members.size()) / static_cast<double>(timed.size());
+  }
   models::Schedule merged;
   if (collective.kind == workloads::CollectiveKind::kSend) {
     // Pipeline hand-over: every rank of this stage to the same position of the next stage.
@@ -203,14 +216,15 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
     const models::Communicator first = communicator(members.front());
     const models::CollectiveResult one = network_.run_collective(name, first, size);
     out.algorithm = one.algorithm;
-    if (members.size() == 1) {
+    if (timed.size() == 1) {
       out.time = one.timing.time;
-      out.energy = one.timing.energy;
-      out.bytes = schedule_bytes(models::collective(name).find(one.algorithm)->expand(first, size));
+      out.energy = one.timing.energy * scale;
+      out.bytes =
+          schedule_bytes(models::collective(name).find(one.algorithm)->expand(first, size)) * scale;
       return out;
     }
     const models::Algorithm* algorithm = models::collective(name).find(one.algorithm);
-    for (const auto& g : members) {
+    for (const auto& g : timed) {
       const models::Schedule s = algorithm->expand(communicator(g), size);
       for (size_t i = 0; i < s.size(); ++i) {
         const models::Step e = explicit_step(s[i]);
@@ -225,8 +239,8 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
   }
   const models::ScheduleResult r = network_.time_schedule(merged);
   out.time = r.time;
-  out.energy = r.energy;
-  out.bytes = schedule_bytes(merged);
+  out.energy = r.energy * scale;
+  out.bytes = schedule_bytes(merged) * scale;
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include <systemc>
 
@@ -29,18 +30,82 @@ struct ChipRun {
   Bytes hbm_bytes;
 };
 
-ChipRun collect(const models::ChipModule& module, const std::vector<models::WorkDescriptor>& prog,
+// A role's program with repeated ops simulated once: `ops` are the distinct ones in order of
+// first appearance, `index` maps every op of the program to its distinct op.
+struct DedupedProgram {
+  std::vector<models::WorkDescriptor> ops;
+  std::vector<size_t> index;
+};
+
+std::string op_key(const models::WorkDescriptor& w) {
+  std::ostringstream k;
+  k.precision(17);
+  k << static_cast<int>(w.work_class) << ' ' << w.m << ' ' << w.n << ' ' << w.k << ' '
+    << w.instances << ' ' << static_cast<int>(w.math) << ' ' << w.flops.si() << ' '
+    << w.stream_bytes.si() << ' ' << w.hbm_write_bytes.si() << ' ' << w.activation_in_bytes.si()
+    << ' ' << w.activation_out_bytes.si() << ' ' << static_cast<int>(w.hbm_pattern.access) << ' '
+    << w.hbm_pattern.request_bytes << ' ' << w.hbm_pattern.stride_bytes << ' '
+    << w.hbm_pattern.span_bytes;
+  return k.str();
+}
+
+// An op's time depends on its neighbours too: a tile may prefetch the next op's operands while
+// the current one runs (prefetch_next_op), and the previous op's prefetch ran into this one. So
+// an op is reused only when it, its predecessor and its successor all match an op simulated
+// before; a kept op is simulated between copies of its real neighbours (helpers whose own
+// records are not used).
+DedupedProgram dedupe(const std::vector<models::WorkDescriptor>& program, bool enabled) {
+  DedupedProgram d;
+  if (!enabled) {
+    d.ops = program;
+    for (size_t i = 0; i < program.size(); ++i) d.index.push_back(i);
+    return d;
+  }
+  std::vector<std::string> keys;
+  for (const models::WorkDescriptor& w : program) keys.push_back(op_key(w));
+  std::map<std::string, size_t> seen;  // (prev, op, next) -> distinct index
+  int64_t last = -1;
+  for (size_t i = 0; i < program.size(); ++i) {
+    const std::string prev = i > 0 ? keys[i - 1] : std::string("^");
+    const std::string next = i + 1 < program.size() ? keys[i + 1] : std::string("$");
+    const std::string triple = prev + '|' + keys[i] + '|' + next;
+    const auto it = seen.find(triple);
+    if (it != seen.end()) {
+      d.index.push_back(it->second);
+      continue;
+    }
+    if (i > 0 && last != static_cast<int64_t>(i) - 1) d.ops.push_back(program[i - 1]);  // helper
+    seen.emplace(triple, d.ops.size());
+    d.index.push_back(d.ops.size());
+    d.ops.push_back(program[i]);
+    last = static_cast<int64_t>(i);
+    // The successor follows unless it is kept itself (then it is pushed next anyway).
+    if (i + 1 < program.size()) {
+      const std::string next_next = i + 2 < program.size() ? keys[i + 2] : std::string("$");
+      if (seen.count(keys[i] + '|' + keys[i + 1] + '|' + next_next) != 0) {
+        d.ops.push_back(program[i + 1]);  // helper
+        last = static_cast<int64_t>(i) + 1;
+      }
+    }
+  }
+  return d;
+}
+
+ChipRun collect(const models::ChipModule& module, const DedupedProgram& prog,
                 const std::vector<int>& layers, const models::ChipParams& chip) {
   ChipRun run;
   const std::vector<models::OpRecord>& records = module.records();
-  if (records.size() != prog.size()) {
+  if (records.size() != prog.ops.size()) {
     throw ScovilleError("system engine: chip '" + std::string(module.name()) +
                         "' stopped before its program finished");
   }
   const Duration start = records.empty() ? Duration() : records.front().start;
+  std::vector<stats::OpResult> distinct;
   for (size_t i = 0; i < records.size(); ++i) {
-    const stats::OpResult op =
-        stats::account_op(records[i], prog[i], chip, 0, layers[i], "op", start);
+    distinct.push_back(stats::account_op(records[i], prog.ops[i], chip, 0, 0, "op", start));
+  }
+  for (size_t i = 0; i < prog.index.size(); ++i) {
+    const stats::OpResult& op = distinct[prog.index[i]];
     run.op_time.push_back(op.duration);
     run.op_bound.push_back(op.bound);
     run.op_layer.push_back(layers[i]);
@@ -227,10 +292,14 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     }
     for (size_t r = 0; r < mapped.roles.size(); ++r) role_of_module[r] = static_cast<int>(r);
   }
+  std::vector<DedupedProgram> deduped;
+  for (const auto& program : programs) {
+    deduped.push_back(dedupe(program, setup_.options.simulate_repeated_ops_once));
+  }
   for (size_t m = 0; m < modules_.size(); ++m) {
     const int r = role_of_module[m];
     modules_[m]->set_program(r < 0 ? std::vector<models::WorkDescriptor>{}
-                                   : programs[static_cast<size_t>(r)]);
+                                   : deduped[static_cast<size_t>(r)].ops);
   }
   sc_core::sc_start();
 
@@ -245,7 +314,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     std::vector<ChipRun> runs;
     for (size_t m = 0; m < modules_.size(); ++m) {
       if (role_of_module[m] != static_cast<int>(r)) continue;
-      runs.push_back(collect(*modules_[m], programs[r], layers[r], setup_.chip));
+      runs.push_back(collect(*modules_[m], deduped[r], layers[r], setup_.chip));
     }
     out.simulated_chips += static_cast<int64_t>(runs.size());
     // Energy: representative stands for every rank; `all` sums the ranks it ran.

@@ -45,6 +45,9 @@ struct SystemEngineOptions {
   std::string kv_placement = "local";
   int64_t kv_block_tokens = 16;  // [ASSUMPTION] vLLM's default block size
   int64_t sram_window_tokens = 0;
+  // Ops identical in every field (the same op in every layer) are simulated once per iteration
+  // and their result reused; the error against simulating each is measured by a test.
+  bool simulate_repeated_ops_once = true;
 };
 
 // One iteration on the pool. Times are wall times of the pool; energies cover all its chips and

@@ -176,3 +176,19 @@ TEST_CASE("remote_pool reads KV over the host link and sram_window from SRAM", "
   CHECK(w.hbm_bytes < a.hbm_bytes);
   CHECK(w.kv_transfer_time.si() == 0);
 }
+
+TEST_CASE("simulating repeated ops once stays within 1 percent of simulating each",
+          "[system_engine]") {
+  SystemSetup every = setup16(Fidelity::kRepresentative);
+  every.options.simulate_repeated_ops_once = false;
+  SystemEngine reuse(setup16(Fidelity::kRepresentative));
+  SystemEngine full(every);
+  for (const workloads::IterationShape& shape : {decode(8, 2048), prefill(2, 256)}) {
+    const SystemIterationResult a = reuse.run(shape);
+    const SystemIterationResult b = full.run(shape);
+    INFO(workloads::to_string(shape.phase));
+    CAPTURE(relative(a.time, b.time));
+    CHECK(relative(a.time, b.time) < 0.01);
+    CHECK(std::abs(a.energy.si() - b.energy.si()) / b.energy.si() < 0.01);
+  }
+}
