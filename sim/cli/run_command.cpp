@@ -35,6 +35,8 @@ extern const char kRunUsage[] =
       --mapping FILE                with --system: mapping YAML instead of the degrees
       --fidelity representative|all with --system: one chip per role, or every chip
       --overlap none|two_batch      with --system: compute/communication overlap
+      --reuse-repeated-ops          with --system: simulate an op repeated between the same
+                                    neighbours once (faster, approximate: docs/systems.md)
       --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
       --batch N                     sequences per iteration
       --isl N                       input (prompt) tokens per sequence

@@ -51,6 +51,8 @@ bool read_system_flag(ArgReader& a, SystemRunArgs& r) {
     r.attn_dp = a.count();
   } else if (a.is("--mapping")) {
     r.mapping_file = a.value();
+  } else if (a.is("--reuse-repeated-ops")) {
+    r.reuse_repeated_ops = true;
   } else {
     return false;
   }
@@ -103,6 +105,7 @@ engine::SystemSetup system_setup(const SystemRunArgs& r, const config::SystemCon
   options.fidelity = engine::parse_fidelity(r.fidelity);
   options.overlap = engine::parse_overlap(r.overlap);
   options.kv_placement = r.kv_placement;
+  options.simulate_repeated_ops_once = r.reuse_repeated_ops;
   models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
   return engine::make_setup(system, model, mapping, paths, options);
 }

@@ -25,7 +25,8 @@ struct SystemRunArgs {
   std::optional<long long> tp, ep, pp, dp, attn_dp;
   std::optional<std::string> mapping_file;
   bool json = false;
-  bool any_system_flag = false;  // a flag only the system path understands was given
+  bool reuse_repeated_ops = false;  // SystemEngineOptions::simulate_repeated_ops_once
+  bool any_system_flag = false;     // a flag only the system path understands was given
 };
 
 // Consumes the current flag when it is one of the system flags; false otherwise.

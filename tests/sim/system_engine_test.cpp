@@ -179,10 +179,10 @@ TEST_CASE("remote_pool reads KV over the host link and sram_window from SRAM", "
 
 TEST_CASE("simulating repeated ops once stays within 1 percent of simulating each",
           "[system_engine]") {
-  SystemSetup every = setup16(Fidelity::kRepresentative);
-  every.options.simulate_repeated_ops_once = false;
-  SystemEngine reuse(setup16(Fidelity::kRepresentative));
-  SystemEngine full(every);
+  SystemSetup once = setup16(Fidelity::kRepresentative);
+  once.options.simulate_repeated_ops_once = true;
+  SystemEngine reuse(once);
+  SystemEngine full(setup16(Fidelity::kRepresentative));
   for (const workloads::IterationShape& shape : {decode(8, 2048), prefill(2, 256)}) {
     const SystemIterationResult a = reuse.run(shape);
     const SystemIterationResult b = full.run(shape);

@@ -38,8 +38,11 @@ struct Case {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace scoville;
+  // --every-op: simulate every op (the default of scoville run --system); otherwise repeated
+  // ops are simulated once (SystemEngineOptions::simulate_repeated_ops_once).
+  const bool reuse = !(argc > 1 && std::string(argv[1]) == "--every-op");
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::Phase decode = workloads::Phase::kDecode;
   const workloads::Phase prefill = workloads::Phase::kPrefill;
@@ -64,6 +67,7 @@ int main() {
     m.where = SourceLocation{"bench", 0, 0};
     engine::SystemEngineOptions options;
     options.kv_placement = c.kv_placement;
+    options.simulate_repeated_ops_once = reuse;
     const workloads::ModelConfig model =
         workloads::load_model(paths.resolve(c.model, "workloads/models"));
     engines.push_back(std::make_unique<engine::SystemEngine>(
