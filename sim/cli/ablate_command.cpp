@@ -94,7 +94,7 @@ config::SystemConfig system_with(const std::string& path, const std::string& dot
       throw InputError(SourceLocation{path, 0, 0}, dotted,
                        "--vary: the system file has no section '" + parts[i] + "' on this path");
     }
-    node = child;
+    node.reset(child);  // rebind (operator= would overwrite the parent's content)
   }
   YAML::Node leaf = node[parts.back()];
   if (value.find_first_of("[{") == 0) {
@@ -193,7 +193,7 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
   out << std::left << std::setw(16) << o.key.substr(o.key.rfind('.') + 1) << std::right;
   for (const char* h : {"prefill", "rel", "decode", "rel", "energy", "rel", "kv_transfer",
                         "kv_energy", "network_time"}) {
-    out << std::setw(12) << h;
+    out << std::setw(13) << h;
   }
   out << "\n";
   const auto& b = results.front().phases;
@@ -206,14 +206,14 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
     const double net = (p[0].total.local_network_time + p[0].total.scale_out_time +
                         p[1].total.local_network_time + p[1].total.scale_out_time)
                            .si();
-    out << std::left << std::setw(16) << o.values[i] << std::right << std::setw(12)
-        << format_si(p[0].total.time.si(), "s", 4) << std::setw(12)
-        << percent(p[0].total.time.si(), b[0].total.time.si()) << std::setw(12)
-        << format_si(p[1].total.time.si(), "s", 4) << std::setw(12)
-        << percent(p[1].total.time.si(), b[1].total.time.si()) << std::setw(12)
-        << format_si(energy, "J", 4) << std::setw(12) << percent(energy, base_energy)
-        << std::setw(12) << format_si(kv_time, "s", 4) << std::setw(12)
-        << format_si(kv_energy, "J", 4) << std::setw(12) << format_si(net, "s", 4) << "\n";
+    out << std::left << std::setw(16) << o.values[i] << std::right << std::setw(13)
+        << format_si(p[0].total.time.si(), "s", 4) << std::setw(13)
+        << percent(p[0].total.time.si(), b[0].total.time.si()) << std::setw(13)
+        << format_si(p[1].total.time.si(), "s", 4) << std::setw(13)
+        << percent(p[1].total.time.si(), b[1].total.time.si()) << std::setw(13)
+        << format_si(energy, "J", 4) << std::setw(13) << percent(energy, base_energy)
+        << std::setw(13) << format_si(kv_time, "s", 4) << std::setw(13)
+        << format_si(kv_energy, "J", 4) << std::setw(13) << format_si(net, "s", 4) << "\n";
   }
   out << "\nprefill/decode: phase time for all sequences; energy: both phases, every pool chip "
          "and the network; kv_transfer: KV moved by the placement (also inside the phase "
