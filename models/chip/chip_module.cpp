@@ -1,5 +1,7 @@
 #include "models/chip/chip_module.hpp"
 
+#include <cmath>
+
 #include "models/memory/channel_model.hpp"
 #include "models/memory/hbm_channel_model.hpp"
 
@@ -84,6 +86,7 @@ void ChipModule::set_program(std::vector<WorkDescriptor> program) {
   program_ = std::move(program);
   records_.clear();
   records_.reserve(program_.size());
+  if (started_) program_ready_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void ChipModule::tile_done() {
@@ -91,6 +94,22 @@ void ChipModule::tile_done() {
 }
 
 void ChipModule::control_thread() {
+  started_ = true;
+  run_program();
+  for (;;) {
+    sc_core::wait(program_ready_);
+    // Align to the refresh period (see set_program).
+    const double period = params_.hbm.timing.t_refi.si();
+    if (period > 0) {
+      const double now = from_sc_time(sc_core::sc_time_stamp()).si();
+      const double next = std::ceil(now / period) * period;
+      if (next > now) sc_core::wait(to_sc_time(Duration(next - now)));
+    }
+    run_program();
+  }
+}
+
+void ChipModule::run_program() {
   // Plan one op ahead, so that tiles may prefetch the next op's weights.
   struct PlannedOp {
     TilePlan plan;

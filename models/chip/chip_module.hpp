@@ -42,7 +42,11 @@ class ChipModule : public sc_core::sc_module {
  public:
   ChipModule(const sc_core::sc_module_name& name, const ChipParams& params);
 
-  // The ops to execute, in order, once the simulation starts. Call before sc_start().
+  // The ops to execute, in order, once the simulation starts. Call before sc_start(), or
+  // between sc_start() calls to run another program on the same design (a process elaborates
+  // once; the system engine runs every iteration this way). A later program starts at the next
+  // multiple of the HBM refresh interval, so that identical programs meet the same refresh
+  // phase and take identical time; records are absolute, as always.
   void set_program(std::vector<WorkDescriptor> program);
   // Optional; without one every op runs at the configured clocks with no stall.
   void set_governor(OpGovernor governor) { governor_ = std::move(governor); }
@@ -67,6 +71,7 @@ class ChipModule : public sc_core::sc_module {
 
  private:
   void control_thread();
+  void run_program();
   void tile_done();
 
   ChipParams params_;
@@ -82,6 +87,8 @@ class ChipModule : public sc_core::sc_module {
   sc_core::sc_event all_tiles_done_;
   std::vector<ActivityTrack> activity_;  // sized once: modules hold pointers into it
   int64_t current_op_ = -1;              // index of the op running (labels HBM activity)
+  sc_core::sc_event program_ready_;
+  bool started_ = false;  // control_thread has run (later programs are announced by an event)
 };
 
 }  // namespace scoville::models

@@ -12,6 +12,7 @@ extern const char kSweepUsage[];
 extern const char kTraceUsage[];
 extern const char kChipBenchUsage[];
 extern const char kNetUsage[];
+extern const char kAblateUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -23,6 +24,7 @@ const std::vector<CommandEntry>& command_table() {
       {"trace", kTraceUsage, trace_command},
       {"chip-bench", kChipBenchUsage, chip_bench_command},
       {"net", kNetUsage, net_command},
+      {"ablate", kAblateUsage, ablate_command},
   };
   return table;
 }

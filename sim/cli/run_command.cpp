@@ -8,7 +8,9 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/system_run.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/engine/study_runner.hpp"
 #include "sim/engine/trace_runner.hpp"
 #include "sim/output/atomic_file.hpp"
@@ -24,7 +26,20 @@ extern const char kRunUsage[] =
       --study FILE                  study YAML (default: the embedded default study)
       --chip NAME|FILE              chip(s) to simulate, repeatable or comma-separated
                                     (names resolve to arch/chips/NAME.yaml)
-      --system NAME|FILE            same as --chip until multi-chip systems exist
+      --system NAME|FILE            a multi-chip system (arch/systems/NAME.yaml): simulates the
+                                    batch on it and reports per-phase time and energy with
+                                    the breakdown per component (docs/systems.md); a chip name
+                                    here still means --chip
+      --kv-placement NAME           with --system: local, striped, sram_window, remote_pool or
+                                    disaggregated (default local)
+      --tp N --ep N --pp N --dp N --attn-dp N
+                                    with --system: the mapping (default tp = min(8, local
+                                    domain), ep = tp for MoE models)
+      --mapping FILE                with --system: mapping YAML instead of the degrees
+      --fidelity representative|all with --system: one chip per role, or every chip
+      --overlap none|two_batch      with --system: compute/communication overlap
+      --reuse-repeated-ops          with --system: simulate an op repeated between the same
+                                    neighbours once (faster, approximate: docs/systems.md)
       --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
       --batch N                     sequences per iteration
       --isl N                       input (prompt) tokens per sequence
@@ -68,6 +83,8 @@ struct RunOptions {
   std::optional<std::string> trace_file;
   bool study_flags = false;  // any flag that describes a study (excluded by --trace-file)
   std::optional<long long> trace_max_events;
+  std::optional<std::string> system;
+  SystemRunArgs system_args;
 };
 
 RunOptions parse_run(const std::vector<std::string>& args) {
@@ -76,8 +93,12 @@ RunOptions parse_run(const std::vector<std::string>& args) {
   while (a.next()) {
     if (a.is("--study")) {
       r.study_file = a.value();
-    } else if (a.is("--chip") || a.is("--system")) {
+    } else if (a.is("--chip")) {
       for (const std::string& chip : a.list()) r.chips.push_back(chip);
+    } else if (a.is("--system")) {
+      r.system = a.value();
+    } else if (read_system_flag(a, r.system_args)) {
+      // handled
     } else if (a.is("--model")) {
       r.model = a.value();
     } else if (a.is("--batch")) {
@@ -111,7 +132,9 @@ RunOptions parse_run(const std::vector<std::string>& args) {
     }
   }
   r.study_flags = r.study_file || r.model || r.batch || r.isl || r.osl || r.seed || r.precision ||
-                  r.h5_output || r.trace_output || r.trace_window || !r.trace_chips.empty();
+                  r.power_cap || r.system || r.system_args.any_system_flag || r.h5_output ||
+                  r.trace_output || r.trace_window || !r.trace_chips.empty() ||
+                  r.trace_max_events;
   return r;
 }
 
@@ -120,7 +143,8 @@ int run_trace_file(const RunOptions& r, std::ostream& out) {
   if (r.study_flags) {
     throw UsageError(
         "--trace-file runs a trace, not a study: it excludes --study, --model, --batch, --isl, "
-        "--osl, --seed, --precision, -o and --trace (and its --trace-window, --trace-chips)");
+        "--osl, --seed, --precision, --power-cap, --system and its flags, -o and --trace (and "
+        "its --trace-window, --trace-chips, --trace-max-events)");
   }
   if (r.chips.size() != 1) throw UsageError("--trace-file needs exactly one --chip");
   const engine::TraceRunResult result =
@@ -164,11 +188,54 @@ study::StudyConfig study_from(const RunOptions& r) {
   return s;
 }
 
+int64_t bounded_count(long long v, const char* flag, int64_t max) {
+  if (v < 1 || v > max) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, flag,
+                     "expected 1 to " + std::to_string(max) + ", got " + std::to_string(v));
+  }
+  return v;
+}
+
+int run_system(const RunOptions& r, std::ostream& out) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  if (r.study_file || !r.chips.empty() || r.h5_output || r.trace_output || r.precision) {
+    throw UsageError(
+        "scoville run --system takes --model, --batch, --isl, --osl and the system flags; "
+        "--study, --chip, --precision, -o and --trace are for single-chip studies");
+  }
+  SystemRunArgs args = r.system_args;
+  args.system = r.system;
+  args.model = r.model;
+  args.json = r.json;
+  if (r.batch) args.batch = bounded_count(*r.batch, "--batch", study::kMaxBatch);
+  if (r.isl) args.isl = bounded_count(*r.isl, "--isl", study::kMaxSequenceTokens);
+  if (r.osl) args.osl = bounded_count(*r.osl, "--osl", study::kMaxSequenceTokens);
+  const config::SystemConfig system = config::load_system(*r.system, paths);
+  const engine::SystemSetup setup = system_setup(args, system, paths);
+  engine::SystemStudy study(setup, study_config(args));
+  const engine::SystemStudyResult result = study.run();
+  if (args.json) {
+    render_system_json(out, setup, study.config(), result);
+  } else {
+    render_system_text(out, setup, study.config(), result);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_command(const Invocation& invocation, std::ostream& out) {
-  const RunOptions r = parse_run(invocation.args);
+  RunOptions r = parse_run(invocation.args);
   if (r.trace_file) return run_trace_file(r, out);
+  if (r.system) {
+    if (names_system(*r.system, config::DataPaths::from_environment())) return run_system(r, out);
+    r.chips.push_back(*r.system);  // a chip name: the single-chip study, as before
+  }
+  if (r.system_args.any_system_flag) {
+    throw UsageError(
+        "--kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity "
+        "and --overlap need --system NAME|FILE naming a system (arch/systems)");
+  }
   const study::StudyConfig s = study_from(r);
   output::TraceOptions trace;
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);

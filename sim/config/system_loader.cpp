@@ -7,6 +7,8 @@
 
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/software_profile.hpp"
 
 namespace scoville::config {
 
@@ -85,6 +87,53 @@ void remember(SystemConfig& sys, MapReader& r, const std::string& section) {
   }
 }
 
+// A file a system names (chip, software profile): a path as given (or beside the system file), a
+// name in ../<folder>/ beside the system file, then in the data root's arch/<folder>/. Empty when
+// none exists.
+std::string resolve_named_file(const std::string& value, const std::string& system_file,
+                               const std::string& folder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(system_file).parent_path();
+  const DataPaths paths = DataPaths::from_environment();
+  const std::string resolved = paths.resolve(value, "arch/" + folder);
+  if (resolved == value) {  // a path
+    if (fs::exists(value)) return value;
+    if (fs::path(value).is_relative() && fs::exists(dir / value)) return (dir / value).string();
+    return "";
+  }
+  const fs::path sibling = dir / ".." / folder / (value + ".yaml");
+  if (!dir.empty() && fs::exists(sibling)) return sibling.lexically_normal().string();
+  return fs::exists(resolved) ? resolved : "";
+}
+
+std::string known_names(const std::string& folder) {
+  std::string known;
+  for (const std::string& n : DataPaths::from_environment().available("arch/" + folder)) {
+    known += (known.empty() ? "" : ", ") + n;
+  }
+  return known.empty() ? "none" : known;
+}
+
+models::HostParams read_host(MapReader r) {
+  models::HostParams h;
+  {
+    MapReader link = r.map("link");
+    h.link_bandwidth = link.quantity<Bandwidth>("bandwidth");
+    h.link_latency = link.quantity<Duration>("latency", Range::kNonNegative);
+    h.link_energy = link.quantity<EnergyPerBit>("energy", Range::kNonNegative);
+    link.finish();
+  }
+  {
+    MapReader memory = r.map("memory");
+    h.memory_capacity = memory.quantity<Bytes>("capacity");
+    h.memory_bandwidth = memory.quantity<Bandwidth>("bandwidth");
+    memory.finish();
+  }
+  h.chips_per_host = r.integer("chips_per_host", 1, kMaxChips);
+  r.finish();
+  return h;
+}
+
 std::vector<std::string> flat_kinds() {
   std::vector<std::string> kinds;
   for (const std::string& k : models::topology_registry().names()) {
@@ -102,6 +151,26 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
   sys.file = file;
   sys.name = r.string("name");
   sys.description = r.string_or("description", "");
+  if (r.has("chip")) {
+    sys.chip = r.string("chip");
+    sys.chip_file = resolve_named_file(sys.chip, file, "chips");
+    if (sys.chip_file.empty()) {
+      r.error("chip",
+              "no chip '" + sys.chip + "' (file not found); known chips: " + known_names("chips"));
+    }
+  }
+  const bool has_chips = r.has("chips");
+  const SourceLocation chips_at = has_chips ? r.location_of_key("chips") : r.location();
+  sys.chips = r.integer_or("chips", 0, 1, kMaxChips);
+  if (r.has("software")) {
+    sys.software = r.string("software");
+    sys.software_file = resolve_named_file(sys.software, file, "software");
+    if (sys.software_file.empty()) {
+      r.error("software", "no software profile '" + sys.software +
+                              "' (file not found); known profiles: " + known_names("software"));
+    }
+  }
+  if (auto host = r.optional_map("host")) sys.host = read_host(*host);
   MapReader net = r.map("network");
   r.finish();
 
@@ -149,7 +218,18 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
   }
   net.finish();
   diagnostics.throw_if_any();
-  build_network(sys);  // reports parameter sets the builders cannot realise
+  const models::Topology topology = build_network(sys);  // reports unrealisable parameter sets
+  if (!has_chips) {
+    sys.chips = topology.endpoints();
+  } else if (sys.chips != topology.endpoints()) {
+    throw InputError(chips_at, "system.chips",
+                     "chips: " + std::to_string(sys.chips) + " but the network connects " +
+                         std::to_string(topology.endpoints()) +
+                         " endpoints (local size x scale_out domains); they must be equal");
+  }
+  // The files the system names must be valid too (their errors name their own files).
+  if (!sys.chip_file.empty()) parse_chip(sys.chip_file);
+  if (!sys.software_file.empty()) parse_software(sys.software_file);
   return sys;
 }
 
@@ -175,6 +255,15 @@ SystemConfig load_system(const std::string& name_or_path, const DataPaths& paths
                          "' (file not found); known systems: " + (known.empty() ? "none" : known));
   }
   return parse_system(path);
+}
+
+const std::string& require_chip(const SystemConfig& system) {
+  if (system.chip_file.empty()) {
+    throw InputError(SourceLocation{system.file, 0, 0}, "system.chip",
+                     "this system names no chip; add 'chip: NAME' (arch/chips) to simulate "
+                     "iterations on it");
+  }
+  return system.chip_file;
 }
 
 models::Topology build_network(const SystemConfig& system) {
@@ -259,6 +348,22 @@ std::string dump_system(const SystemConfig& system) {
   o << YAML::BeginMap << YAML::Key << "system" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "name" << YAML::Value << system.name;
   o << YAML::Key << "description" << YAML::Value << system.description;
+  if (!system.chip.empty()) o << YAML::Key << "chip" << YAML::Value << system.chip;
+  o << YAML::Key << "chips" << YAML::Value << system.chips;
+  if (!system.software.empty()) o << YAML::Key << "software" << YAML::Value << system.software;
+  if (system.host) {
+    const models::HostParams& h = *system.host;
+    o << YAML::Key << "host" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "link" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "bandwidth" << YAML::Value << si(h.link_bandwidth.si(), "B/s");
+    o << YAML::Key << "latency" << YAML::Value << si(h.link_latency.si(), "s");
+    o << YAML::Key << "energy" << YAML::Value << si(h.link_energy.si(), "J/bit") << YAML::EndMap;
+    o << YAML::Key << "memory" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "capacity" << YAML::Value << si(h.memory_capacity.si(), "B");
+    o << YAML::Key << "bandwidth" << YAML::Value << si(h.memory_bandwidth.si(), "B/s");
+    o << YAML::EndMap;
+    o << YAML::Key << "chips_per_host" << YAML::Value << h.chips_per_host << YAML::EndMap;
+  }
   o << YAML::Key << "network" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "local" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "size" << YAML::Value << local.endpoints;

@@ -1,13 +1,18 @@
-// arch/systems/*.yaml -> SystemConfig. This issue reads the network part of a system file:
-//   system: {name, description, network: {local: {...}, scale_out: {...}}}
-// (schema in docs/network.md). Later issues add chips, host and software to the same file.
+// arch/systems/*.yaml -> SystemConfig:
+//   system: {name, description, chip, chips, software, host: {...},
+//            network: {local: {...}, scale_out: {...}}}
+// (schema in docs/systems.md; the network part in docs/network.md). `chip`, `chips`, `host` and
+// `software` are optional so that a network-only file still serves `scoville net`; the system
+// engine requires `chip` (require_chip()).
 // Parse with MapReader (all problems of a file together), then build the topology once so that
 // a parameter set the builders cannot realise is reported against the file too.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
+#include "models/host/host_params.hpp"
 #include "models/network/topology.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/base/error.hpp"
@@ -19,6 +24,14 @@ struct SystemConfig {
   std::string name;
   std::string description;
   models::TopologySpec network;  // hierarchical when the file has a scale_out section
+  // The chip every endpoint is: as written, and resolved to a file (a name is looked up beside
+  // the system file in ../chips/, then in the data root's arch/chips/). Empty when not given.
+  std::string chip;
+  std::string chip_file;
+  int64_t chips = 0;  // = the network's endpoints (checked)
+  std::optional<models::HostParams> host;
+  std::string software;  // arch/software profile (name as written; empty: none)
+  std::string software_file;
   std::string file;
   // Where the keys under system.network were written ("local", "local.dims", "scale_out", ...),
   // so that a builder's complaint points at a line.
@@ -29,6 +42,9 @@ SystemConfig parse_system(const std::string& path);
 SystemConfig parse_system_string(const std::string& yaml, const std::string& display_name);
 // By file path or by name (arch/systems/<name>.yaml).
 SystemConfig load_system(const std::string& name_or_path, const DataPaths& paths);
+
+// The chip file; throws InputError at the file's `system` section when the file names none.
+const std::string& require_chip(const SystemConfig& system);
 
 // Builds the system's network; a builder's complaint becomes an InputError located at the
 // file's network section.

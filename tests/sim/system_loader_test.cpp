@@ -89,3 +89,46 @@ TEST_CASE("a rail-optimised fabric that cannot hold the domains is reported", "[
   const std::string e = first_error(yaml);
   CHECK_THAT(e, Catch::Contains("system.network.scale_out"));
 }
+
+TEST_CASE("every shipped system names its chip, count, host and software", "[system]") {
+  for (const char* name :
+       {"h200-hgx8", "b200-hgx8", "gb200-nvl72", "gb300-nvl72", "jalapeno-128", "jalapeno-2048"}) {
+    INFO(name);
+    const SystemConfig s = parse_system(system_file(name));
+    CHECK(s.chips == build_network(s).endpoints());
+    CHECK_FALSE(s.chip_file.empty());
+    CHECK(s.host.has_value());
+    CHECK_FALSE(s.software_file.empty());
+    CHECK_THAT(dump_system(s), Catch::Contains("chips_per_host"));
+  }
+}
+
+TEST_CASE("a chip count that differs from the network is located", "[system]") {
+  std::string yaml = kSmall;
+  yaml.replace(yaml.find("  network:"), 0, "  chips: 12\n");
+  const std::string e = first_error(yaml);
+  CHECK_THAT(e, Catch::Contains("bad.yaml:3"));
+  CHECK_THAT(e, Catch::Contains("16"));
+}
+
+TEST_CASE("an unknown chip or software profile lists the known ones", "[system]") {
+  std::string chip = kSmall;
+  chip.replace(chip.find("  network:"), 0, "  chip: h300\n");
+  const std::string e = first_error(chip);
+  CHECK_THAT(e, Catch::Contains("bad.yaml:3"));
+  CHECK_THAT(e, Catch::Contains("h200"));
+  std::string software = kSmall;
+  software.replace(software.find("  network:"), 0, "  software: fast\n");
+  CHECK_THAT(first_error(software), Catch::Contains("gpu-cuda-graphs"));
+  std::string host = kSmall;
+  host.replace(
+      host.find("  network:"), 0,
+      "  host: {link: {bandwidth: 1 GB/s, latency: 1 us, energy: 1 pJ/bit}, chips_per_host: 2}\n");
+  CHECK_THAT(first_error(host), Catch::Contains("system.host.memory"));
+}
+
+TEST_CASE("a system without a chip cannot run iterations", "[system]") {
+  const SystemConfig s = parse_system_string(kSmall, "small.yaml");
+  CHECK_THROWS_AS(require_chip(s), InputError);
+  CHECK(s.chips == 16);
+}

@@ -1,0 +1,46 @@
+// Paged KV cache of one chip (vLLM's PagedAttention block table): fixed-size blocks, a capacity
+// in blocks (from the memory left after weights and activations), and hooks for the serving
+// layer: admission (does a sequence fit), growth by one token at a time, release, and
+// preemption of the most recently admitted sequences when a growing one needs room (vLLM's
+// recompute preemption order), each preempted sequence reported through on_evict.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "sim/base/units.hpp"
+
+namespace scoville::models {
+
+class KvBlockManager {
+ public:
+  // capacity: bytes for KV; bytes_per_token: one token's KV on this chip.
+  KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t block_tokens);
+
+  int64_t block_tokens() const { return block_tokens_; }
+  int64_t capacity_blocks() const { return capacity_blocks_; }
+  int64_t free_blocks() const { return capacity_blocks_ - used_blocks_; }
+  int64_t blocks_for(int64_t tokens) const { return (tokens + block_tokens_ - 1) / block_tokens_; }
+
+  // Admission: true (and the blocks are taken) when `tokens` fit now; false leaves no trace.
+  bool admit(int64_t sequence, int64_t tokens);
+  // Adds tokens to an admitted sequence; preempts younger sequences if needed (on_evict is
+  // called for each). False when even that cannot make room (then nothing changes).
+  bool grow(int64_t sequence, int64_t tokens);
+  void release(int64_t sequence);
+  bool holds(int64_t sequence) const { return tokens_.count(sequence) != 0; }
+  int64_t tokens_of(int64_t sequence) const;
+
+  std::function<void(int64_t sequence)> on_evict;
+
+ private:
+  int64_t block_tokens_;
+  int64_t capacity_blocks_;
+  int64_t used_blocks_ = 0;
+  std::map<int64_t, int64_t> tokens_;  // sequence -> tokens held
+  std::vector<int64_t> admitted_;      // admission order
+};
+
+}  // namespace scoville::models

@@ -1,0 +1,222 @@
+#include "sim/cli/system_run.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+
+#include "sim/base/error.hpp"
+#include "sim/base/number_format.hpp"
+#include "sim/base/yaml_reader.hpp"
+#include "sim/config/mapping_loader.hpp"
+#include "sim/output/json_text.hpp"
+#include "workloads/model_loader.hpp"
+
+namespace scoville::cli {
+
+namespace {
+
+const SourceLocation kCli{"<command line>", 0, 0};
+
+int64_t bounded(long long v, const char* flag, int64_t max) {
+  if (v < 1 || v > max) {
+    throw InputError(kCli, flag,
+                     "expected 1 to " + std::to_string(max) + ", got " + std::to_string(v));
+  }
+  return v;
+}
+
+std::string si(double v, const std::string& unit) { return format_si(v, unit, 4); }
+
+}  // namespace
+
+bool read_system_flag(ArgReader& a, SystemRunArgs& r) {
+  if (a.is("--kv-placement")) {
+    r.kv_placement = a.value();
+  } else if (a.is("--fidelity")) {
+    r.fidelity = a.value();
+  } else if (a.is("--overlap")) {
+    r.overlap = a.value();
+  } else if (a.is("--tp")) {
+    r.tp = a.count();
+  } else if (a.is("--ep")) {
+    r.ep = a.count();
+  } else if (a.is("--pp")) {
+    r.pp = a.count();
+  } else if (a.is("--dp")) {
+    r.dp = a.count();
+  } else if (a.is("--attn-dp")) {
+    r.attn_dp = a.count();
+  } else if (a.is("--mapping")) {
+    r.mapping_file = a.value();
+  } else if (a.is("--reuse-repeated-ops")) {
+    r.reuse_repeated_ops = true;
+  } else {
+    return false;
+  }
+  r.any_system_flag = true;
+  return true;
+}
+
+bool names_system(const std::string& name, const config::DataPaths& paths) {
+  const std::string path = paths.resolve(name, "arch/systems");
+  if (!std::filesystem::exists(path)) return false;
+  try {
+    return static_cast<bool>(load_yaml_file(path)["system"]);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+engine::SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& system,
+                                 const config::DataPaths& paths) {
+  if (!r.model) throw UsageError("scoville run --system needs --model NAME|FILE");
+  const std::string model_path = paths.resolve(*r.model, "workloads/models");
+  config::require_known(*r.model, model_path, "workloads/models", paths, "model");
+  const workloads::ModelConfig model = workloads::load_model(model_path);
+  workloads::PoolMapping mapping;
+  const bool degrees = r.tp || r.ep || r.pp || r.dp || r.attn_dp;
+  if (r.mapping_file) {
+    if (degrees) throw UsageError("--mapping excludes --tp, --ep, --pp, --dp and --attn-dp");
+    const workloads::MappingConfig config = config::load_mapping(*r.mapping_file);
+    mapping = config.pools.size() == 1 ? config.pools.front() : config.pool("decode");
+  } else {
+    const int64_t max = system.chips;
+    const int64_t local = system.network.kind == "hierarchical" ? system.network.local->endpoints
+                                                                : system.network.endpoints;
+    const bool moe = model.ffn().experts > 0;
+    mapping.degrees.tp = r.tp ? bounded(*r.tp, "--tp", max) : std::min<int64_t>(8, local);
+    mapping.degrees.ep = r.ep ? bounded(*r.ep, "--ep", max) : (moe ? mapping.degrees.tp : 1);
+    mapping.degrees.pp = r.pp ? bounded(*r.pp, "--pp", max) : 1;
+    mapping.degrees.dp = r.dp ? bounded(*r.dp, "--dp", max) : 1;
+    mapping.degrees.attn_dp = r.attn_dp ? bounded(*r.attn_dp, "--attn-dp", max) : 1;
+    mapping.chips = mapping.degrees.tp * mapping.degrees.pp * mapping.degrees.dp;
+    mapping.where = kCli;
+    mapping.pool = "default";
+  }
+  if (mapping.chips > system.chips) {
+    throw InputError(mapping.where, "mapping.chips",
+                     "the mapping needs " + std::to_string(mapping.chips) + " chips but '" +
+                         system.name + "' has " + std::to_string(system.chips));
+  }
+  engine::SystemEngineOptions options;
+  options.fidelity = engine::parse_fidelity(r.fidelity);
+  options.overlap = engine::parse_overlap(r.overlap);
+  options.kv_placement = r.kv_placement;
+  options.simulate_repeated_ops_once = r.reuse_repeated_ops;
+  models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
+  return engine::make_setup(system, model, mapping, paths, options);
+}
+
+engine::SystemStudyConfig study_config(const SystemRunArgs& r) {
+  engine::SystemStudyConfig c;
+  c.batch = r.batch;
+  c.isl = r.isl;
+  c.osl = r.osl;
+  return c;
+}
+
+std::vector<std::pair<std::string, double>> time_parts(const engine::SystemIterationResult& r) {
+  return {{"compute", r.compute_time.si()},
+          {"hbm", r.hbm_time.si()},
+          {"local_network", r.local_network_time.si()},
+          {"scale_out", r.scale_out_time.si()},
+          {"kv_transfer", r.kv_transfer_time.si()},
+          {"software", r.software_time.si()}};
+}
+
+std::vector<std::pair<std::string, double>> energy_parts(const engine::SystemIterationResult& r) {
+  return {{"compute", r.compute_energy.si()},
+          {"hbm", r.hbm_energy.si()},
+          {"local_network", r.local_network_energy.si()},
+          {"scale_out", r.scale_out_energy.si()},
+          {"kv_transfer", r.kv_transfer_energy.si()},
+          {"static", r.static_energy.si()}};
+}
+
+namespace {
+
+std::string mapping_text(const workloads::PoolMapping& m) {
+  std::ostringstream s;
+  s << "tp " << m.degrees.tp << ", ep " << m.degrees.ep << ", pp " << m.degrees.pp << ", dp "
+    << m.degrees.dp << ", attn_dp " << m.degrees.attn_dp << " (" << m.chips << " chips)";
+  return s.str();
+}
+
+}  // namespace
+
+void render_system_text(std::ostream& out, const engine::SystemSetup& setup,
+                        const engine::SystemStudyConfig& study,
+                        const engine::SystemStudyResult& result) {
+  out << "system " << setup.system.name << ": " << setup.system.chips << " x " << setup.chip.name
+      << "; model " << setup.model.name() << "; mapping " << mapping_text(setup.mapping) << "\n";
+  out << "batch " << study.batch << ", isl " << study.isl << ", osl " << study.osl
+      << "; kv_placement " << setup.options.kv_placement << "; software "
+      << (setup.software.name.empty() ? "none" : setup.software.name) << "\n\n";
+  std::ostringstream header;
+  header << std::left << std::setw(9) << "phase" << std::right << std::setw(12) << "time"
+         << std::setw(12) << "energy";
+  for (const auto& [name, v] : time_parts(engine::SystemIterationResult{})) {
+    header << std::setw(14) << name;
+  }
+  out << "time per phase (whole phase, all sequences) and its parts:\n" << header.str() << "\n";
+  for (const engine::SystemPhaseResult& p : result.phases) {
+    out << std::left << std::setw(9) << p.phase << std::right << std::setw(12)
+        << si(p.total.time.si(), "s") << std::setw(12) << si(p.total.energy.si(), "J");
+    for (const auto& [name, v] : time_parts(p.total)) out << std::setw(14) << si(v, "s");
+    out << "\n";
+  }
+  out << "\nenergy per component:\n" << std::left << std::setw(9) << "phase" << std::right;
+  for (const auto& [name, v] : energy_parts(engine::SystemIterationResult{})) {
+    out << std::setw(14) << name;
+  }
+  out << std::setw(14) << "J/token"
+      << "\n";
+  for (const engine::SystemPhaseResult& p : result.phases) {
+    out << std::left << std::setw(9) << p.phase << std::right;
+    for (const auto& [name, v] : energy_parts(p.total)) out << std::setw(14) << si(v, "J");
+    out << std::setw(14) << si(p.total.energy.si() / static_cast<double>(p.tokens), "J") << "\n";
+  }
+  out << "\nsimulated chips per iteration: " << result.phases.front().total.simulated_chips
+      << " of " << setup.mapping.chips << " (fidelity "
+      << (setup.options.fidelity == engine::Fidelity::kAll ? "all" : "representative") << ")\n";
+}
+
+void render_system_json(std::ostream& out, const engine::SystemSetup& setup,
+                        const engine::SystemStudyConfig& study,
+                        const engine::SystemStudyResult& result) {
+  using output::json_escape;
+  using output::json_number;
+  out << "{\"system\": \"" << json_escape(setup.system.name) << "\", \"chip\": \""
+      << json_escape(setup.chip.name) << "\", \"model\": \"" << json_escape(setup.model.name())
+      << "\", \"chips\": " << setup.mapping.chips << ", \"tp\": " << setup.mapping.degrees.tp
+      << ", \"ep\": " << setup.mapping.degrees.ep << ", \"pp\": " << setup.mapping.degrees.pp
+      << ", \"dp\": " << setup.mapping.degrees.dp
+      << ", \"attn_dp\": " << setup.mapping.degrees.attn_dp << ", \"batch\": " << study.batch
+      << ", \"isl\": " << study.isl << ", \"osl\": " << study.osl << ", \"kv_placement\": \""
+      << json_escape(setup.options.kv_placement) << "\", \"phases\": [";
+  for (size_t i = 0; i < result.phases.size(); ++i) {
+    const engine::SystemPhaseResult& p = result.phases[i];
+    out << (i ? ", " : "") << "{\"phase\": \"" << p.phase << "\", \"tokens\": " << p.tokens
+        << ", \"time_s\": " << json_number(p.total.time.si())
+        << ", \"energy_j\": " << json_number(p.total.energy.si())
+        << ", \"kv_transfer_bytes\": " << json_number(p.total.kv_transfer_bytes.si())
+        << ", \"network_bytes\": " << json_number(p.total.network_bytes.si())
+        << ", \"time_breakdown_s\": {";
+    const auto tp = time_parts(p.total);
+    for (size_t k = 0; k < tp.size(); ++k) {
+      out << (k ? ", " : "") << "\"" << tp[k].first << "\": " << json_number(tp[k].second);
+    }
+    out << "}, \"energy_breakdown_j\": {";
+    const auto ep = energy_parts(p.total);
+    for (size_t k = 0; k < ep.size(); ++k) {
+      out << (k ? ", " : "") << "\"" << ep[k].first << "\": " << json_number(ep[k].second);
+    }
+    out << "}}";
+  }
+  out << "]}\n";
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,247 @@
+#include "sim/engine/collective_timer.hpp"
+
+#include <set>
+
+#include "sim/base/error.hpp"
+
+namespace scoville::engine {
+
+namespace {
+
+std::string network_name(workloads::CollectiveKind kind) {
+  switch (kind) {
+    case workloads::CollectiveKind::kAllReduce:
+      return "all_reduce";
+    case workloads::CollectiveKind::kAllGather:
+      return "all_gather";
+    case workloads::CollectiveKind::kReduceScatter:
+      return "reduce_scatter";
+    case workloads::CollectiveKind::kAllToAll:
+      return "all_to_all";
+    case workloads::CollectiveKind::kBroadcast:
+      return "broadcast";
+    case workloads::CollectiveKind::kSend:
+    case workloads::CollectiveKind::kRecv:
+      return "send_recv";
+  }
+  return "send_recv";
+}
+
+// Trace bytes (NCCL count convention, per chip) -> the network's size S (nccl-tests convention,
+// models/network/collective.hpp): all-gather's S is the gathered output and reduce-scatter's the
+// input, n times what one chip contributes or keeps.
+Bytes network_size(const workloads::Collective& c) {
+  if (c.kind == workloads::CollectiveKind::kAllGather ||
+      c.kind == workloads::CollectiveKind::kReduceScatter) {
+    return c.bytes * static_cast<double>(c.group_size);
+  }
+  return c.bytes;
+}
+
+Bytes schedule_bytes(const models::Schedule& schedule) {
+  Bytes total;
+  for (const models::Step& s : schedule) {
+    Bytes step;
+    for (const models::Transfer& t : s.transfers) step += t.bytes;
+    const double n = static_cast<double>(s.all_pairs_members.size());
+    step += s.all_pairs_bytes * (n * (n - 1));
+    total += step * static_cast<double>(s.repeat);
+  }
+  return total;
+}
+
+// Every step's all-pairs exchange written out as transfers (for merging groups).
+models::Step explicit_step(const models::Step& s) {
+  models::Step out = s;
+  out.all_pairs_members.clear();
+  out.all_pairs_bytes = Bytes();
+  for (int32_t a : s.all_pairs_members) {
+    for (int32_t b : s.all_pairs_members) {
+      if (a != b) out.transfers.push_back({a, b, s.all_pairs_bytes});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+CollectiveTimer::CollectiveTimer(const models::Topology& topology,
+                                 const workloads::ParallelDegrees& degrees, int64_t chips)
+    : topology_(&topology), network_(topology), degrees_(degrees), chips_(chips) {
+  if (chips > topology.endpoints()) {
+    throw InputError(SourceLocation{}, "mapping.chips",
+                     "the mapping uses " + std::to_string(chips) + " chips but the system has " +
+                         std::to_string(topology.endpoints()));
+  }
+}
+
+std::vector<std::vector<int32_t>> CollectiveTimer::groups(const std::string& group,
+                                                          int64_t stage) const {
+  const int64_t tp = degrees_.tp;
+  const int64_t attn_dp = degrees_.attn_dp;
+  const int64_t attn_tp = tp / attn_dp;
+  std::vector<std::vector<int32_t>> out;
+  for (int64_t replica = 0; replica < degrees_.dp; ++replica) {
+    const int64_t base = (replica * degrees_.pp + stage) * tp;
+    auto rank = [base](int64_t local) { return static_cast<int32_t>(base + local); };
+    if (group == "attn_tp") {
+      for (int64_t g = 0; g < attn_dp; ++g) {
+        std::vector<int32_t> members;
+        for (int64_t i = 0; i < attn_tp; ++i) members.push_back(rank(g * attn_tp + i));
+        out.push_back(members);
+      }
+    } else if (group == "attn_dp") {
+      for (int64_t i = 0; i < attn_tp; ++i) {
+        std::vector<int32_t> members;
+        for (int64_t g = 0; g < attn_dp; ++g) members.push_back(rank(g * attn_tp + i));
+        out.push_back(members);
+      }
+    } else {  // tp, ep (= tp in this version's mappings), and the pp pairs use the whole block
+      std::vector<int32_t> members;
+      for (int64_t i = 0; i < tp; ++i) members.push_back(rank(i));
+      out.push_back(members);
+    }
+  }
+  return out;
+}
+
+models::Communicator CollectiveTimer::communicator(const std::vector<int32_t>& members) const {
+  const std::set<int32_t> in(members.begin(), members.end());
+  models::Communicator c;
+  std::map<int64_t, std::vector<int32_t>> domains;
+  for (int32_t e : topology_->ring_order()) {
+    if (in.count(e) == 0) continue;
+    c.ring.push_back(e);
+    domains[e / topology_->domain_size()].push_back(e);
+  }
+  for (auto& [d, m] : domains) c.domains.push_back(std::move(m));
+  return c;
+}
+
+CollectiveTiming CollectiveTimer::time(const workloads::Collective& collective, int64_t stage) {
+  if (collective.kind == workloads::CollectiveKind::kRecv || collective.group_size <= 1) return {};
+  const auto key = std::make_tuple(static_cast<int>(collective.kind), collective.group,
+                                   collective.group_size, collective.bytes.si(), stage);
+  const auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second;
+  CollectiveTiming t = run(collective, stage);
+  cache_.emplace(key, t);
+  return t;
+}
+
+CollectiveTiming CollectiveTimer::exchange(const std::string& group, int64_t stage,
+                                           Bytes per_pair) {
+  models::Schedule schedule(1);
+  const int64_t domain = topology_->domain_size();
+  CollectiveTiming out;
+  for (const auto& g : groups(group, stage)) {
+    if (g.front() / domain != g.back() / domain) out.scale_out = true;
+    for (int32_t a : g) {
+      for (int32_t b : g) {
+        if (a != b) schedule[0].transfers.push_back({a, b, per_pair});
+      }
+    }
+  }
+  if (schedule[0].transfers.empty()) return out;
+  const models::ScheduleResult r = network_.time_schedule(schedule);
+  out.time = r.time;
+  out.energy = r.energy;
+  out.bytes = schedule_bytes(schedule);
+  out.algorithm = "direct";
+  return out;
+}
+
+CollectiveTiming CollectiveTimer::shift(int64_t offset, Bytes bytes) {
+  if (chips_ + offset > topology_->endpoints()) {
+    throw InputError(SourceLocation{}, "kv_placement",
+                     "a separate decode pool of " + std::to_string(chips_) + " chips needs " +
+                         std::to_string(chips_ + offset) + " chips but the system has " +
+                         std::to_string(topology_->endpoints()));
+  }
+  models::Schedule schedule(1);
+  const int64_t domain = topology_->domain_size();
+  CollectiveTiming out;
+  for (int64_t r = 0; r < chips_; ++r) {
+    const auto src = static_cast<int32_t>(r);
+    const auto dst = static_cast<int32_t>(r + offset);
+    if (src / domain != dst / domain) out.scale_out = true;
+    schedule[0].transfers.push_back({src, dst, bytes});
+  }
+  const models::ScheduleResult res = network_.time_schedule(schedule);
+  out.time = res.time;
+  out.energy = res.energy;
+  out.bytes = schedule_bytes(schedule);
+  out.algorithm = "direct";
+  return out;
+}
+
+CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, int64_t stage) {
+  CollectiveTiming out;
+  const std::vector<std::vector<int32_t>> members = groups(collective.group, stage);
+  const int64_t domain = topology_->domain_size();
+  for (const auto& g : members) {
+    if (g.front() / domain != g.back() / domain) out.scale_out = true;
+  }
+  // Groups that stay inside their local domains share no link with other domains' groups, and
+  // every domain is the same graph: timing the first domain's groups is exact, and energy and
+  // bytes scale by the number of groups.
+  double scale = 1.0;
+  std::vector<std::vector<int32_t>> timed = members;
+  if (!out.scale_out && collective.kind != workloads::CollectiveKind::kSend &&
+      domain < topology_->endpoints() && members.size() > 1) {
+    timed.clear();
+    for (const auto& g : members) {
+      if (g.front() / domain == 0) timed.push_back(g);
+    }
+    scale = static_cast<double>(members.size()) / static_cast<double>(timed.size());
+  }
+  models::Schedule merged;
+  if (collective.kind == workloads::CollectiveKind::kSend) {
+    // Pipeline hand-over: every rank of this stage to the same position of the next stage.
+    models::Step step;
+    step.label = "pp send";
+    for (const auto& g : members) {
+      for (int32_t r : g) {
+        const int32_t peer = static_cast<int32_t>(r + degrees_.tp);
+        if (peer / domain != r / domain) out.scale_out = true;
+        step.transfers.push_back({r, peer, collective.bytes});
+      }
+    }
+    merged.push_back(step);
+    out.algorithm = "direct";
+  } else {
+    const std::string name = network_name(collective.kind);
+    const Bytes size = network_size(collective);
+    // The policy's algorithm for one instance, then that algorithm on every instance at once.
+    const models::Communicator first = communicator(members.front());
+    const models::CollectiveResult one = network_.run_collective(name, first, size);
+    out.algorithm = one.algorithm;
+    if (timed.size() == 1) {
+      out.time = one.timing.time;
+      out.energy = one.timing.energy * scale;
+      out.bytes =
+          schedule_bytes(models::collective(name).find(one.algorithm)->expand(first, size)) * scale;
+      return out;
+    }
+    const models::Algorithm* algorithm = models::collective(name).find(one.algorithm);
+    for (const auto& g : timed) {
+      const models::Schedule s = algorithm->expand(communicator(g), size);
+      for (size_t i = 0; i < s.size(); ++i) {
+        const models::Step e = explicit_step(s[i]);
+        if (i >= merged.size()) {
+          merged.push_back(e);
+        } else {
+          merged[i].transfers.insert(merged[i].transfers.end(), e.transfers.begin(),
+                                     e.transfers.end());
+        }
+      }
+    }
+  }
+  const models::ScheduleResult r = network_.time_schedule(merged);
+  out.time = r.time;
+  out.energy = r.energy * scale;
+  out.bytes = schedule_bytes(merged) * scale;
+  return out;
+}
+
+}  // namespace scoville::engine

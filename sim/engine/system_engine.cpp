@@ -1,0 +1,406 @@
+#include "sim/engine/system_engine.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include <systemc>
+
+#include "models/network/topology_builders.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/engine/lowering.hpp"
+#include "sim/stats/op_accounting.hpp"
+#include "workloads/mapping/map_iteration.hpp"
+
+namespace scoville::engine {
+
+namespace {
+
+// Roles per pipeline stage: replicas' batches differ by at most one sequence, and so do the
+// attention groups' inside a replica, so a stage has at most 2 x 2 roles.
+constexpr int64_t kMaxRolesPerStage = 4;
+
+// What one simulated chip did in the iteration.
+struct ChipRun {
+  std::vector<Duration> op_time;  // per compute node, in trace order
+  std::vector<stats::Bound> op_bound;
+  std::vector<int> op_layer;
+  models::EnergyBreakdown energy;
+  Flops flops;
+  Bytes hbm_bytes;
+};
+
+// A role's program with repeated ops simulated once: `ops` are the distinct ones in order of
+// first appearance, `index` maps every op of the program to its distinct op.
+struct DedupedProgram {
+  std::vector<models::WorkDescriptor> ops;
+  std::vector<size_t> index;
+};
+
+std::string op_key(const models::WorkDescriptor& w) {
+  std::ostringstream k;
+  k.precision(17);
+  k << static_cast<int>(w.work_class) << ' ' << w.m << ' ' << w.n << ' ' << w.k << ' '
+    << w.instances << ' ' << static_cast<int>(w.math) << ' ' << w.flops.si() << ' '
+    << w.stream_bytes.si() << ' ' << w.hbm_write_bytes.si() << ' ' << w.activation_in_bytes.si()
+    << ' ' << w.activation_out_bytes.si() << ' ' << static_cast<int>(w.hbm_pattern.access) << ' '
+    << w.hbm_pattern.request_bytes << ' ' << w.hbm_pattern.stride_bytes << ' '
+    << w.hbm_pattern.span_bytes;
+  return k.str();
+}
+
+// An op's time depends on its neighbours too: a tile may prefetch the next op's operands while
+// the current one runs (prefetch_next_op), and the previous op's prefetch ran into this one. So
+// an op is reused only when it, its predecessor and its successor all match an op simulated
+// before; a kept op is simulated between copies of its real neighbours (helpers whose own
+// records are not used).
+DedupedProgram dedupe(const std::vector<models::WorkDescriptor>& program, bool enabled) {
+  DedupedProgram d;
+  if (!enabled) {
+    d.ops = program;
+    for (size_t i = 0; i < program.size(); ++i) d.index.push_back(i);
+    return d;
+  }
+  std::vector<std::string> keys;
+  for (const models::WorkDescriptor& w : program) keys.push_back(op_key(w));
+  std::map<std::string, size_t> seen;  // (prev, op, next) -> distinct index
+  int64_t last = -1;
+  for (size_t i = 0; i < program.size(); ++i) {
+    const std::string prev = i > 0 ? keys[i - 1] : std::string("^");
+    const std::string next = i + 1 < program.size() ? keys[i + 1] : std::string("$");
+    const std::string triple = prev + '|' + keys[i] + '|' + next;
+    const auto it = seen.find(triple);
+    if (it != seen.end()) {
+      d.index.push_back(it->second);
+      continue;
+    }
+    if (i > 0 && last != static_cast<int64_t>(i) - 1) d.ops.push_back(program[i - 1]);  // helper
+    seen.emplace(triple, d.ops.size());
+    d.index.push_back(d.ops.size());
+    d.ops.push_back(program[i]);
+    last = static_cast<int64_t>(i);
+    // The successor follows unless it is kept itself (then it is pushed next anyway).
+    if (i + 1 < program.size()) {
+      const std::string next_next = i + 2 < program.size() ? keys[i + 2] : std::string("$");
+      if (seen.count(keys[i] + '|' + keys[i + 1] + '|' + next_next) != 0) {
+        d.ops.push_back(program[i + 1]);  // helper
+        last = static_cast<int64_t>(i) + 1;
+      }
+    }
+  }
+  return d;
+}
+
+ChipRun collect(const models::ChipModule& module, const DedupedProgram& prog,
+                const std::vector<int>& layers, const models::ChipParams& chip) {
+  ChipRun run;
+  const std::vector<models::OpRecord>& records = module.records();
+  if (records.size() != prog.ops.size()) {
+    throw ScovilleError("system engine: chip '" + std::string(module.name()) +
+                        "' stopped before its program finished");
+  }
+  const Duration start = records.empty() ? Duration() : records.front().start;
+  std::vector<stats::OpResult> distinct;
+  for (size_t i = 0; i < records.size(); ++i) {
+    distinct.push_back(stats::account_op(records[i], prog.ops[i], chip, 0, 0, "op", start));
+  }
+  for (size_t i = 0; i < prog.index.size(); ++i) {
+    const stats::OpResult& op = distinct[prog.index[i]];
+    run.op_time.push_back(op.duration);
+    run.op_bound.push_back(op.bound);
+    run.op_layer.push_back(layers[i]);
+    run.energy += op.energy;
+    run.flops += op.flops;
+    run.hbm_bytes += op.hbm_bytes;
+  }
+  return run;
+}
+
+struct RoleTime {
+  Duration total;
+  Duration kv;
+  Duration compute;
+  Duration hbm;
+  Duration local;
+  Duration scale_out;
+  int64_t collectives = 0;
+};
+
+}  // namespace
+
+Fidelity parse_fidelity(const std::string& text) {
+  if (text == "representative") return Fidelity::kRepresentative;
+  if (text == "all") return Fidelity::kAll;
+  throw InputError(SourceLocation{"<command line>", 0, 0}, "fidelity",
+                   "unknown fidelity '" + text + "'; expected representative or all");
+}
+
+Overlap parse_overlap(const std::string& text) {
+  if (text == "none") return Overlap::kNone;
+  if (text == "two_batch") return Overlap::kTwoBatch;
+  throw InputError(SourceLocation{"<command line>", 0, 0}, "overlap",
+                   "unknown overlap '" + text + "'; expected none or two_batch");
+}
+
+SystemSetup make_setup(const config::SystemConfig& system, const workloads::ModelConfig& model,
+                       const workloads::PoolMapping& mapping, const config::DataPaths& paths,
+                       SystemEngineOptions options) {
+  models::ChipParams chip = config::load_chip(config::require_chip(system), paths);
+  config::SoftwareProfile software;
+  if (!system.software_file.empty()) software = config::parse_software(system.software_file);
+  return SystemSetup{system, std::move(chip), model, mapping, software, options};
+}
+
+SystemEngine::SystemEngine(SystemSetup setup) : setup_(std::move(setup)) {
+  topology_ = std::make_unique<models::Topology>(config::build_network(setup_.system));
+  workloads::validate_mapping(setup_.model, setup_.mapping);
+  timer_ =
+      std::make_unique<CollectiveTimer>(*topology_, setup_.mapping.degrees, setup_.mapping.chips);
+  placement_ = models::make_kv_placement(setup_.options.kv_placement);
+  if (setup_.options.kv_placement == "remote_pool" && !setup_.system.host) {
+    throw InputError(SourceLocation{setup_.system.file, 0, 0}, "system.host",
+                     "kv_placement remote_pool reads KV from host memory, but this system has no "
+                     "'host:' section");
+  }
+  if (placement_->transfers_prefill_kv() && 2 * setup_.mapping.chips > topology_->endpoints()) {
+    throw InputError(SourceLocation{setup_.system.file, 0, 0}, "kv_placement",
+                     "disaggregated needs a decode pool beside the prefill pool: 2 x " +
+                         std::to_string(setup_.mapping.chips) + " chips, but the system has " +
+                         std::to_string(topology_->endpoints()));
+  }
+  const int64_t modules = setup_.options.fidelity == Fidelity::kAll
+                              ? setup_.mapping.chips
+                              : kMaxRolesPerStage * setup_.mapping.degrees.pp;
+  static int engine_count = 0;  // module names must be unique in the process
+  const std::string prefix = "system" + std::to_string(engine_count++) + "_chip";
+  for (int64_t i = 0; i < modules; ++i) {
+    const std::string name = prefix + std::to_string(i);
+    modules_.push_back(std::make_unique<models::ChipModule>(name.c_str(), setup_.chip));
+  }
+}
+
+SystemEngine::~SystemEngine() = default;
+
+SystemEngine::KvShares SystemEngine::kv_shares(const workloads::ChipRole& role,
+                                               const workloads::IterationShape& shape) const {
+  const models::ChipParams& chip = setup_.chip;
+  models::KvPlacementContext ctx;
+  ctx.owner = role.ranks.front();
+  const int64_t base = ctx.owner - ctx.owner % setup_.mapping.degrees.tp;
+  for (int64_t i = 0; i < setup_.mapping.degrees.tp; ++i) ctx.tp_group.push_back(base + i);
+  ctx.stacks = chip.hbm.stacks;
+  ctx.channels_per_stack = chip.hbm.channels_per_stack;
+  ctx.block_tokens = setup_.options.kv_block_tokens;
+  ctx.sram_window_tokens = setup_.options.sram_window_tokens;
+  if (ctx.sram_window_tokens == 0) {
+    // Half the shared SRAM, over the KV one token of every attention-group sequence needs here.
+    Bytes per_token;
+    for (const workloads::TraceNode& node : role.trace.nodes) {
+      if (node.kind == workloads::TraceNodeKind::kCompute) per_token += node.op.kv_write_bytes;
+    }
+    per_token = per_token / static_cast<double>(std::max<int64_t>(1, shape.new_tokens));
+    ctx.sram_window_tokens =
+        per_token.si() > 0
+            ? static_cast<int64_t>(chip.shared_sram.capacity.si() * 0.5 / per_token.si())
+            : 0;
+  }
+  const models::KvTraffic t = models::kv_traffic(*placement_, ctx, shape.context, Bytes(1));
+  const double total = static_cast<double>(shape.context);
+  KvShares s;
+  s.local = t.local_hbm.si() / total;
+  s.sram = t.sram.si() / total;
+  s.peer = t.peer_hbm.si() / total;
+  s.host = t.host.si() / total;
+  return s;
+}
+
+SystemEngine::RoleKv SystemEngine::price_kv(const KvCosts& kv, const workloads::ChipRole& role,
+                                            const workloads::IterationShape& shape,
+                                            bool count_pool) {
+  RoleKv out;
+  const double ranks = static_cast<double>(role.ranks.size());
+  if (kv.host_bytes.si() > 0) {
+    // Over the chip's host link, sharing the host memory with the other chips of the host.
+    const models::HostParams& host = *setup_.system.host;
+    out.time += kv.host_bytes / host.per_chip_bandwidth() +
+                host.link_latency * static_cast<double>(kv.attention_ops);
+    out.energy += host.link_energy * kv.host_bytes * ranks;
+    out.bytes += kv.host_bytes * ranks;
+  }
+  const int64_t tp = setup_.mapping.degrees.tp;
+  for (const Bytes& peer : kv.peer_reads) {
+    // Each chip reads an equal share from every other chip of its TP group.
+    const CollectiveTiming c =
+        timer_->exchange("tp", role.stage, peer / static_cast<double>(tp - 1));
+    out.time += c.time;
+    if (count_pool) {
+      out.energy += c.energy;
+      out.bytes += c.bytes;
+    }
+  }
+  if (placement_->transfers_prefill_kv() && shape.phase == workloads::Phase::kPrefill &&
+      kv.written.si() > 0) {
+    // The prompt's KV goes from each prefill rank to the same rank of the decode pool.
+    const CollectiveTiming c = timer_->shift(setup_.mapping.chips, kv.written);
+    out.time += c.time;
+    if (count_pool) {
+      out.energy += c.energy;
+      out.bytes += c.bytes;
+    }
+  }
+  return out;
+}
+
+SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) {
+  const workloads::MappedIteration mapped =
+      workloads::map_iteration(setup_.model, shape, setup_.mapping);
+  const bool all = setup_.options.fidelity == Fidelity::kAll;
+
+  // Programs: per role, its compute nodes lowered; each role on one module (representative) or
+  // on the module of each of its ranks (all).
+  std::vector<std::vector<models::WorkDescriptor>> programs(mapped.roles.size());
+  std::vector<std::vector<int>> layers(mapped.roles.size());
+  std::vector<KvCosts> kv(mapped.roles.size());
+  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    const KvShares shares = kv_shares(mapped.roles[r], shape);
+    for (const workloads::TraceNode& node : mapped.roles[r].trace.nodes) {
+      if (node.kind != workloads::TraceNodeKind::kCompute) continue;
+      models::WorkDescriptor work = lower(node.op, setup_.chip);
+      const Bytes kv_read = node.op.kv_read_bytes;
+      if (node.op.kind == workloads::OpKind::kAttention && kv_read.si() > 0) {
+        // The placement decides which memory serves the KV reads.
+        work.stream_bytes = node.op.weight_bytes + kv_read * shares.local;
+        work.activation_in_bytes += kv_read * shares.sram;
+        kv[r].host_bytes += kv_read * shares.host;
+        if (shares.peer > 0) kv[r].peer_reads.push_back(kv_read * shares.peer);
+        ++kv[r].attention_ops;
+      }
+      kv[r].written += node.op.kv_write_bytes;
+      programs[r].push_back(std::move(work));
+      layers[r].push_back(node.layer);
+    }
+  }
+  std::vector<int> role_of_module(modules_.size(), -1);
+  if (all) {
+    for (size_t r = 0; r < mapped.roles.size(); ++r) {
+      for (int64_t rank : mapped.roles[r].ranks)
+        role_of_module[static_cast<size_t>(rank)] = static_cast<int>(r);
+    }
+  } else {
+    if (mapped.roles.size() > modules_.size()) {
+      throw ScovilleError("system engine: more chip roles than elaborated chips");
+    }
+    for (size_t r = 0; r < mapped.roles.size(); ++r) role_of_module[r] = static_cast<int>(r);
+  }
+  std::vector<DedupedProgram> deduped;
+  for (const auto& program : programs) {
+    deduped.push_back(dedupe(program, setup_.options.simulate_repeated_ops_once));
+  }
+  for (size_t m = 0; m < modules_.size(); ++m) {
+    const int r = role_of_module[m];
+    modules_[m]->set_program(r < 0 ? std::vector<models::WorkDescriptor>{}
+                                   : deduped[static_cast<size_t>(r)].ops);
+  }
+  sc_core::sc_start();
+
+  SystemIterationResult out;
+  out.chips = setup_.mapping.chips;
+  out.roles = static_cast<int64_t>(mapped.roles.size());
+  // Per role: the slowest of its simulated chips, and the energy of all its ranks.
+  std::map<int64_t, RoleTime> stage_time;  // slowest role per stage
+  std::map<int64_t, bool> stage_network_counted;
+  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    const workloads::ChipRole& role = mapped.roles[r];
+    std::vector<ChipRun> runs;
+    for (size_t m = 0; m < modules_.size(); ++m) {
+      if (role_of_module[m] != static_cast<int>(r)) continue;
+      runs.push_back(collect(*modules_[m], deduped[r], layers[r], setup_.chip));
+    }
+    out.simulated_chips += static_cast<int64_t>(runs.size());
+    // Energy: representative stands for every rank; `all` sums the ranks it ran.
+    const double scale = all ? 1.0 : static_cast<double>(role.ranks.size());
+    for (const ChipRun& run : runs) {
+      out.compute_energy += run.energy.matrix * scale + run.energy.vector * scale +
+                            run.energy.tile_sram * scale + run.energy.shared_sram * scale +
+                            run.energy.noc * scale;
+      out.hbm_energy += run.energy.hbm * scale;
+      out.flops += run.flops * scale;
+      out.hbm_bytes += run.hbm_bytes * scale;
+    }
+    // The role's time on its slowest chip, walking its nodes in order.
+    const bool count_network = !stage_network_counted[role.stage];
+    stage_network_counted[role.stage] = true;
+    const RoleKv role_kv = price_kv(kv[r], role, shape, count_network);
+    out.kv_transfer_energy += role_kv.energy;
+    out.kv_transfer_bytes += role_kv.bytes;
+    RoleTime slowest;
+    for (const ChipRun& run : runs) {
+      RoleTime t;
+      std::map<int, Duration> layer_compute;
+      std::map<int, Duration> layer_comm;
+      size_t op = 0;
+      for (const workloads::TraceNode& node : role.trace.nodes) {
+        if (node.kind == workloads::TraceNodeKind::kCompute) {
+          const Duration d = run.op_time[op];
+          (run.op_bound[op] == stats::Bound::kHbm ? t.hbm : t.compute) += d;
+          layer_compute[node.layer] += d;
+          ++op;
+          continue;
+        }
+        const CollectiveTiming c = timer_->time(node.collective, role.stage);
+        (c.scale_out ? t.scale_out : t.local) += c.time;
+        layer_comm[node.layer] += c.time;
+        if (c.time.si() > 0) ++t.collectives;
+        if (count_network && &run == &runs.front()) {
+          (c.scale_out ? out.scale_out_energy : out.local_network_energy) += c.energy;
+          out.network_bytes += c.bytes;
+        }
+      }
+      t.kv = role_kv.time;
+      if (setup_.options.overlap == Overlap::kTwoBatch) {
+        t.total += t.kv;
+        for (const auto& [layer, compute] : layer_compute) {
+          const Duration comm = layer_comm[layer];
+          t.total += layer < 0 ? compute + comm : std::max(compute, comm);
+        }
+        for (const auto& [layer, comm] : layer_comm) {
+          if (layer_compute.count(layer) == 0) t.total += comm;
+        }
+      } else {
+        t.total = t.compute + t.hbm + t.local + t.scale_out + t.kv;
+      }
+      if (t.total > slowest.total) slowest = t;
+    }
+    RoleTime& stage = stage_time[role.stage];
+    if (slowest.total > stage.total) stage = slowest;
+  }
+  // Stages run one after the other for one batch (a pipeline's latency); parts add up likewise.
+  for (const auto& [stage, t] : stage_time) {
+    out.hardware_time += t.total;
+    out.compute_time += t.compute;
+    out.hbm_time += t.hbm;
+    out.local_network_time += t.local;
+    out.scale_out_time += t.scale_out;
+    out.kv_transfer_time += t.kv;
+    out.collectives += t.collectives;
+  }
+  // Software: launches per op and a sync per layer on the busiest role, once per iteration.
+  int64_t ops = 0;
+  int64_t layer_count = 0;
+  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+    ops = std::max<int64_t>(ops, static_cast<int64_t>(programs[r].size()));
+    std::vector<int> distinct = layers[r];
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    layer_count = std::max<int64_t>(layer_count, static_cast<int64_t>(distinct.size()));
+  }
+  out.software_time = setup_.software.overhead(ops, layer_count);
+  out.time = out.hardware_time + out.software_time;
+  out.static_energy =
+      setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);
+  out.energy = out.compute_energy + out.hbm_energy + out.local_network_energy +
+               out.scale_out_energy + out.kv_transfer_energy + out.static_energy;
+  return out;
+}
+
+}  // namespace scoville::engine

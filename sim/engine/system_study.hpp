@@ -1,0 +1,49 @@
+// A request shape on a system: the prefill of `batch` prompts of `isl` tokens, then the decode
+// of `osl` tokens (sampled steps, decode_sampling.hpp), each iteration on the SystemEngine; per
+// phase the time, energy and their breakdown per component. The constructor elaborates the
+// design, run() simulates: construct every study of a process first (`scoville ablate`).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/engine/system_engine.hpp"
+
+namespace scoville::engine {
+
+struct SystemStudyConfig {
+  int64_t batch = 1;
+  int64_t isl = 1024;
+  int64_t osl = 128;
+};
+
+struct SystemPhaseResult {
+  std::string phase;   // "prefill" or "decode"
+  int64_t tokens = 0;  // prompt tokens (prefill) or generated tokens (decode), all sequences
+  int64_t iterations = 0;
+  SystemIterationResult total;  // weighted sum over the phase's iterations
+};
+
+struct SystemStudyResult {
+  std::vector<SystemPhaseResult> phases;
+  int64_t engine_iterations = 0;  // iterations simulated
+};
+
+// Adds b x w into a (every time, energy and counter field).
+void accumulate(SystemIterationResult& a, const SystemIterationResult& b, double w);
+
+class SystemStudy {
+ public:
+  SystemStudy(SystemSetup setup, SystemStudyConfig config);
+  SystemStudyResult run();
+  const SystemEngine& engine() const { return *engine_; }
+  const SystemStudyConfig& config() const { return config_; }
+
+ private:
+  std::unique_ptr<SystemEngine> engine_;
+  SystemStudyConfig config_;
+};
+
+}  // namespace scoville::engine

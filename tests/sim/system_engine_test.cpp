@@ -1,0 +1,194 @@
+// The system engine: one design reused across iterations, representative vs every chip, and the
+// per-component breakdown. Each TEST_CASE runs in its own process (one SystemC design each).
+#include <catch2/catch.hpp>
+
+#include "sim/base/yaml_reader.hpp"
+#include "sim/config/system_loader.hpp"
+#include "sim/engine/system_engine.hpp"
+#include "workloads/model_loader.hpp"
+
+using namespace scoville;
+using namespace scoville::engine;
+
+namespace {
+
+// 16 chips: two local switch domains of 8 joined by a scale-out switch, so that a dp = 2 mapping
+// has a TP group per domain and an EP or DP collective across them.
+const char* kSystem16 = R"(system:
+  name: sixteen
+  chip: jalapeno
+  chips: 16
+  network:
+    local:
+      size: 8
+      topology: switch
+      link: {lanes: 4, bandwidth_per_lane: 100 GB/s, latency: 200 ns, energy: 5 pJ/bit}
+      switch: {radix: 8, port_bandwidth: 400 GB/s, latency: 250 ns, energy: 10 pJ/bit}
+    scale_out:
+      domains: 2
+      topology: switch
+      link: {lanes: 1, bandwidth_per_lane: 100 GB/s, latency: 100 ns, energy: 5 pJ/bit}
+      switch: {radix: 16, port_bandwidth: 100 GB/s, latency: 700 ns, energy: 10 pJ/bit}
+      nic: {bandwidth: 100 GB/s, latency: 1 us, energy: 6 pJ/bit}
+)";
+
+// A shipped model cut to `layers` layers, so that simulating every chip stays fast.
+workloads::ModelConfig model(const std::string& name, int layers) {
+  std::string text =
+      read_text_file(std::string(SCOVILLE_SOURCE_DIR) + "/workloads/models/" + name + ".yaml");
+  const size_t at = text.find("\nlayers: ") + 1;
+  text.replace(at, text.find(' ', at + 8) - at, "layers: " + std::to_string(layers));
+  return workloads::load_model_from_string(text, name + ".yaml");
+}
+
+workloads::PoolMapping mapping(int64_t chips, int64_t tp, int64_t dp) {
+  workloads::PoolMapping m;
+  m.chips = chips;
+  m.degrees.tp = tp;
+  m.degrees.dp = dp;
+  m.where = SourceLocation{"test", 0, 0};
+  return m;
+}
+
+SystemSetup setup16(Fidelity fidelity, Overlap overlap = Overlap::kNone) {
+  const config::SystemConfig sys = config::parse_system_string(kSystem16, "sixteen.yaml");
+  return make_setup(sys, model("llama-3.1-8b", 4), mapping(16, 8, 2),
+                    config::DataPaths::from_environment(), {fidelity, overlap});
+}
+
+workloads::IterationShape decode(int64_t batch, int64_t context) {
+  return {workloads::Phase::kDecode, batch, 1, context};
+}
+workloads::IterationShape prefill(int64_t batch, int64_t isl) {
+  return {workloads::Phase::kPrefill, batch, isl, isl};
+}
+
+double relative(Duration a, Duration b) { return std::abs(a.si() - b.si()) / b.si(); }
+
+}  // namespace
+
+TEST_CASE("two identical iterations in one process take identical time", "[system_engine]") {
+  SystemEngine engine(setup16(Fidelity::kRepresentative));
+  const SystemIterationResult first = engine.run(decode(8, 1024));
+  const SystemIterationResult other = engine.run(prefill(2, 256));
+  const SystemIterationResult again = engine.run(decode(8, 1024));
+  // Identical up to the rounding of absolute times (records are absolute, in doubles).
+  CHECK(relative(again.hardware_time, first.hardware_time) < 1e-9);
+  CHECK(std::abs(again.energy.si() - first.energy.si()) / first.energy.si() < 1e-9);
+  CAPTURE(relative(again.hardware_time, first.hardware_time));
+  CHECK(other.hardware_time > first.hardware_time);
+}
+
+TEST_CASE("representative and all chips agree within 2 percent on 16 chips", "[system_engine]") {
+  // Both designs elaborated before the first run (one design per process).
+  SystemEngine representative(setup16(Fidelity::kRepresentative));
+  SystemEngine all(setup16(Fidelity::kAll));
+  for (const workloads::IterationShape& shape : {decode(7, 1024), prefill(3, 128)}) {
+    const SystemIterationResult r = representative.run(shape);
+    const SystemIterationResult a = all.run(shape);
+    INFO(workloads::to_string(shape.phase));
+    CHECK(a.simulated_chips == 16);
+    CHECK(r.simulated_chips == r.roles);
+    CHECK(relative(r.time, a.time) < 0.02);
+    CHECK(std::abs(r.energy.si() - a.energy.si()) / a.energy.si() < 0.02);
+  }
+}
+
+TEST_CASE("the system breakdown adds up and the network carries the collectives",
+          "[system_engine]") {
+  SystemEngine engine(setup16(Fidelity::kRepresentative));
+  const SystemIterationResult r = engine.run(decode(8, 1024));
+  const double parts = (r.compute_time + r.hbm_time + r.local_network_time + r.scale_out_time).si();
+  CHECK(parts == Approx(r.hardware_time.si()).epsilon(1e-9));
+  CHECK(r.energy.si() == Approx((r.compute_energy + r.hbm_energy + r.local_network_energy +
+                                 r.scale_out_energy + r.kv_transfer_energy + r.static_energy)
+                                    .si())
+                             .epsilon(1e-9));
+  // dp = 2, tp = 8 on two domains of 8: every TP group stays in its domain.
+  CHECK(r.local_network_time.si() > 0);
+  CHECK(r.scale_out_time.si() == 0);
+  CHECK(r.network_bytes.si() > 0);
+  // Static energy is every pool chip's static power over the iteration.
+  CHECK(r.static_energy.si() ==
+        Approx((engine.setup().chip.power.static_power * r.time).si() * 16).epsilon(1e-9));
+  CHECK(r.software_time.si() == 0);  // the inline system names no software profile
+}
+
+TEST_CASE("two-batch overlap hides communication under compute", "[system_engine]") {
+  SystemEngine none(setup16(Fidelity::kRepresentative));
+  SystemEngine overlapped(setup16(Fidelity::kRepresentative, Overlap::kTwoBatch));
+  const SystemIterationResult a = none.run(decode(8, 1024));
+  const SystemIterationResult b = overlapped.run(decode(8, 1024));
+  CHECK(b.hardware_time < a.hardware_time);
+  // At best the whole network time is hidden.
+  CHECK(b.hardware_time.si() >=
+        (a.hardware_time - a.local_network_time - a.scale_out_time).si() * (1 - 1e-9));
+}
+
+namespace {
+SystemSetup hgx_setup(const std::string& placement, int64_t tp) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  SystemEngineOptions options;
+  options.kv_placement = placement;
+  return make_setup(config::load_system("h200-hgx8", paths), model("llama-3.1-8b", 4),
+                    mapping(tp, tp, 1), paths, options);
+}
+}  // namespace
+
+TEST_CASE("disaggregated prefill hands its KV to the decode pool at link bandwidth",
+          "[system_engine]") {
+  SystemEngine local(hgx_setup("local", 4));
+  SystemEngine disaggregated(hgx_setup("disaggregated", 4));
+  const workloads::IterationShape shape = prefill(2, 1024);
+  const SystemIterationResult a = local.run(shape);
+  const SystemIterationResult b = disaggregated.run(shape);
+  CHECK(a.kv_transfer_time.si() == 0);
+  // Closed form: each of the 4 prefill chips sends its quarter of the KV (tp 4 divides the 8 KV
+  // heads) over its NVLink port to its decode peer.
+  const workloads::ModelConfig m = model("llama-3.1-8b", 4);
+  const Bytes per_chip = m.kv_bytes(1024) * 2.0 / 4.0;
+  CHECK(b.kv_transfer_bytes.si() == Approx(per_chip.si() * 4).epsilon(1e-6));
+  const config::SystemConfig sys =
+      config::load_system("h200-hgx8", config::DataPaths::from_environment());
+  const Duration closed_form = per_chip / sys.network.link.bandwidth();
+  CHECK(relative(b.kv_transfer_time, closed_form) < 0.05);
+  CHECK(b.kv_transfer_energy.si() > 0);
+  // The rest of the iteration is the same work.
+  CHECK(relative(b.hardware_time - b.kv_transfer_time, a.hardware_time) < 1e-9);
+}
+
+TEST_CASE("remote_pool reads KV over the host link and sram_window from SRAM", "[system_engine]") {
+  SystemEngine local(hgx_setup("local", 8));
+  SystemEngine remote(hgx_setup("remote_pool", 8));
+  SystemEngine window(hgx_setup("sram_window", 8));
+  const workloads::IterationShape shape = decode(16, 2048);
+  const SystemIterationResult a = local.run(shape);
+  const SystemIterationResult r = remote.run(shape);
+  const SystemIterationResult w = window.run(shape);
+  const config::SystemConfig sys =
+      config::load_system("h200-hgx8", config::DataPaths::from_environment());
+  // Every KV byte crosses the host link: at least bytes / per-chip bandwidth on each chip.
+  const Bytes per_chip = r.kv_transfer_bytes / 8.0;
+  CHECK(per_chip.si() > 0);
+  CHECK(r.kv_transfer_time.si() >= (per_chip / sys.host->per_chip_bandwidth()).si());
+  CHECK(r.time > a.time);
+  CHECK(r.hbm_bytes < a.hbm_bytes);
+  CHECK(w.hbm_bytes < a.hbm_bytes);
+  CHECK(w.kv_transfer_time.si() == 0);
+}
+
+TEST_CASE("simulating repeated ops once stays within 1 percent of simulating each",
+          "[system_engine]") {
+  SystemSetup once = setup16(Fidelity::kRepresentative);
+  once.options.simulate_repeated_ops_once = true;
+  SystemEngine reuse(once);
+  SystemEngine full(setup16(Fidelity::kRepresentative));
+  for (const workloads::IterationShape& shape : {decode(8, 2048), prefill(2, 256)}) {
+    const SystemIterationResult a = reuse.run(shape);
+    const SystemIterationResult b = full.run(shape);
+    INFO(workloads::to_string(shape.phase));
+    CAPTURE(relative(a.time, b.time));
+    CHECK(relative(a.time, b.time) < 0.01);
+    CHECK(std::abs(a.energy.si() - b.energy.si()) / b.energy.si() < 0.01);
+  }
+}

@@ -1,0 +1,105 @@
+// System engine benchmark (not a test): one decode step of the large cases of issue 6 on the
+// SystemC system engine, with the wall time and the process's peak resident memory, plus the
+// DeepSeek R1 8K/1K disaggregated KV hand-over against its closed form (bytes / link bandwidth).
+//   build/release/tools/bench/scoville_system_bench
+// Each case elaborates its own engine; all are built before the first run (one design per
+// process), so the wall time of a case is its run alone.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
+#include "sim/engine/system_engine.hpp"
+#include "workloads/model_loader.hpp"
+
+namespace {
+
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+}
+
+struct Case {
+  const char* label;
+  const char* system;
+  const char* model;
+  int64_t tp, ep, attn_dp, dp;
+  scoville::workloads::Phase phase;
+  int64_t batch, new_tokens, context;
+  const char* kv_placement;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace scoville;
+  // --every-op: simulate every op (the default of scoville run --system); otherwise repeated
+  // ops are simulated once (SystemEngineOptions::simulate_repeated_ops_once).
+  const bool reuse = !(argc > 1 && std::string(argv[1]) == "--every-op");
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const workloads::Phase decode = workloads::Phase::kDecode;
+  const workloads::Phase prefill = workloads::Phase::kPrefill;
+  // 8K/1K: the last decode step attends to 8192 + 1024 tokens.
+  const Case cases[] = {
+      {"kimi-k2.5 decode, wide EP 64 x dp 32", "jalapeno-2048", "kimi-k2.5", 64, 64, 64, 32, decode,
+       2048, 1, 9216, "local"},
+      {"deepseek-r1 decode, wide EP 64", "gb200-nvl72", "deepseek-r1", 64, 64, 64, 1, decode, 1024,
+       1, 9216, "local"},
+      {"deepseek-r1 8K prefill, disaggregated", "gb200-nvl72", "deepseek-r1", 8, 8, 1, 1, prefill,
+       1, 8192, 8192, "disaggregated"},
+  };
+  std::vector<std::unique_ptr<engine::SystemEngine>> engines;
+  for (const Case& c : cases) {
+    const config::SystemConfig system = config::load_system(c.system, paths);
+    workloads::PoolMapping m;
+    m.degrees.tp = c.tp;
+    m.degrees.ep = c.ep;
+    m.degrees.attn_dp = c.attn_dp;
+    m.degrees.dp = c.dp;
+    m.chips = c.tp * c.dp;
+    m.where = SourceLocation{"bench", 0, 0};
+    engine::SystemEngineOptions options;
+    options.kv_placement = c.kv_placement;
+    options.simulate_repeated_ops_once = reuse;
+    const workloads::ModelConfig model =
+        workloads::load_model(paths.resolve(c.model, "workloads/models"));
+    engines.push_back(std::make_unique<engine::SystemEngine>(
+        engine::make_setup(system, model, m, paths, options)));
+  }
+  std::printf("elaborated %zu engines, peak RSS %.1f MiB\n", engines.size(), peak_rss_mib());
+  std::printf("%-40s %6s %5s %12s %12s %12s %10s %12s\n", "case", "chips", "roles", "step_ms",
+              "energy_J", "network_ms", "wall_s", "peak_rss_MiB");
+  for (size_t i = 0; i < engines.size(); ++i) {
+    const Case& c = cases[i];
+    const auto start = std::chrono::steady_clock::now();
+    const engine::SystemIterationResult r =
+        engines[i]->run({c.phase, c.batch, c.new_tokens, c.context});
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%-40s %6lld %5lld %12.3f %12.3f %12.3f %10.3f %12.1f\n", c.label,
+                static_cast<long long>(r.chips), static_cast<long long>(r.roles), r.time.si() * 1e3,
+                r.energy.si(), (r.local_network_time + r.scale_out_time).si() * 1e3, wall,
+                peak_rss_mib());
+    if (r.kv_transfer_bytes.si() > 0) {
+      // Closed form: each prefill chip sends its KV to its decode peer over its own link.
+      const Bytes per_chip = r.kv_transfer_bytes / static_cast<double>(r.chips);
+      const Bandwidth link = engines[i]->setup().system.network.kind == "hierarchical"
+                                 ? engines[i]->setup().system.network.local->link.bandwidth()
+                                 : engines[i]->setup().system.network.link.bandwidth();
+      const double closed = (per_chip / link).si();
+      std::printf(
+          "  KV hand-over: %.1f MB per chip, simulated %.1f us, bytes / link bandwidth "
+          "%.1f us (%+.2f%%), energy %.3f J\n",
+          per_chip.si() / 1e6, r.kv_transfer_time.si() * 1e6, closed * 1e6,
+          100.0 * (r.kv_transfer_time.si() - closed) / closed, r.kv_transfer_energy.si());
+    }
+  }
+  return 0;
+}
