@@ -12,6 +12,8 @@ extern const char kSweepUsage[];
 extern const char kTraceUsage[];
 extern const char kChipBenchUsage[];
 extern const char kNetUsage[];
+extern const char kInferencexUsage[];
+extern const char kServeUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -23,6 +25,8 @@ const std::vector<CommandEntry>& command_table() {
       {"trace", kTraceUsage, trace_command},
       {"chip-bench", kChipBenchUsage, chip_bench_command},
       {"net", kNetUsage, net_command},
+      {"inferencex", kInferencexUsage, inferencex_command},
+      {"serve", kServeUsage, serve_command},
   };
   return table;
 }
