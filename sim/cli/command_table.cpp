@@ -14,6 +14,7 @@ extern const char kChipBenchUsage[];
 extern const char kNetUsage[];
 extern const char kInferencexUsage[];
 extern const char kServeUsage[];
+extern const char kValidateUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -27,6 +28,7 @@ const std::vector<CommandEntry>& command_table() {
       {"net", kNetUsage, net_command},
       {"inferencex", kInferencexUsage, inferencex_command},
       {"serve", kServeUsage, serve_command},
+      {"validate", kValidateUsage, validate_command},
   };
   return table;
 }

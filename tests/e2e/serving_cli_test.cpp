@@ -228,3 +228,34 @@ TEST_CASE("serve: a scenario file runs, writes its requests, and bad ones are lo
   CHECK_THAT(e.output, Catch::Contains("bad.yaml:5"));
   CHECK_THAT(e.output, Catch::Contains("rate"));
 }
+
+TEST_CASE("validate: predicts the rows in scope and says why it skips the others",
+          "[cli][serving]") {
+  TempDir dir("validate");
+  const std::string csv = dir.write(
+      "m.csv",
+      "id,source,system,chips,model,precision,framework,isl,osl,concurrency,throughput_metric,"
+      "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,e2e_s,notes\n"
+      "1,x,NVIDIA H200 (8-GPU),,Llama-3.3-70B-Instruct,FP8,vLLM,128,8,2,total_tok_s_per_chip,"
+      "100.0,50.0,,,,\"a note, with a comma\"\n"
+      "2,x,NVIDIA B200 (8-GPU),,gpt-oss-120b,FP4,TRT,128,8,2,total_tok_s_per_chip,100.0,,,,,\n"
+      "3,x,AMD MI300X (8-GPU),,gpt-oss-120b,FP4,vLLM,128,8,2,total_tok_s_per_chip,100.0,,,,,\n");
+  const auto r = run_scoville("validate --measurements " + csv + " --prompts-per-client 2");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("1 rows predicted, 2 skipped"));
+  CHECK_THAT(r.output, Catch::Contains("no b200 in arch/chips"));
+  CHECK_THAT(r.output, Catch::Contains("chip not H200 / B200 / GB200"));
+  // The JSON's error is the signed difference from the published figure.
+  const auto j = run_scoville("validate --json --measurements " + csv + " --prompts-per-client 2");
+  REQUIRE(j.exit_code == 0);
+  const size_t p = j.output.find("\"predicted\": ");
+  const size_t e = j.output.find("\"error_pct\": ");
+  REQUIRE(p != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  const double predicted = std::stod(j.output.substr(p + 13));
+  const double error = std::stod(j.output.substr(e + 13));
+  CHECK(error == Approx((predicted - 100.0) / 100.0 * 100.0).epsilon(1e-9));
+  const auto missing = run_scoville("validate --measurements " + dir.file("none.csv"));
+  CHECK(missing.exit_code == 2);
+}
