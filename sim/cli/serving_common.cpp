@@ -168,17 +168,19 @@ void mark_pareto(std::vector<ServingPoint>& points) {
 }
 
 void print_points_table(std::ostream& out, const std::vector<ServingPoint>& points) {
-  out << "#" << pad("conc", 6) << "  " << std::string("mapping") + std::string(12, ' ')
+  size_t width = 19;
+  for (const ServingPoint& p : points) width = std::max(width, p.mapping.size() + 1);
+  out << "#" << pad("conc", 6) << "  " << std::string("mapping") + std::string(width - 7, ' ')
       << pad("tput/chip", 11) << pad("intvty", 9) << pad("ttft_med", 10) << pad("ttft_p99", 10)
       << pad("tpot_med", 10) << pad("tpot_p99", 10) << pad("e2el_med", 10) << pad("e2el_p99", 10)
       << pad("tput/kWtdp", 11) << "  pareto\n";
-  out << "#" << pad("", 6) << "  " << std::string(19, ' ') << pad("tok/s", 11) << pad("tok/s/u", 9)
-      << pad("ms", 10) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10) << pad("s", 10)
-      << pad("s", 10) << pad("tok/s/kW", 11) << "\n";
+  out << "#" << pad("", 6) << "  " << std::string(width, ' ') << pad("tok/s", 11)
+      << pad("tok/s/u", 9) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10)
+      << pad("s", 10) << pad("s", 10) << pad("tok/s/kW", 11) << "\n";
   for (const ServingPoint& p : points) {
     const serving::ServingMetrics& m = p.result.metrics;
     std::string label = p.mapping;
-    if (label.size() < 19) label += std::string(19 - label.size(), ' ');
+    if (label.size() < width) label += std::string(width - label.size(), ' ');
     out << pad(std::to_string(p.concurrency), 7) << "  " << label
         << pad(num(m.tput_per_chip, 1), 11) << pad(num(m.intvty, 1), 9)
         << pad(num(m.ttft_ms.median, 1), 10) << pad(num(m.ttft_ms.p99, 1), 10)
