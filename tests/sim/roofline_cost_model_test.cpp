@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/energy/energy_model.hpp"
 #include "models/network/collective.hpp"
 #include "models/network/network_model.hpp"
 #include "sim/base/error.hpp"
@@ -216,4 +217,52 @@ TEST_CASE("roofline: KV capacity is the HBM left after the weights, and misfits 
   dp2.chips = 2;
   dp2.degrees.dp = 2;
   CHECK_THROWS_AS(RooflineCostModel(m, chip, {dp2}, nvl72()), InputError);
+}
+
+TEST_CASE("roofline: energy is the ops' action counts priced by the chip's table plus static",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const IterationCost c = cost.cost(decode_batch({700, 700, 700}));
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kDecode, 3, 1, 700});
+  models::ActionCounts counts;
+  for (const workloads::Op& op : trace.ops) {
+    if (op.kind == workloads::OpKind::kMatmul || op.kind == workloads::OpKind::kAttention) {
+      counts.macs[models::index_of(*chip.executed_precision(op.math))] += op.flops.si() / 2.0;
+    } else if (op.kind == workloads::OpKind::kVector) {
+      counts.vector_flops += op.flops.si();
+    }
+    counts.hbm = counts.hbm + op.weight_bytes + op.kv_read_bytes + op.kv_write_bytes +
+                 op.activation_in_bytes + op.activation_out_bytes;
+  }
+  const double expected =
+      models::price(counts, chip.energy, chip.power.static_power, c.time).total().si();
+  CHECK(c.energy.si() == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("roofline: attention-DP and pipeline mappings price small and large batches",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const models::Topology topo = nvl72();
+  // One sequence on a tp 4 / attn_dp 4 pool: priced with the attention groups it can fill.
+  const RooflineCostModel dpa(m, chip, {pool(4, 1, 4)}, topo, {}, {false, 6, true});
+  const double one = dpa.cost(decode_batch({2048})).time.si();
+  const double many = dpa.cost(decode_batch(std::vector<int64_t>(64, 2048))).time.si();
+  CHECK(one > 0);
+  CHECK(many > one);
+  // Pipeline stages run one after the other: 2 stages of tp 1 take about as long as one chip
+  // (the same ops, split in two) plus the stage handoff.
+  workloads::PoolMapping pp2 = pool(1);
+  pp2.chips = 2;
+  pp2.degrees.pp = 2;
+  const RooflineCostModel staged(m, chip, {pp2}, topo, {}, {false, 6, true});
+  const RooflineCostModel single(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const IterationBatch b = decode_batch({1000, 1000});
+  const double t_staged = staged.cost(b).time.si();
+  const double t_single = single.cost(b).time.si();
+  CHECK(t_staged > t_single);
+  CHECK(t_staged < t_single * 1.05);
 }
