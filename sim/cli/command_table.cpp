@@ -13,6 +13,9 @@ extern const char kTraceUsage[];
 extern const char kChipBenchUsage[];
 extern const char kNetUsage[];
 extern const char kAblateUsage[];
+extern const char kInferencexUsage[];
+extern const char kServeUsage[];
+extern const char kValidateUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -25,6 +28,9 @@ const std::vector<CommandEntry>& command_table() {
       {"chip-bench", kChipBenchUsage, chip_bench_command},
       {"net", kNetUsage, net_command},
       {"ablate", kAblateUsage, ablate_command},
+      {"inferencex", kInferencexUsage, inferencex_command},
+      {"serve", kServeUsage, serve_command},
+      {"validate", kValidateUsage, validate_command},
   };
   return table;
 }

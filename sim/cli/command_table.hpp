@@ -32,6 +32,9 @@ int trace_command(const Invocation& invocation, std::ostream& out);
 int chip_bench_command(const Invocation& invocation, std::ostream& out);
 int net_command(const Invocation& invocation, std::ostream& out);
 int ablate_command(const Invocation& invocation, std::ostream& out);
+int inferencex_command(const Invocation& invocation, std::ostream& out);
+int serve_command(const Invocation& invocation, std::ostream& out);
+int validate_command(const Invocation& invocation, std::ostream& out);
 
 const std::vector<CommandEntry>& command_table();
 // All commands' usage, or only `command`'s when it names one.

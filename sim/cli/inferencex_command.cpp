@@ -1,0 +1,313 @@
+// `scoville inferencex`: the InferenceX benchmark on simulated hardware. A closed loop of N
+// clients (10 x N requests, lengths uniform in [0.8, 1] x nominal) per concurrency, priced by the
+// roofline cost model; prints throughput per chip against interactivity with the Pareto frontier.
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/cli/serving_common.hpp"
+#include "sim/config/config_files.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/mapping_loader.hpp"
+#include "sim/output/json_text.hpp"
+#include "workloads/model_loader.hpp"
+
+namespace scoville::cli {
+
+extern const char kInferencexUsage[] =
+    R"(  scoville inferencex [options]     InferenceX sweep: throughput per chip vs interactivity
+      --system NAME|FILE            a chip (arch/chips: one pool of --chips chips on a switch
+                                    built from its ports) or a system file (arch/systems: its
+                                    network; give the chip with --chip)
+      --chip NAME|FILE              the chip, with a system file
+      --chips N                     chips available (default 8, or the tp of the mapping)
+      --model NAME|FILE             model (workloads/models)
+      --isl N --osl N               nominal input and output tokens per request
+      --concurrency N[,N...]        clients (default 1,2,4,...,1024)
+      --tp N [--ep N] [--attn-dp N] the mapping of one pool of tp chips (default tp = --chips)
+      --mapping FILE                a mapping YAML instead (one pool, or prefill and decode)
+      --search                      try the feasible TP / EP / attention-DP mappings up to
+                                    --chips per concurrency; print the Pareto frontier
+      --prompts-per-client K        requests per client (default 10: InferenceX's 10 x N)
+      --range-ratio R               lengths uniform in [R, 1] x nominal (default 0.8)
+      --max-num-seqs N              sequences per batch (default: the concurrency)
+      --max-batched-tokens N        token budget per iteration (default 8192)
+      --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
+      --software NAME|FILE          software overheads profile (arch/software; default none)
+      --seed N                      request seed (default 1)
+      --json                        print JSON instead of the table
+      -o, --output FILE.h5          write /points and /requests (atomically)
+      --quiet                       no progress bar (it shows only on a terminal anyway)
+)";
+
+namespace {
+
+struct Options {
+  std::string system, chip, model;
+  int64_t chips = 0;
+  int64_t isl = 0, osl = 0;
+  std::vector<int64_t> concurrency;
+  int64_t tp = 0, ep = 1, attn_dp = 1;
+  std::string mapping_file;
+  bool search = false;
+  int64_t prompts_per_client = 10;
+  double range_ratio = 0.8;
+  int64_t max_num_seqs = 0;
+  int64_t max_batched_tokens = 8192;
+  int64_t mtp_depth = 0;
+  double mtp_acceptance = 0.0;
+  std::string software;
+  uint64_t seed = 1;
+  bool json = false, quiet = false;
+  std::string output;
+};
+
+double parse_fraction(const std::string& flag, const std::string& text, double lo, double hi) {
+  try {
+    size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && v >= lo && v <= hi) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError{flag + ": expected a number in [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "], found '" + text + "'"};
+}
+
+Options parse(const std::vector<std::string>& args) {
+  Options o;
+  ArgReader a("scoville inferencex", args);
+  auto positive = [&](const char* flag) {
+    const long long v = a.count();
+    if (v < 1) throw UsageError{std::string(flag) + ": expected at least 1"};
+    return static_cast<int64_t>(v);
+  };
+  while (a.next()) {
+    if (a.is("--system")) {
+      o.system = a.value();
+    } else if (a.is("--chip")) {
+      o.chip = a.value();
+    } else if (a.is("--chips")) {
+      o.chips = positive("--chips");
+    } else if (a.is("--model")) {
+      o.model = a.value();
+    } else if (a.is("--isl")) {
+      o.isl = positive("--isl");
+    } else if (a.is("--osl")) {
+      o.osl = positive("--osl");
+    } else if (a.is("--concurrency")) {
+      for (long long v : a.count_list()) {
+        if (v < 1) throw UsageError{"--concurrency: expected clients >= 1"};
+        o.concurrency.push_back(v);
+      }
+    } else if (a.is("--tp")) {
+      o.tp = positive("--tp");
+    } else if (a.is("--ep")) {
+      o.ep = positive("--ep");
+    } else if (a.is("--attn-dp")) {
+      o.attn_dp = positive("--attn-dp");
+    } else if (a.is("--mapping")) {
+      o.mapping_file = a.value();
+    } else if (a.is("--search")) {
+      o.search = true;
+    } else if (a.is("--prompts-per-client")) {
+      o.prompts_per_client = positive("--prompts-per-client");
+    } else if (a.is("--range-ratio")) {
+      o.range_ratio = parse_fraction("--range-ratio", a.value(), 1e-9, 1.0);
+    } else if (a.is("--max-num-seqs")) {
+      o.max_num_seqs = positive("--max-num-seqs");
+    } else if (a.is("--max-batched-tokens")) {
+      o.max_batched_tokens = positive("--max-batched-tokens");
+    } else if (a.is("--mtp-depth")) {
+      o.mtp_depth = a.count();
+    } else if (a.is("--mtp-acceptance")) {
+      o.mtp_acceptance = parse_fraction("--mtp-acceptance", a.value(), 0.0, 1.0);
+    } else if (a.is("--software")) {
+      o.software = a.value();
+    } else if (a.is("--seed")) {
+      o.seed = static_cast<uint64_t>(a.count());
+    } else if (a.is("--json")) {
+      o.json = true;
+    } else if (a.is("--quiet")) {
+      o.quiet = true;
+    } else if (a.is("-o") || a.is("--output")) {
+      o.output = a.value();
+    } else {
+      a.unknown();
+    }
+  }
+  if (o.system.empty()) throw UsageError{"--system is required"};
+  if (o.model.empty()) throw UsageError{"--model is required"};
+  if (o.isl == 0 || o.osl == 0) throw UsageError{"--isl and --osl are required"};
+  if (!o.mapping_file.empty() && (o.tp != 0 || o.search)) {
+    throw UsageError{"--mapping excludes --tp and --search"};
+  }
+  if (o.search && o.tp != 0) throw UsageError{"--search excludes --tp"};
+  if (o.concurrency.empty()) {
+    for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);
+  }
+  return o;
+}
+
+// --system names a chip when arch/chips has it, or when the file is a chip file.
+bool names_chip(const std::string& name) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const std::string path = paths.resolve(name, "arch/chips");
+  if (!std::filesystem::exists(path)) return false;
+  if (path != name) return true;  // resolved by name in arch/chips
+  return config::detect_kind(path) == config::FileKind::kChip;
+}
+
+workloads::MappingConfig single_pool(int64_t tp, int64_t ep, int64_t attn_dp) {
+  workloads::PoolMapping p;
+  p.pool = "default";
+  p.chips = tp;
+  p.degrees.tp = tp;
+  p.degrees.ep = ep;
+  p.degrees.attn_dp = attn_dp;
+  p.where = SourceLocation{"<command line>", 0, 0};
+  return workloads::MappingConfig{{p}};
+}
+
+std::vector<workloads::MappingConfig> candidates(const Options& o,
+                                                 const workloads::ModelConfig& model,
+                                                 int64_t chips) {
+  if (!o.mapping_file.empty()) return {config::load_mapping(o.mapping_file)};
+  if (!o.search) return {single_pool(o.tp != 0 ? o.tp : chips, o.ep, o.attn_dp)};
+  const bool moe = model.ffn().type == workloads::FfnType::kMoe;
+  std::vector<workloads::MappingConfig> out;
+  for (int64_t tp = 1; tp <= chips; tp *= 2) {
+    const std::vector<int64_t> eps =
+        moe && tp > 1 ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1};
+    const std::vector<int64_t> attn =
+        tp > 1 ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1};
+    for (int64_t ep : eps) {
+      for (int64_t attn_dp : attn) out.push_back(single_pool(tp, ep, attn_dp));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int inferencex_command(const Invocation& invocation, std::ostream& out) {
+  const Options o = parse(invocation.args);
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const bool chip_system = names_chip(o.system);
+  if (!chip_system && o.chip.empty()) {
+    throw UsageError{"--system " + o.system +
+                     " is a system file without a chip: give the chip with --chip"};
+  }
+  const std::string chip = chip_system ? o.system : o.chip;
+  const workloads::ModelConfig model =
+      workloads::load_model(paths.resolve(o.model, "workloads/models"));
+  int64_t chips = o.chips;
+  if (chips == 0) chips = o.tp != 0 ? o.tp : 8;
+  int64_t network_chips = chips;
+  std::vector<workloads::MappingConfig> mappings = candidates(o, model, chips);
+  for (const auto& m : mappings) {
+    int64_t total = 0;
+    for (const auto& p : m.pools) total += p.chips;
+    network_chips = std::max(network_chips, total);
+  }
+  const ServingHardware hw =
+      resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software);
+
+  serving::SchedulerConfig scheduler;
+  scheduler.max_num_batched_tokens = o.max_batched_tokens;
+  scheduler.mtp.depth = o.mtp_depth;
+  scheduler.mtp.acceptance = o.mtp_acceptance;
+
+  std::vector<ServingPoint> points;
+  std::vector<std::string> skipped;
+  Progress progress(static_cast<int64_t>(mappings.size() * o.concurrency.size()), o.quiet);
+  for (const workloads::MappingConfig& mapping : mappings) {
+    const std::string label = mapping_label(mapping);
+    std::optional<ServingEngine> engine;
+    try {
+      engine.emplace(make_engine(hw, model, mapping, scheduler));
+    } catch (const InputError& e) {
+      if (!o.search) throw;
+      skipped.push_back(label + ": " + e.what());
+      for (size_t i = 0; i < o.concurrency.size(); ++i) progress.step(label);
+      continue;
+    }
+    for (int64_t n : o.concurrency) {
+      serving::ServingScenario scenario;
+      scenario.workload.kind = workloads::ArrivalKind::kClosedLoop;
+      scenario.workload.concurrency = n;
+      scenario.workload.num_prompts = o.prompts_per_client * n;
+      scenario.workload.lengths = {o.isl, o.osl, o.range_ratio};
+      scenario.system = engine->system;
+      for (serving::PoolConfig& p : scenario.system.pools) {
+        p.scheduler.max_num_seqs = o.max_num_seqs != 0 ? o.max_num_seqs : n;
+      }
+      scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
+      ServingPoint point;
+      point.mapping = label;
+      point.concurrency = n;
+      const workloads::PoolMapping& first = mapping.pools.back();
+      point.tp = first.degrees.tp;
+      point.ep = first.degrees.ep;
+      point.attn_dp = first.degrees.attn_dp;
+      point.chips = scenario.system.total_chips();
+      try {
+        point.result = serving::run_serving(scenario, *engine->cost, o.seed);
+      } catch (const InputError& e) {
+        if (!o.search) throw;
+        skipped.push_back(label + " at concurrency " + std::to_string(n) + ": " + e.what());
+        progress.step(label);
+        continue;
+      }
+      fill_point_stats(point);
+      points.push_back(std::move(point));
+      progress.step(label + " N=" + std::to_string(n));
+    }
+  }
+  if (points.empty()) {
+    std::string why;
+    for (const std::string& s : skipped) why += "\n  " + s;
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--search",
+                     "no feasible mapping:" + why);
+  }
+  mark_pareto(points);
+
+  if (!o.output.empty()) {
+    write_points_h5(o.output, points, invocation.argc, invocation.argv, o.seed,
+                    {{"system", hw.system_name},
+                     {"chip", hw.chip.name},
+                     {"model", model.name()},
+                     {"fidelity", "roofline"},
+                     {"isl", std::to_string(o.isl)},
+                     {"osl", std::to_string(o.osl)}});
+  }
+  std::vector<ServingPoint> shown;
+  for (const ServingPoint& p : points) {
+    if (!o.search || p.pareto) shown.push_back(p);
+  }
+  if (o.json) {
+    const std::string header =
+        "\"system\": \"" + output::json_escape(hw.system_name) + "\", \"chip\": \"" +
+        output::json_escape(hw.chip.name) + "\", \"model\": \"" +
+        output::json_escape(model.name()) + "\", \"isl\": " + std::to_string(o.isl) +
+        ", \"osl\": " + std::to_string(o.osl) +
+        ", \"fidelity\": \"roofline\", \"points_tried\": " + std::to_string(points.size()) + ", ";
+    print_points_json(out, header, shown);
+    return 0;
+  }
+  out << "# scoville inferencex: " << model.name() << " on " << hw.system_name << " ("
+      << hw.chip.name << "), ISL " << o.isl << ", OSL " << o.osl
+      << ", roofline fidelity (docs/serving.md)\n";
+  if (o.search) {
+    out << "# --search: " << points.size() << " points tried, " << shown.size()
+        << " on the Pareto frontier shown; " << skipped.size() << " infeasible\n";
+  }
+  print_points_table(out, shown);
+  return 0;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,114 @@
+// `scoville serve`: one serving study from a scenario file (open loop, bursty, trace replay or a
+// closed loop), priced by the roofline cost model.
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/cli/serving_common.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/scenario_loader.hpp"
+#include "sim/output/json_text.hpp"
+#include "workloads/model_loader.hpp"
+
+namespace scoville::cli {
+
+extern const char kServeUsage[] =
+    R"(  scoville serve --scenario FILE [options]   a serving study (workloads/scenarios/*.yaml)
+      --seed N                      overrides the scenario's seed
+      --json                        print JSON instead of the table
+      -o, --output FILE.h5          write /points (one row) and /requests (atomically)
+      --quiet                       no progress output
+)";
+
+int serve_command(const Invocation& invocation, std::ostream& out) {
+  std::string scenario_file, output_file;
+  bool json = false;
+  std::optional<uint64_t> seed;
+  ArgReader a("scoville serve", invocation.args);
+  while (a.next()) {
+    if (a.is("--scenario")) {
+      scenario_file = a.value();
+    } else if (a.is("--seed")) {
+      seed = static_cast<uint64_t>(a.count());
+    } else if (a.is("--json")) {
+      json = true;
+    } else if (a.is("--quiet")) {
+      // Nothing to report for a single study; accepted for symmetry with inferencex.
+    } else if (a.is("-o") || a.is("--output")) {
+      output_file = a.value();
+    } else {
+      a.unknown();
+    }
+  }
+  if (scenario_file.empty()) throw UsageError{"--scenario is required"};
+  const config::ServingStudySpec spec = config::load_scenario(scenario_file);
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const workloads::ModelConfig model =
+      workloads::load_model(paths.resolve(spec.model, "workloads/models"));
+  int64_t pool_chips = 0;
+  for (const auto& p : spec.mapping.pools) pool_chips += p.chips;
+  if (spec.chips != 0 && spec.chips < pool_chips) {
+    throw InputError(SourceLocation{spec.file, 0, 0}, "scenario.system.chips",
+                     "the pools use " + std::to_string(pool_chips) + " chips; the system has " +
+                         std::to_string(spec.chips));
+  }
+  const ServingHardware hw =
+      resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software);
+  ServingEngine engine = make_engine(hw, model, spec.mapping, spec.scheduler);
+  serving::ServingScenario scenario;
+  scenario.workload = spec.requests;
+  scenario.system = engine.system;
+  scenario.metrics = spec.metrics;
+  if (!scenario.metrics.tdp_per_chip) scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
+  const uint64_t run_seed = seed ? *seed : spec.seed;
+
+  ServingPoint point;
+  point.mapping = mapping_label(spec.mapping);
+  point.concurrency = spec.requests.kind == workloads::ArrivalKind::kClosedLoop
+                          ? spec.requests.concurrency
+                          : spec.requests.max_concurrency;
+  point.tp = spec.mapping.pools.back().degrees.tp;
+  point.ep = spec.mapping.pools.back().degrees.ep;
+  point.attn_dp = spec.mapping.pools.back().degrees.attn_dp;
+  point.chips = scenario.system.total_chips();
+  point.result = serving::run_serving(scenario, *engine.cost, run_seed);
+  fill_point_stats(point);
+  std::vector<ServingPoint> points{point};
+  mark_pareto(points);
+  if (!output_file.empty()) {
+    write_points_h5(output_file, points, invocation.argc, invocation.argv, run_seed,
+                    {{"scenario", spec.name},
+                     {"system", hw.system_name},
+                     {"chip", hw.chip.name},
+                     {"model", model.name()},
+                     {"fidelity", "roofline"}});
+  }
+  if (json) {
+    std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
+                         "\", \"system\": \"" + output::json_escape(hw.system_name) +
+                         "\", \"fidelity\": \"roofline\", \"summary\": {";
+    bool first = true;
+    for (const auto& [name, value] : point.result.metrics.named()) {
+      header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
+      first = false;
+    }
+    header += "}, ";
+    print_points_json(out, header, points);
+    return 0;
+  }
+  out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
+      << " (" << hw.chip.name << "), roofline fidelity (docs/serving.md)\n";
+  for (const auto& [name, value] : point.result.metrics.named()) {
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);
+    out << buffer;
+  }
+  return 0;
+}
+
+}  // namespace scoville::cli

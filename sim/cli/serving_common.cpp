@@ -1,0 +1,328 @@
+#include "sim/cli/serving_common.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <map>
+
+#include "models/network/topology_builders.hpp"
+#include "sim/base/error.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/software_profile.hpp"
+#include "sim/config/system_loader.hpp"
+#include "sim/output/h5_writer.hpp"
+#include "sim/output/json_text.hpp"
+#include "sim/output/provenance.hpp"
+
+namespace scoville::cli {
+
+namespace {
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+// A chip name alone: its chips on one switch, each with all its ports into it. The latencies
+// and energies are those of arch/systems/gb200-nvl72.yaml, the one NVLink switch we describe.
+models::Topology switch_of_chip(const models::ChipParams& chip, int64_t chips) {
+  models::TopologySpec spec;
+  spec.kind = "switch";
+  spec.endpoints = chips;
+  spec.link.lanes = std::max<int64_t>(1, chip.ports.count);
+  spec.link.bandwidth_per_lane = chip.ports.bandwidth_per_port;
+  spec.link.latency = Duration(150e-9);      // [ASSUMPTION] as gb200-nvl72.yaml
+  spec.link.energy = EnergyPerBit(5.5e-12);  // [SECONDARY] as gb200-nvl72.yaml
+  models::SwitchParams sw;
+  sw.radix = chips;
+  sw.port_bandwidth = spec.link.bandwidth();
+  sw.latency = Duration(250e-9);     // [ASSUMPTION] as gb200-nvl72.yaml
+  sw.energy = EnergyPerBit(10e-12);  // [EST] as gb200-nvl72.yaml
+  spec.switch_params = sw;
+  return models::build_topology(spec);
+}
+
+std::string num(double v, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
+  return buffer;
+}
+
+std::string pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+}  // namespace
+
+ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
+                                 const std::string& software) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  ServingHardware hw;
+  hw.chip = config::load_chip(chip, paths);
+  if (system.empty()) {
+    hw.system_name = hw.chip.name + " x" + std::to_string(chips) + " switch";
+    if (chips > 1 && hw.chip.ports.count > 0) hw.network = switch_of_chip(hw.chip, chips);
+  } else {
+    const config::SystemConfig s = config::load_system(system, paths);
+    hw.system_name = s.name;
+    hw.network = config::build_network(s);
+  }
+  if (!software.empty()) {
+    const config::SoftwareProfile p = config::load_software(software, paths);
+    hw.software_name = p.name;
+    hw.software = serving::SoftwareOverheads{p.per_op_launch, p.per_layer_sync, p.per_iteration};
+  }
+  return hw;
+}
+
+ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
+                          const workloads::MappingConfig& mapping,
+                          const serving::SchedulerConfig& scheduler) {
+  ServingEngine engine;
+  std::vector<workloads::PoolMapping> pools = mapping.pools;
+  // Disaggregated: prefill first, then decode (ServingSystem's order).
+  std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) {
+    return (a.pool == "prefill" ? 0 : 1) < (b.pool == "prefill" ? 0 : 1);
+  });
+  engine.cost =
+      std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network, hw.software);
+  const bool disaggregated = pools.size() == 2;
+  for (size_t i = 0; i < pools.size(); ++i) {
+    serving::PoolConfig p;
+    p.name = pools[i].pool;
+    p.role = !disaggregated ? serving::PoolRole::kColocated
+             : i == 0       ? serving::PoolRole::kPrefill
+                            : serving::PoolRole::kDecode;
+    p.chips = pools[i].chips;
+    p.scheduler = scheduler;
+    p.kv_capacity_blocks = std::max<int64_t>(
+        1, engine.cost->kv_capacity_blocks(static_cast<int>(i), scheduler.kv_block_tokens));
+    p.idle_power_per_chip = hw.chip.power.static_power;
+    engine.system.pools.push_back(p);
+  }
+  engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
+  if (disaggregated) {
+    const serving::RooflineCostModel* cost = engine.cost.get();
+    engine.system.kv_transfer_time = [cost](const serving::KvTransfer& t) {
+      return cost->transfer_time(t.bytes);
+    };
+  }
+  return engine;
+}
+
+std::string mapping_label(const workloads::MappingConfig& mapping) {
+  std::string out;
+  for (const workloads::PoolMapping& p : mapping.pools) {
+    if (!out.empty()) out += "+";
+    if (mapping.pools.size() > 1) out += p.pool + ":";
+    out += "tp" + std::to_string(p.degrees.tp);
+    if (p.degrees.ep > 1) out += "-ep" + std::to_string(p.degrees.ep);
+    if (p.degrees.attn_dp > 1) out += "-dpa" + std::to_string(p.degrees.attn_dp);
+    if (p.degrees.pp > 1) out += "-pp" + std::to_string(p.degrees.pp);
+    if (p.chips != p.degrees.tp * p.degrees.pp) out += "-c" + std::to_string(p.chips);
+  }
+  return out;
+}
+
+void fill_point_stats(ServingPoint& point) {
+  // Sweep over sends (+1) and finishes (-1); a finish at the same time as a send comes first,
+  // as the client frees its slot before sending the next request.
+  std::vector<std::pair<double, int>> events;
+  double sum_e2el = 0;
+  for (const serving::RequestRecord& r : point.result.trace.records) {
+    events.push_back({r.sent.si(), +1});
+    events.push_back({r.finished.si(), -1});
+    sum_e2el += r.e2el().si();
+  }
+  std::sort(events.begin(), events.end());
+  int64_t in_flight = 0;
+  double area = 0, last = events.empty() ? 0.0 : events.front().first;
+  for (const auto& [t, delta] : events) {
+    area += d(in_flight) * (t - last);
+    last = t;
+    in_flight += delta;
+    point.max_in_flight = std::max(point.max_in_flight, in_flight);
+  }
+  const serving::ServingMetrics& m = point.result.metrics;
+  point.mean_in_flight = m.duration_s > 0 ? area / m.duration_s : 0.0;
+  const double mean_e2el = m.completed > 0 ? sum_e2el / d(m.completed) : 0.0;
+  point.littles_law_n = m.request_throughput * mean_e2el;
+}
+
+void mark_pareto(std::vector<ServingPoint>& points) {
+  std::vector<size_t> order(points.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const auto& ma = points[a].result.metrics;
+    const auto& mb = points[b].result.metrics;
+    if (ma.intvty != mb.intvty) return ma.intvty > mb.intvty;
+    return ma.tput_per_chip > mb.tput_per_chip;
+  });
+  double best = -std::numeric_limits<double>::infinity();
+  for (size_t i : order) {
+    points[i].pareto = points[i].result.metrics.tput_per_chip > best;
+    best = std::max(best, points[i].result.metrics.tput_per_chip);
+  }
+}
+
+void print_points_table(std::ostream& out, const std::vector<ServingPoint>& points) {
+  size_t width = 19;
+  for (const ServingPoint& p : points) width = std::max(width, p.mapping.size() + 1);
+  out << "#" << pad("conc", 6) << "  " << std::string("mapping") + std::string(width - 7, ' ')
+      << pad("tput/chip", 11) << pad("intvty", 9) << pad("ttft_med", 10) << pad("ttft_p99", 10)
+      << pad("tpot_med", 10) << pad("tpot_p99", 10) << pad("e2el_med", 10) << pad("e2el_p99", 10)
+      << pad("tput/kWtdp", 11) << "  pareto\n";
+  out << "#" << pad("", 6) << "  " << std::string(width, ' ') << pad("tok/s", 11)
+      << pad("tok/s/u", 9) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10)
+      << pad("s", 10) << pad("s", 10) << pad("tok/s/kW", 11) << "\n";
+  for (const ServingPoint& p : points) {
+    const serving::ServingMetrics& m = p.result.metrics;
+    std::string label = p.mapping;
+    if (label.size() < width) label += std::string(width - label.size(), ' ');
+    out << pad(std::to_string(p.concurrency), 7) << "  " << label
+        << pad(num(m.tput_per_chip, 1), 11) << pad(num(m.intvty, 1), 9)
+        << pad(num(m.ttft_ms.median, 1), 10) << pad(num(m.ttft_ms.p99, 1), 10)
+        << pad(num(m.tpot_ms.median, 2), 10) << pad(num(m.tpot_ms.p99, 2), 10)
+        << pad(num(m.e2el_ms.median / 1e3, 2), 10) << pad(num(m.e2el_ms.p99 / 1e3, 2), 10)
+        << pad(m.tput_per_kw_tdp ? num(*m.tput_per_kw_tdp, 1) : "-", 11) << (p.pareto ? "  *" : "")
+        << "\n";
+  }
+}
+
+namespace {
+
+// Identity and check columns of a point, then every named metric.
+std::vector<std::pair<std::string, double>> point_values(const ServingPoint& p) {
+  std::vector<std::pair<std::string, double>> v = {{"concurrency", d(p.concurrency)},
+                                                   {"chips", d(p.chips)},
+                                                   {"tp", d(p.tp)},
+                                                   {"ep", d(p.ep)},
+                                                   {"attn_dp", d(p.attn_dp)},
+                                                   {"pareto", p.pareto ? 1.0 : 0.0},
+                                                   {"max_in_flight", d(p.max_in_flight)},
+                                                   {"mean_in_flight", p.mean_in_flight},
+                                                   {"littles_law_n", p.littles_law_n}};
+  for (const auto& nv : p.result.metrics.named()) v.push_back(nv);
+  return v;
+}
+
+std::string unit_of(const std::string& name) {
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) return "ms";
+  if (name == "duration") return "s";
+  if (name == "total_energy_j") return "J";
+  if (name == "avg_power_per_chip_w") return "W";
+  if (name.find("throughput") != std::string::npos || name.find("tput") != std::string::npos ||
+      name.find("goodput") != std::string::npos || name.find("intvty") != std::string::npos)
+    return "1/s";
+  return "1";
+}
+
+}  // namespace
+
+void print_points_json(std::ostream& out, const std::string& header_fields,
+                       const std::vector<ServingPoint>& points) {
+  out << "{" << header_fields << "\"points\": [";
+  for (size_t i = 0; i < points.size(); ++i) {
+    out << (i ? ", " : "") << "{\"mapping\": \"" << output::json_escape(points[i].mapping) << "\"";
+    for (const auto& [name, value] : point_values(points[i])) {
+      out << ", \"" << name << "\": " << output::json_number(value);
+    }
+    out << "}";
+  }
+  out << "]}\n";
+}
+
+void write_points_h5(const std::string& path, const std::vector<ServingPoint>& points, int argc,
+                     const char* const* argv, uint64_t seed,
+                     const std::vector<std::pair<std::string, std::string>>& attributes) {
+  const output::Provenance prov = output::Provenance::current(argc, argv, seed);
+  output::H5Document doc;
+  doc.root_attributes = {{"schema", std::string("scoville.results")},
+                         {"schema_version", int64_t{1}},
+                         {"file_kind", std::string("serving")},
+                         {"tool_version", prov.tool_version},
+                         {"git_sha", prov.git_sha},
+                         {"command_line", prov.command_line},
+                         {"created_utc", prov.created_utc},
+                         {"seed", static_cast<int64_t>(seed)}};
+  for (const auto& [k, v] : attributes) doc.root_attributes.push_back({k, v});
+
+  // /points: the union of metric names over points (optional metrics may be absent: NaN).
+  std::vector<std::string> names;
+  std::map<std::string, size_t> index;
+  for (const ServingPoint& p : points) {
+    for (const auto& nv : point_values(p)) {
+      if (index.emplace(nv.first, names.size()).second) names.push_back(nv.first);
+    }
+  }
+  std::vector<std::vector<double>> cols(names.size());
+  std::vector<std::string> labels;
+  for (const ServingPoint& p : points) {
+    labels.push_back(p.mapping);
+    std::vector<double> row(names.size(), std::numeric_limits<double>::quiet_NaN());
+    for (const auto& nv : point_values(p)) row[index[nv.first]] = nv.second;
+    for (size_t c = 0; c < names.size(); ++c) cols[c].push_back(row[c]);
+  }
+  output::Table pt{"/points", {}, {}};
+  pt.columns.push_back({"mapping", "", labels});
+  for (size_t c = 0; c < names.size(); ++c) {
+    pt.columns.push_back({names[c], unit_of(names[c]), cols[c]});
+  }
+  doc.tables.push_back(pt);
+
+  std::vector<int64_t> point, id, isl, osl, preempt;
+  std::vector<double> arrival, sent, first, finished, ttft, tpot, e2el;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (const serving::RequestRecord& r : points[i].result.trace.records) {
+      point.push_back(static_cast<int64_t>(i));
+      id.push_back(r.id);
+      isl.push_back(r.input_tokens);
+      osl.push_back(r.output_tokens);
+      preempt.push_back(r.preemptions);
+      arrival.push_back(r.arrival.si());
+      sent.push_back(r.sent.si());
+      first.push_back(r.first_token.si());
+      finished.push_back(r.finished.si());
+      ttft.push_back(r.ttft().si());
+      e2el.push_back(r.e2el().si());
+      tpot.push_back(r.tpot() ? r.tpot()->si() : nan);
+    }
+  }
+  doc.tables.push_back(output::Table{"/requests",
+                                     {{"point", "1", point},
+                                      {"id", "1", id},
+                                      {"input_tokens", "1", isl},
+                                      {"output_tokens", "1", osl},
+                                      {"arrival_s", "s", arrival},
+                                      {"sent_s", "s", sent},
+                                      {"first_token_s", "s", first},
+                                      {"finished_s", "s", finished},
+                                      {"ttft_s", "s", ttft},
+                                      {"tpot_s", "s", tpot},
+                                      {"e2el_s", "s", e2el},
+                                      {"preemptions", "1", preempt}},
+                                     {}});
+  output::write_h5_atomically(doc, path);
+}
+
+Progress::Progress(int64_t total, bool quiet)
+    : total_(total), on_(!quiet && isatty(STDERR_FILENO) == 1) {}
+
+void Progress::step(const std::string& label) {
+  ++done_;
+  if (!on_) return;
+  const int width = 30;
+  const int filled = total_ > 0 ? static_cast<int>(width * done_ / total_) : width;
+  std::cerr << "\r[" << std::string(static_cast<size_t>(filled), '#')
+            << std::string(static_cast<size_t>(width - filled), '.') << "] " << done_ << "/"
+            << total_ << " " << label << "\033[K" << std::flush;
+}
+
+Progress::~Progress() {
+  if (on_) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,85 @@
+// What `scoville inferencex` and `scoville serve` share: resolving the system (a chip name, or a
+// system file for the network plus a chip), building the roofline cost model and the serving
+// system of a mapping, running a point, and writing points and requests as a table, JSON or
+// HDF5 (/points, /requests).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "models/chip/chip_params.hpp"
+#include "models/network/topology.hpp"
+#include "sim/serving/roofline_cost_model.hpp"
+#include "sim/serving/serving_run.hpp"
+#include "workloads/mapping/pool_mapping.hpp"
+#include "workloads/model_config.hpp"
+
+namespace scoville::cli {
+
+struct ServingHardware {
+  models::ChipParams chip;
+  std::string system_name;  // the system file's name, or "<chip> switch"
+  std::optional<models::Topology> network;
+  serving::SoftwareOverheads software;
+  std::string software_name;  // empty: none
+};
+
+// `system` empty: a single switch of `chips` chips built from the chip's ports ([ASSUMPTION]
+// latencies, docs/serving.md). Otherwise a system file (network part) and `chip`.
+ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
+                                 const std::string& software);
+
+// The cost model and the ServingSystem pools for a mapping (one pool: co-located; prefill and
+// decode: disaggregated, KV handed over the network). Throws InputError when infeasible.
+struct ServingEngine {
+  std::unique_ptr<serving::RooflineCostModel> cost;
+  serving::ServingSystem system;
+};
+ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
+                          const workloads::MappingConfig& mapping,
+                          const serving::SchedulerConfig& scheduler);
+
+// One serving run, with what a closed-loop check needs from the records.
+struct ServingPoint {
+  std::string mapping;  // e.g. "tp8" or "tp4-ep4-attn_dp4"
+  int64_t tp = 1, ep = 1, attn_dp = 1, chips = 1;
+  int64_t concurrency = 0;  // closed loop: N; otherwise max_concurrency (0: none)
+  serving::ServingResult result;
+  int64_t max_in_flight = 0;    // most requests between send and finish at any time
+  double mean_in_flight = 0.0;  // time average over the benchmark window
+  double littles_law_n = 0.0;   // request_throughput x mean E2EL (s)
+  bool pareto = false;
+};
+
+std::string mapping_label(const workloads::MappingConfig& mapping);
+void fill_point_stats(ServingPoint& point);
+// Marks the points not dominated in (tput_per_chip, intvty), InferenceX's rule.
+void mark_pareto(std::vector<ServingPoint>& points);
+
+void print_points_table(std::ostream& out, const std::vector<ServingPoint>& points);
+void print_points_json(std::ostream& out, const std::string& header_fields,
+                       const std::vector<ServingPoint>& points);
+// /points (one row per point: identity columns and every metric) and /requests (one row per
+// request, with its point index), written atomically.
+void write_points_h5(const std::string& path, const std::vector<ServingPoint>& points, int argc,
+                     const char* const* argv, uint64_t seed,
+                     const std::vector<std::pair<std::string, std::string>>& attributes);
+
+// A progress bar on stderr, only when stderr is a terminal and not quiet.
+class Progress {
+ public:
+  Progress(int64_t total, bool quiet);
+  void step(const std::string& label);
+  ~Progress();
+
+ private:
+  int64_t total_;
+  int64_t done_ = 0;
+  bool on_ = false;
+};
+
+}  // namespace scoville::cli

@@ -1,0 +1,472 @@
+#include "sim/serving/roofline_cost_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <utility>
+
+#include "models/energy/energy_model.hpp"
+#include "models/network/collective.hpp"
+#include "sim/base/error.hpp"
+#include "workloads/mapping/map_iteration.hpp"
+#include "workloads/mapping/memory_footprint.hpp"
+
+namespace scoville::serving {
+
+namespace {
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+// A group of sequences priced as one uniform iteration shape.
+struct GroupKey {
+  workloads::Phase phase = workloads::Phase::kDecode;
+  int64_t count = 1;
+  int64_t new_tokens = 1;
+  int64_t context = 1;  // context after the step, new tokens included
+
+  std::tuple<int, int64_t, int64_t, int64_t> tie() const {
+    return {static_cast<int>(phase), count, new_tokens, context};
+  }
+  bool operator<(const GroupKey& o) const { return tie() < o.tie(); }
+};
+
+// One compute op of the heaviest role of a stage, reduced to what the roofline needs.
+struct ComputeRec {
+  int32_t key = 0;
+  double compute_s = 0;  // FLOPs / peak at its executed precision
+  double weight_b = 0;
+  double other_b = 0;  // KV and activation bytes
+  std::array<double, models::kMathPrecisionCount> macs{};
+  double vector_flops = 0;
+};
+
+struct CollectiveRec {
+  int32_t key = 0;
+  workloads::CollectiveKind kind = workloads::CollectiveKind::kAllReduce;
+  int64_t group = 1;
+  double bytes = 0;  // this chip's contribution (trace convention)
+};
+
+struct StageOps {
+  std::vector<ComputeRec> compute;
+  std::vector<CollectiveRec> collectives;
+  int64_t layers = 0;
+};
+
+using GroupOps = std::vector<StageOps>;  // by stage
+
+// The nccl-tests name of a trace collective and its size S from this chip's bytes.
+std::pair<std::string, double> nccl_size(workloads::CollectiveKind kind, int64_t n, double bytes) {
+  using K = workloads::CollectiveKind;
+  switch (kind) {
+    case K::kAllReduce:
+      return {"all_reduce", bytes};
+    case K::kAllGather:
+      return {"all_gather", bytes * d(n)};  // input shard -> output
+    case K::kReduceScatter:
+      return {"reduce_scatter", bytes * d(n)};  // output shard -> input
+    case K::kAllToAll:
+      return {"all_to_all", bytes};
+    case K::kBroadcast:
+      return {"broadcast", bytes};
+    case K::kSend:
+    case K::kRecv:
+      return {"send_recv", bytes};
+  }
+  return {"all_reduce", bytes};
+}
+
+}  // namespace
+
+int64_t bucket_value(int64_t value, int bits) {
+  if (value < (int64_t{1} << bits)) return value;
+  int log2 = 0;
+  while ((value >> (log2 + 1)) != 0) ++log2;
+  const int64_t width = int64_t{1} << (log2 - bits);
+  return value / width * width + width / 2;  // the bucket's centre
+}
+
+struct RooflineCostModel::Impl {
+  explicit Impl(workloads::ModelConfig m) : model(std::move(m)) {}
+  workloads::ModelConfig model;
+  models::ChipParams chip;
+  std::vector<workloads::PoolMapping> pools;
+  std::optional<models::Topology> topology;
+  std::unique_ptr<models::NetworkModel> network;
+  SoftwareOverheads software;
+  RooflineOptions options;
+  std::array<double, models::kMathPrecisionCount> matrix_rate{};  // FLOP/s, 0: unsupported
+  double vector_rate = 0;
+  double hbm_bw = 0;
+
+  mutable std::unordered_map<std::string, int32_t> key_ids;
+  mutable std::vector<std::map<GroupKey, GroupOps>> group_cache;  // by pool
+  mutable std::map<std::vector<int64_t>, IterationCost> batch_cache;
+  // Collective time samples by (nccl name, ranks): sizes 2^k B, k = kMinLog2 .. kMaxLog2.
+  static constexpr int kMinLog2 = 4;
+  static constexpr int kMaxLog2 = 36;
+  mutable std::map<std::pair<std::string, int64_t>, std::vector<double>> collective_samples;
+
+  int32_t intern(const std::string& name, int layer) const {
+    const std::string key = name + "#" + std::to_string(layer);
+    auto it = key_ids.find(key);
+    if (it != key_ids.end()) return it->second;
+    const int32_t id = static_cast<int32_t>(key_ids.size());
+    key_ids.emplace(key, id);
+    return id;
+  }
+
+  // The pool's mapping for a group too small for its attention-DP groups: the largest attn_dp
+  // dividing the mapping's that the group's sequences can fill (idle attention groups do not
+  // exist; their weights are counted by the larger groups of a mixed batch).
+  workloads::MappedIteration map_group(const workloads::PoolMapping& mapping,
+                                       const workloads::IterationShape& shape) const {
+    workloads::PoolMapping m = mapping;
+    if (shape.batch < m.degrees.attn_dp) {
+      int64_t a = std::min(m.degrees.attn_dp, shape.batch);
+      while (mapping.degrees.attn_dp % a != 0) --a;
+      m.degrees.attn_dp = a;
+    }
+    return workloads::map_iteration(model, shape, m);
+  }
+
+  ComputeRec price_op(const workloads::Op& op, int32_t key) const {
+    ComputeRec r;
+    r.key = key;
+    r.weight_b = op.weight_bytes.si();
+    r.other_b = op.kv_read_bytes.si() + op.kv_write_bytes.si() + op.activation_in_bytes.si() +
+                op.activation_out_bytes.si();
+    const double flops = op.flops.si();
+    if (op.kind == workloads::OpKind::kMatmul || op.kind == workloads::OpKind::kAttention) {
+      const std::optional<MathPrecision> p = chip.executed_precision(op.math);
+      if (p && matrix_rate[models::index_of(*p)] > 0) {
+        r.compute_s = flops / matrix_rate[models::index_of(*p)];
+        r.macs[models::index_of(*p)] = flops / 2.0;
+        return r;
+      }
+    }
+    if (op.kind != workloads::OpKind::kMemory && vector_rate > 0) {
+      r.compute_s = flops / vector_rate;
+      r.vector_flops = flops;
+    }
+    return r;
+  }
+
+  GroupOps build_group(int pool, const GroupKey& g) const {
+    const workloads::IterationShape shape{g.phase, g.count, g.new_tokens, g.context};
+    const workloads::MappedIteration mapped = map_group(pools[static_cast<size_t>(pool)], shape);
+    const int64_t pp = mapped.mapping.degrees.pp;
+    GroupOps out(static_cast<size_t>(pp));
+    for (int64_t s = 0; s < pp; ++s) {
+      // Roles are ordered by stage, then larger attention batch first: the first of a stage
+      // is its heaviest, and the stage waits for it.
+      const workloads::ChipRole* role = nullptr;
+      for (const workloads::ChipRole& r : mapped.roles) {
+        if (r.stage == s) {
+          role = &r;
+          break;
+        }
+      }
+      StageOps& stage = out[static_cast<size_t>(s)];
+      const workloads::StageLayers layers = workloads::stage_layers(model, pp, s);
+      stage.layers = layers.last - layers.first;
+      if (role == nullptr) continue;
+      for (const workloads::TraceNode& node : role->trace.nodes) {
+        const int32_t key = intern(node.name, node.layer);
+        if (node.kind == workloads::TraceNodeKind::kCompute) {
+          stage.compute.push_back(price_op(node.op, key));
+        } else {
+          stage.collectives.push_back(CollectiveRec{
+              key, node.collective.kind, node.collective.group_size, node.collective.bytes.si()});
+        }
+      }
+    }
+    return out;
+  }
+
+  const GroupOps& group(int pool, const GroupKey& g) const {
+    std::map<GroupKey, GroupOps>& cache = group_cache[static_cast<size_t>(pool)];
+    auto it = cache.find(g);
+    if (it != cache.end()) return it->second;
+    // Bounded memory: a full cache is dropped (costs are pure functions of the key, so this
+    // changes speed only).
+    if (!options.cache || cache.size() >= 4096) cache.clear();
+    return cache.emplace(g, build_group(pool, g)).first->second;
+  }
+
+  double collective_time(workloads::CollectiveKind kind, int64_t n, double bytes) const {
+    if (n <= 1 || bytes <= 0) return 0.0;
+    const auto [name, size] = nccl_size(kind, n, bytes);
+    const int64_t ranks = (name == "send_recv") ? 2 : n;
+    auto key = std::make_pair(name, ranks);
+    auto it = collective_samples.find(key);
+    if (it == collective_samples.end()) {
+      if (!network) {
+        throw InputError(SourceLocation{"<system>", 0, 0}, "network",
+                         "a mapping with collectives needs a network");
+      }
+      const models::Communicator comm = models::make_communicator(*topology, ranks);
+      std::vector<double> samples;
+      for (int k = kMinLog2; k <= kMaxLog2; ++k) {
+        const Bytes s(std::ldexp(1.0, k));
+        samples.push_back(network->run_collective(name, comm, s).timing.time.si());
+      }
+      it = collective_samples.emplace(key, std::move(samples)).first;
+    }
+    // Piecewise linear in the size between the samples; the last slope beyond them.
+    const std::vector<double>& t = it->second;
+    const double lo = std::ldexp(1.0, kMinLog2);
+    if (size <= lo) return t.front();
+    int k = static_cast<int>(std::floor(std::log2(size)));
+    k = std::min(k, kMaxLog2 - 1);
+    const double s0 = std::ldexp(1.0, k);
+    const double s1 = std::ldexp(1.0, k + 1);
+    const double t0 = t[static_cast<size_t>(k - kMinLog2)];
+    const double t1 = t[static_cast<size_t>(k + 1 - kMinLog2)];
+    return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
+  }
+
+  IterationCost price_groups(const IterationBatch& batch, const std::vector<GroupKey>& groups,
+                             bool cached) const {
+    struct Acc {
+      double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
+      std::array<double, models::kMathPrecisionCount> macs{};
+    };
+    struct CAcc {
+      workloads::CollectiveKind kind{};
+      int64_t group = 1;
+      double bytes = 0;
+    };
+    const int pool = batch.pool;
+    const workloads::PoolMapping& mapping = pools[static_cast<size_t>(pool)];
+    const int64_t pp = mapping.degrees.pp;
+    std::vector<const GroupOps*> ops;
+    std::vector<GroupOps> owned;
+    owned.reserve(groups.size());
+    for (const GroupKey& g : groups) {
+      if (cached) {
+        ops.push_back(&group(pool, g));
+      } else {
+        owned.push_back(build_group(pool, g));
+        ops.push_back(&owned.back());
+      }
+    }
+    double time = 0;
+    double hbm_time = 0, compute_time = 0, network_time = 0;
+    int64_t fused_ops = 0;
+    int64_t layers = 0;
+    models::EnergyBreakdown dynamic;
+    const double chips_per_stage = d(mapping.chips) / d(pp);
+    for (int64_t s = 0; s < pp; ++s) {
+      std::vector<Acc> acc(key_ids.size());
+      std::vector<CAcc> cacc(key_ids.size());
+      std::vector<int32_t> order;  // first appearance, for a fixed summation order
+      std::vector<int32_t> corder;
+      std::vector<char> seen(key_ids.size(), 0);
+      std::vector<char> cseen(key_ids.size(), 0);
+      for (const GroupOps* g : ops) {
+        const StageOps& st = (*g)[static_cast<size_t>(s)];
+        for (const ComputeRec& r : st.compute) {
+          Acc& a = acc[static_cast<size_t>(r.key)];
+          if (!seen[static_cast<size_t>(r.key)]) {
+            seen[static_cast<size_t>(r.key)] = 1;
+            order.push_back(r.key);
+          }
+          a.compute_s += r.compute_s;
+          a.weight_b = std::max(a.weight_b, r.weight_b);  // weights read once per iteration
+          a.other_b += r.other_b;
+          a.vector_flops += r.vector_flops;
+          for (size_t p = 0; p < a.macs.size(); ++p) a.macs[p] += r.macs[p];
+        }
+        for (const CollectiveRec& r : st.collectives) {
+          CAcc& c = cacc[static_cast<size_t>(r.key)];
+          if (!cseen[static_cast<size_t>(r.key)]) {
+            cseen[static_cast<size_t>(r.key)] = 1;
+            corder.push_back(r.key);
+            c.kind = r.kind;
+          }
+          c.group = std::max(c.group, r.group);
+          c.bytes += r.bytes;
+        }
+      }
+      models::ActionCounts counts;
+      double stage_time = 0;
+      for (int32_t k : order) {
+        const Acc& a = acc[static_cast<size_t>(k)];
+        const double bytes = a.weight_b + a.other_b;
+        const double mem_s = bytes / hbm_bw;
+        stage_time += std::max(a.compute_s, mem_s);
+        hbm_time += mem_s;
+        compute_time += a.compute_s;
+        for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p];
+        counts.vector_flops += a.vector_flops;
+        counts.hbm = counts.hbm + Bytes(bytes);
+      }
+      for (int32_t k : corder) {
+        const CAcc& c = cacc[static_cast<size_t>(k)];
+        const double t = collective_time(c.kind, c.group, c.bytes);
+        stage_time += t;
+        network_time += t;
+        counts.link = counts.link + Bytes(c.bytes);
+      }
+      fused_ops += static_cast<int64_t>(order.size());
+      layers += (*ops.front())[static_cast<size_t>(s)].layers;
+      time += stage_time;
+      dynamic += models::price(counts, chip.energy, Power(0), Duration(stage_time))
+                     .scaled(chips_per_stage);
+    }
+    const double sw = software.per_op_launch.si() * d(fused_ops) +
+                      software.per_layer_sync.si() * d(layers) + software.per_iteration.si();
+    time += sw;
+    IterationCost cost;
+    cost.time = Duration(time);
+    cost.energy = dynamic.total() + chip.power.static_power * d(mapping.chips) * Duration(time);
+    cost.breakdown = {{"hbm", Duration(hbm_time)},
+                      {"compute", Duration(compute_time)},
+                      {"network", Duration(network_time)},
+                      {"software", Duration(sw)}};
+    return cost;
+  }
+
+  // The batch as groups (sorted, so that the fused sums have one order).
+  std::vector<GroupKey> groups_of(const IterationBatch& batch, bool bucketed) const {
+    const int bits = options.bucket_bits;
+    auto b = [&](int64_t v) { return bucketed ? bucket_value(v, bits) : v; };
+    std::map<int64_t, std::pair<int64_t, double>> decodes;  // new_tokens -> (count, sum ctx)
+    std::map<std::pair<int64_t, int64_t>, int64_t> exact;   // (new_tokens, ctx) -> count
+    std::vector<GroupKey> out;
+    for (const SequenceWork& s : batch.sequences) {
+      if (s.phase == SequencePhase::kDecode) {
+        if (options.collapse_decodes) {
+          auto& e = decodes[s.new_tokens];
+          e.first += 1;
+          e.second += d(s.context_after);
+        } else {
+          exact[{s.new_tokens, s.context_after}] += 1;
+        }
+      } else {
+        const int64_t tokens = std::max<int64_t>(1, b(s.new_tokens));
+        out.push_back(
+            GroupKey{workloads::Phase::kPrefill, 1, tokens, std::max(tokens, b(s.context_after))});
+      }
+    }
+    for (const auto& [tokens, e] : decodes) {
+      const int64_t mean = static_cast<int64_t>(std::llround(e.second / d(e.first)));
+      out.push_back(
+          GroupKey{workloads::Phase::kDecode, e.first, tokens, std::max(tokens, b(mean))});
+    }
+    for (const auto& [k, count] : exact) {
+      out.push_back(
+          GroupKey{workloads::Phase::kDecode, count, k.first, std::max(k.first, b(k.second))});
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,
+                                     std::vector<workloads::PoolMapping> pools,
+                                     std::optional<models::Topology> network,
+                                     SoftwareOverheads software, RooflineOptions options)
+    : impl_(std::make_unique<Impl>(std::move(model))) {
+  Impl& m = *impl_;
+  m.chip = std::move(chip);
+  m.pools = std::move(pools);
+  m.topology = std::move(network);
+  if (m.topology) m.network = std::make_unique<models::NetworkModel>(*m.topology);
+  m.software = software;
+  m.options = options;
+  if (options.bucket_bits < 1 || options.bucket_bits > 20) {
+    throw InputError(SourceLocation{"<roofline>", 0, 0}, "bucket_bits", "expected 1 to 20");
+  }
+  const double matrix_clock = m.chip.tiles.matrix_clock().si();
+  for (MathPrecision p : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
+    // Peak at the clock the engine sustains under dense matrix work (DVFS), not the boost.
+    m.matrix_rate[models::index_of(p)] =
+        2.0 * d(m.chip.tiles.matrix.macs_per_cycle(p)) * d(m.chip.tiles.count) * matrix_clock;
+  }
+  m.vector_rate = m.chip.peak_vector_rate().si();
+  m.hbm_bw = m.chip.hbm.peak_bandwidth().si();
+  if (m.hbm_bw <= 0) {
+    throw InputError(SourceLocation{m.chip.name, 0, 0}, "hbm", "the roofline needs HBM bandwidth");
+  }
+  m.group_cache.resize(m.pools.size());
+  for (const workloads::PoolMapping& pool : m.pools) {
+    if (pool.degrees.dp != 1) {
+      throw InputError(pool.where, "dp",
+                       "the serving layer runs one engine per pool: expected dp = 1, found " +
+                           std::to_string(pool.degrees.dp) + " (give each replica its own study)");
+    }
+    if (m.topology && pool.chips > m.topology->endpoints()) {
+      throw InputError(pool.where, "chips",
+                       "the network has " + std::to_string(m.topology->endpoints()) +
+                           " chips; the pool wants " + std::to_string(pool.chips));
+    }
+    workloads::validate_mapping(m.model, pool);
+    const int64_t batch = pool.degrees.attn_dp;
+    const workloads::MappedIteration mapped = workloads::map_iteration(
+        m.model, workloads::IterationShape{workloads::Phase::kDecode, batch, 1, 1}, pool);
+    workloads::check_fit(mapped, workloads::memory_footprint(m.model, mapped, m.chip.hbm.capacity));
+  }
+}
+
+RooflineCostModel::~RooflineCostModel() = default;
+
+IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
+  const Impl& m = *impl_;
+  if (batch.pool < 0 || batch.pool >= static_cast<int>(m.pools.size())) {
+    throw std::invalid_argument("RooflineCostModel: no pool " + std::to_string(batch.pool));
+  }
+  if (batch.sequences.empty()) {
+    throw std::invalid_argument("RooflineCostModel: an empty iteration");
+  }
+  if (!m.options.cache) return m.price_groups(batch, m.groups_of(batch, false), false);
+  const std::vector<GroupKey> groups = m.groups_of(batch, true);
+  std::vector<int64_t> key;
+  key.reserve(1 + 4 * groups.size());
+  key.push_back(batch.pool);
+  for (const GroupKey& g : groups) {
+    key.push_back(static_cast<int64_t>(g.phase));
+    key.push_back(g.count);
+    key.push_back(g.new_tokens);
+    key.push_back(g.context);
+  }
+  auto it = m.batch_cache.find(key);
+  if (it != m.batch_cache.end()) {
+    ++hits_;
+    return it->second;
+  }
+  ++misses_;
+  if (m.batch_cache.size() >= (size_t{1} << 20)) m.batch_cache.clear();
+  IterationCost cost = m.price_groups(batch, groups, true);
+  m.batch_cache.emplace(std::move(key), cost);
+  return cost;
+}
+
+int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) const {
+  const Impl& m = *impl_;
+  const workloads::PoolMapping& mapping = m.pools.at(static_cast<size_t>(pool));
+  const workloads::MappedIteration mapped = workloads::map_iteration(
+      m.model, workloads::IterationShape{workloads::Phase::kDecode, mapping.degrees.attn_dp, 1, 1},
+      mapping);
+  int64_t per_chip = std::numeric_limits<int64_t>::max();
+  for (const workloads::MemoryFootprint& f :
+       workloads::memory_footprint(m.model, mapped, m.chip.hbm.capacity)) {
+    per_chip = std::min(per_chip, f.kv_capacity_tokens);
+  }
+  // Each attention group caches its own sequences; the chips of a group share each token's KV
+  // heads, and pipeline stages its layers, so the pool holds attn_dp x dp groups' worth.
+  const int64_t tokens = per_chip * mapping.degrees.attn_dp * mapping.degrees.dp;
+  return std::max<int64_t>(0, tokens / block_tokens);
+}
+
+Duration RooflineCostModel::transfer_time(Bytes bytes) const {
+  return Duration(impl_->collective_time(workloads::CollectiveKind::kSend, 2, bytes.si()));
+}
+
+Bytes RooflineCostModel::kv_bytes_per_token() const { return impl_->model.kv_bytes_per_token(); }
+
+}  // namespace scoville::serving

@@ -1,0 +1,92 @@
+// The "roofline" fidelity level of the serving layer: an IterationCostModel that prices an
+// iteration from the chip's peak rates and the mapped ops, fast enough for whole concurrency
+// sweeps. Per chip role (workloads/mapping/map_iteration):
+//   op time         = max(FLOPs / peak at the op's executed precision, bytes / HBM bandwidth)
+//   collective time = the network model's time for its size (sampled per kind and group size,
+//                     interpolated; docs/serving.md)
+//   iteration time  = sum over pipeline stages of (ops + collectives of the heaviest role)
+//                     + software overheads (per op, per layer, per iteration)
+//   energy          = action counts x the chip's energy table + static power x time, all chips.
+// What this ignores (overlap of compute and transfers, cache reuse, tiling waste, contention of
+// collectives with each other, ...) is listed in docs/serving.md.
+//
+// A mixed batch is priced as groups: the decode sequences with the same verified positions form
+// one group at their mean context (exact for the linear attention work, see docs), each prefill
+// chunk is a group of one. The groups' ops are fused by (op, layer): FLOPs and activation/KV
+// bytes add, weight bytes count once (the largest), collective bytes add.
+//
+// The cache: contexts and prefill chunk lengths are rounded to buckets of relative width
+// 2^-bucket_bits (exact below 2^bucket_bits), and the cost of a bucketed batch is kept. The cost
+// is then a pure function of the bucketed batch, so results do not depend on what was cached.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/chip/chip_params.hpp"
+#include "models/network/network_model.hpp"
+#include "models/network/topology.hpp"
+#include "sim/serving/iteration_cost_model.hpp"
+#include "workloads/mapping/pool_mapping.hpp"
+#include "workloads/model_config.hpp"
+
+namespace scoville::serving {
+
+// Software time of a serving stack (arch/software profiles); zero: hardware time only.
+struct SoftwareOverheads {
+  Duration per_op_launch;
+  Duration per_layer_sync;
+  Duration per_iteration;
+};
+
+struct RooflineOptions {
+  bool cache = true;
+  int bucket_bits = 6;           // relative bucket width 2^-6 (< 0.8% error on a context)
+  bool collapse_decodes = true;  // false: one group per distinct decode context (reference)
+};
+
+// Rounds `value` to its bucket's centre: exact below 2^bits, else to a multiple of
+// 2^(floor(log2 value) - bits). Relative error at most 2^-(bits + 1).
+int64_t bucket_value(int64_t value, int bits);
+
+class RooflineCostModel : public IterationCostModel {
+ public:
+  // `pools[i]` is the mapping of ServingSystem::pools[i]. `network`: the chips' network (its
+  // first endpoints are a pool's chips); nullopt only when no mapping needs a collective.
+  // Throws InputError for a mapping the model does not admit or that does not fit in HBM.
+  RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,
+                    std::vector<workloads::PoolMapping> pools,
+                    std::optional<models::Topology> network, SoftwareOverheads software = {},
+                    RooflineOptions options = {});
+  ~RooflineCostModel() override;
+  RooflineCostModel(const RooflineCostModel&) = delete;
+  RooflineCostModel& operator=(const RooflineCostModel&) = delete;
+
+  IterationCost cost(const IterationBatch& batch) const override;
+
+  // KV blocks the pool holds (all its chips), from the HBM left after weights and activations
+  // of a full decode batch (memory_footprint), for `block_tokens` tokens per block.
+  int64_t kv_capacity_blocks(int pool, int64_t block_tokens) const;
+  // KV bytes per token over the whole pool (every layer, every KV head once).
+  Bytes kv_bytes_per_token() const;
+  // A point-to-point transfer between two chips of the network (the KV handoff of
+  // disaggregated pools), timed as the collectives are.
+  Duration transfer_time(Bytes bytes) const;
+
+  int64_t cache_hits() const { return hits_; }
+  int64_t cache_misses() const { return misses_; }
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  mutable int64_t hits_ = 0;
+  mutable int64_t misses_ = 0;
+};
+
+}  // namespace scoville::serving

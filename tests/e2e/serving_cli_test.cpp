@@ -1,0 +1,261 @@
+// `scoville inferencex` and `scoville serve` as a user runs them: the metrics of the points are
+// re-derived from the per-request rows of the HDF5 file, the closed loop obeys Little's law and
+// never exceeds its concurrency, and a seed gives the same results.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <variant>
+
+#include "sim/output/h5_reader.hpp"
+#include "tests/e2e/test_support.hpp"
+
+using scoville::test::run_scoville;
+using scoville::test::source_dir;
+using scoville::test::TempDir;
+
+namespace {
+
+const scoville::output::Table& table(const scoville::output::H5Document& doc,
+                                     const std::string& path) {
+  for (const auto& t : doc.tables) {
+    if (t.path == path) return t;
+  }
+  FAIL("no table " << path);
+  throw;
+}
+
+std::vector<double> column(const scoville::output::Table& t, const std::string& name) {
+  for (const auto& c : t.columns) {
+    if (c.name != name) continue;
+    if (const auto* d = std::get_if<std::vector<double>>(&c.values)) return *d;
+    if (const auto* i = std::get_if<std::vector<int64_t>>(&c.values)) {
+      return std::vector<double>(i->begin(), i->end());
+    }
+  }
+  FAIL("no column " << name << " in " << t.path);
+  throw;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+const std::string kSweep =
+    "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 256 --osl 32 "
+    "--concurrency 1,2,4,8,16 --quiet";
+
+}  // namespace
+
+TEST_CASE("inferencex: every point's metrics follow from its requests", "[cli][serving]") {
+  TempDir dir("inferencex");
+  const std::string out = dir.file("sweep.h5");
+  const auto r = run_scoville(kSweep + " -o " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("tput/chip"));
+  CHECK_THAT(r.output, Catch::Contains("*"));  // the frontier is marked
+
+  const auto doc = scoville::output::read_results_file(out);
+  const auto& points = table(doc, "/points");
+  const auto& requests = table(doc, "/requests");
+  const auto conc = column(points, "concurrency");
+  const auto tput = column(points, "tput_per_chip");
+  const auto intvty = column(points, "intvty");
+  const auto chips = column(points, "chips");
+  const auto ttft_med = column(points, "median_ttft_ms");
+  const auto point = column(requests, "point");
+  const auto sent = column(requests, "sent_s");
+  const auto finished = column(requests, "finished_s");
+  const auto in = column(requests, "input_tokens");
+  const auto outk = column(requests, "output_tokens");
+  const auto ttft = column(requests, "ttft_s");
+  const auto tpot = column(requests, "tpot_s");
+  REQUIRE(conc.size() == 5);
+  for (size_t p = 0; p < conc.size(); ++p) {
+    INFO("point " << p << ", concurrency " << conc[p]);
+    std::vector<std::pair<double, int>> events;
+    double start = 1e300, end = 0, tokens = 0, sum_e2el = 0;
+    std::vector<double> tpots, ttfts;
+    int64_t n = 0;
+    for (size_t i = 0; i < point.size(); ++i) {
+      if (point[i] != static_cast<double>(p)) continue;
+      ++n;
+      start = std::min(start, sent[i]);
+      end = std::max(end, finished[i]);
+      tokens += in[i] + outk[i];
+      sum_e2el += finished[i] - sent[i];
+      ttfts.push_back(ttft[i] * 1e3);
+      if (outk[i] > 1) tpots.push_back(tpot[i] * 1e3);
+      events.push_back({sent[i], +1});
+      events.push_back({finished[i], -1});
+    }
+    CHECK(n == 10 * static_cast<int64_t>(conc[p]));  // InferenceX: 10 x N requests
+    // The closed loop never has more than N requests in flight, and has exactly N from the
+    // start until its last request is sent (each client sends as soon as its last one ends).
+    std::sort(events.begin(), events.end());
+    const double last_send = [&] {
+      double t = 0;
+      for (const auto& e : events) t = e.second > 0 ? std::max(t, e.first) : t;
+      return t;
+    }();
+    int64_t in_flight = 0, most = 0;
+    double area = 0, previous = start;
+    for (size_t k = 0; k < events.size(); ++k) {
+      area += static_cast<double>(in_flight) * (events[k].first - previous);
+      previous = events[k].first;
+      in_flight += events[k].second;
+      most = std::max(most, in_flight);
+      const bool instant_done = k + 1 < events.size() && events[k + 1].first == events[k].first;
+      if (!instant_done && events[k].first < last_send) CHECK(in_flight == conc[p]);
+    }
+    CHECK(most == static_cast<int64_t>(conc[p]));
+    // Little's law: the time-average number in flight = throughput (req/s) x mean latency.
+    const double duration = end - start;
+    const double mean_e2el = sum_e2el / static_cast<double>(n);
+    const double littles_n = static_cast<double>(n) / duration * mean_e2el;
+    CHECK(std::abs(littles_n / (area / duration) - 1.0) <= 0.02);
+    // Against N itself only the drain after the last send (at most one latency) is missing.
+    CHECK(littles_n <= conc[p] * (1.0 + 1e-9));
+    CHECK(1.0 - littles_n / conc[p] <= (end - last_send) / duration + 1e-9);
+    CHECK(column(points, "littles_law_n")[p] == Approx(littles_n).epsilon(1e-9));
+    CHECK(column(points, "max_in_flight")[p] == static_cast<double>(most));
+    // The summary metrics, re-derived from the rows.
+    CHECK(tput[p] == Approx(tokens / duration / chips[p]).epsilon(1e-9));
+    CHECK(intvty[p] == Approx(1000.0 / median(tpots)).epsilon(1e-9));
+    CHECK(ttft_med[p] == Approx(median(ttfts)).epsilon(1e-9));
+  }
+  // More clients: more throughput per chip, less interactivity (a memory-bound decode).
+  for (size_t p = 1; p < conc.size(); ++p) {
+    CHECK(tput[p] > tput[p - 1]);
+    CHECK(intvty[p] < intvty[p - 1]);
+  }
+}
+
+TEST_CASE("inferencex: with 50 x N requests, N = throughput x mean latency within 2%",
+          "[cli][serving]") {
+  // The drain after the last send weighs 1/50 of the run: Little's law against N itself.
+  const auto r = run_scoville(
+      "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 256 --osl 32 "
+      "--concurrency 1,4,16 --prompts-per-client 50 --json");
+  REQUIRE(r.exit_code == 0);
+  size_t at = 0;
+  int checked = 0;
+  while ((at = r.output.find("\"concurrency\": ", at)) != std::string::npos) {
+    const double n = std::stod(r.output.substr(at + 15));
+    const size_t l = r.output.find("\"littles_law_n\": ", at);
+    REQUIRE(l != std::string::npos);
+    const double littles = std::stod(r.output.substr(l + 17));
+    INFO("concurrency " << n << ", throughput x mean E2EL " << littles);
+    CHECK(std::abs(littles / n - 1.0) <= 0.02);
+    ++checked;
+    at = l;
+  }
+  CHECK(checked == 3);
+}
+
+TEST_CASE("inferencex: a seed gives identical results, another seed other ones", "[cli][serving]") {
+  const std::string args =
+      "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 128 "
+      "--osl 16 --concurrency 2,4 --json";
+  const auto a = run_scoville(args + " --seed 3");
+  const auto b = run_scoville(args + " --seed 3");
+  const auto c = run_scoville(args + " --seed 4");
+  REQUIRE(a.exit_code == 0);
+  CHECK_THAT(a.output, Catch::StartsWith("{"));
+  CHECK_THAT(a.output, Catch::Contains("\"intvty\""));
+  CHECK(a.output == b.output);
+  CHECK(a.output != c.output);
+}
+
+TEST_CASE("inferencex: a system file gives the network, with the chip named", "[cli][serving]") {
+  const auto r = run_scoville(
+      "inferencex --system gb200-nvl72 --chip h200 --model llama-3.1-8b --tp 2 --isl 128 "
+      "--osl 8 --concurrency 2");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("gb200-nvl72"));
+  const auto missing =
+      run_scoville("inferencex --system gb200-nvl72 --model llama-3.1-8b --isl 128 --osl 8");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.output, Catch::Contains("--chip"));
+  const auto unknown =
+      run_scoville("inferencex --system h200 --model llama-9b --isl 128 --osl 8 --concurrency 1");
+  CHECK(unknown.exit_code == 2);
+  const auto too_big = run_scoville(
+      "inferencex --system h200 --chips 1 --model llama-3.1-405b --isl 128 --osl 8 "
+      "--concurrency 1");
+  CHECK(too_big.exit_code == 2);
+}
+
+TEST_CASE("inferencex: --search keeps the Pareto frontier of the feasible mappings",
+          "[cli][serving]") {
+  const auto r = run_scoville(
+      "inferencex --system h200 --chips 2 --model llama-3.1-8b --isl 128 --osl 8 "
+      "--concurrency 1,8 --search --prompts-per-client 2 --json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // tp1, tp2 and tp2 with attention DP, at two concurrencies.
+  CHECK_THAT(r.output, Catch::Contains("\"points_tried\": 6"));
+  CHECK_THAT(r.output, Catch::Contains("\"pareto\": 1"));
+  CHECK(r.output.find("\"pareto\": 0") == std::string::npos);  // only the frontier is shown
+}
+
+TEST_CASE("serve: a scenario file runs, writes its requests, and bad ones are located",
+          "[cli][serving]") {
+  TempDir dir("serve");
+  const std::string out = dir.file("run.h5");
+  const auto r = run_scoville("serve --scenario " + source_dir() +
+                              "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml -o " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("median_tpot_ms"));
+  const auto doc = scoville::output::read_results_file(out);
+  CHECK(column(table(doc, "/requests"), "id").size() == 5);  // the sample trace's requests
+  CHECK(column(table(doc, "/points"), "intvty").size() == 1);
+
+  const std::string bad = dir.write("bad.yaml", R"(scenario:
+  system: {chip: h200}
+  model: llama-3.1-8b
+  mapping: {default: {chips: 1}}
+  requests: {pattern: poisson, isl: 10, osl: 10, rate: -1, num_prompts: 3}
+)");
+  const auto e = run_scoville("serve --scenario " + bad);
+  CHECK(e.exit_code == 2);
+  CHECK_THAT(e.output, Catch::Contains("bad.yaml:5"));
+  CHECK_THAT(e.output, Catch::Contains("rate"));
+}
+
+TEST_CASE("validate: predicts the rows in scope and says why it skips the others",
+          "[cli][serving]") {
+  TempDir dir("validate");
+  const std::string csv = dir.write(
+      "m.csv",
+      "id,source,system,chips,model,precision,framework,isl,osl,concurrency,throughput_metric,"
+      "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,e2e_s,notes\n"
+      "1,x,NVIDIA H200 (8-GPU),,Llama-3.3-70B-Instruct,FP8,vLLM,128,8,2,total_tok_s_per_chip,"
+      "100.0,50.0,,,,\"a note, with a comma\"\n"
+      "2,x,NVIDIA B200 (8-GPU),,gpt-oss-120b,FP4,TRT,128,8,2,total_tok_s_per_chip,100.0,,,,,\n"
+      "3,x,AMD MI300X (8-GPU),,gpt-oss-120b,FP4,vLLM,128,8,2,total_tok_s_per_chip,100.0,,,,,\n");
+  const auto r = run_scoville("validate --measurements " + csv + " --prompts-per-client 2");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("1 rows predicted, 2 skipped"));
+  CHECK_THAT(r.output, Catch::Contains("no b200 in arch/chips"));
+  CHECK_THAT(r.output, Catch::Contains("chip not H200 / B200 / GB200"));
+  // The JSON's error is the signed difference from the published figure.
+  const auto j = run_scoville("validate --json --measurements " + csv + " --prompts-per-client 2");
+  REQUIRE(j.exit_code == 0);
+  const size_t p = j.output.find("\"predicted\": ");
+  const size_t e = j.output.find("\"error_pct\": ");
+  REQUIRE(p != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  const double predicted = std::stod(j.output.substr(p + 13));
+  const double error = std::stod(j.output.substr(e + 13));
+  CHECK(error == Approx((predicted - 100.0) / 100.0 * 100.0).epsilon(1e-9));
+  const auto missing = run_scoville("validate --measurements " + dir.file("none.csv"));
+  CHECK(missing.exit_code == 2);
+}

@@ -1,0 +1,268 @@
+// The roofline serving cost model: op times from the chip's peaks, the iteration cache's error,
+// the decode grouping, collectives on the network, energy and KV capacity.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/energy/energy_model.hpp"
+#include "models/network/collective.hpp"
+#include "models/network/network_model.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/rng.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
+#include "sim/serving/roofline_cost_model.hpp"
+#include "workloads/decompose.hpp"
+#include "workloads/model_loader.hpp"
+
+using namespace scoville;
+using namespace scoville::serving;
+
+namespace {
+
+config::DataPaths paths() { return config::DataPaths{SCOVILLE_SOURCE_DIR}; }
+
+workloads::ModelConfig model(const std::string& name) {
+  return workloads::load_model(paths().resolve(name, "workloads/models"));
+}
+
+models::ChipParams h200() { return config::load_chip("h200", paths()); }
+
+workloads::PoolMapping pool(int64_t tp, int64_t ep = 1, int64_t attn_dp = 1) {
+  workloads::PoolMapping p;
+  p.chips = tp;
+  p.degrees.tp = tp;
+  p.degrees.ep = ep;
+  p.degrees.attn_dp = attn_dp;
+  return p;
+}
+
+models::Topology nvl72() {
+  return config::build_network(config::load_system("gb200-nvl72", paths()));
+}
+
+IterationBatch decode_batch(const std::vector<int64_t>& contexts, int64_t tokens = 1) {
+  IterationBatch b;
+  for (int64_t c : contexts) b.sequences.push_back({SequencePhase::kDecode, tokens, c - tokens, c});
+  return b;
+}
+
+// The roofline of one whole-model iteration on one chip, from the ops directly.
+double roofline_seconds(const workloads::IterationTrace& trace, const models::ChipParams& chip) {
+  const double bw = chip.hbm.peak_bandwidth().si();
+  double t = 0;
+  for (const workloads::Op& op : trace.ops) {
+    const double bytes = op.weight_bytes.si() + op.kv_read_bytes.si() + op.kv_write_bytes.si() +
+                         op.activation_in_bytes.si() + op.activation_out_bytes.si();
+    double rate = chip.peak_vector_rate().si();
+    if (op.kind == workloads::OpKind::kMatmul || op.kind == workloads::OpKind::kAttention) {
+      const MathPrecision p = *chip.executed_precision(op.math);
+      rate = 2.0 * static_cast<double>(chip.tiles.matrix.macs_per_cycle(p)) *
+             static_cast<double>(chip.tiles.count) * chip.tiles.matrix_clock().si();
+    }
+    const double compute = op.kind == workloads::OpKind::kMemory ? 0.0 : op.flops.si() / rate;
+    t += std::max(compute, bytes / bw);
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("roofline: bucket_value is exact below 2^bits and within 2^-(bits+1) above",
+          "[roofline]") {
+  for (int64_t v = 1; v < 64; ++v) CHECK(bucket_value(v, 6) == v);
+  int64_t previous = 0;
+  for (int64_t v = 64; v < 200000; v += 7) {
+    const int64_t b = bucket_value(v, 6);
+    CHECK(std::abs(static_cast<double>(b - v)) <= static_cast<double>(v) / 128.0 + 0.5);
+    CHECK(b >= previous);  // monotone
+    previous = b;
+  }
+}
+
+TEST_CASE("roofline: one chip's decode step is the sum of its ops' rooflines", "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const IterationCost c = cost.cost(decode_batch({1000, 1000, 1000, 1000}));
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kDecode, 4, 1, 1000});
+  CHECK(c.time.si() == Approx(roofline_seconds(trace, chip)).epsilon(1e-12));
+  // A small decode batch is memory bound: the weights alone at the HBM bandwidth bound it from
+  // below, within a few percent (KV and activations are small next to 16 GB of weights).
+  const double weights = trace.total_weight_bytes().si() / chip.hbm.peak_bandwidth().si();
+  CHECK(c.time.si() >= weights);
+  CHECK(c.time.si() <= weights * 1.05);
+  // Energy: static power of the chip over the time plus the dynamic part, which is positive.
+  CHECK(c.energy.si() > chip.power.static_power.si() * c.time.si());
+}
+
+TEST_CASE("roofline: a long prefill chunk is compute bound at the sustained matrix peak",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  IterationBatch b;
+  b.sequences.push_back({SequencePhase::kPrefill, 4096, 0, 4096});
+  const double t = cost.cost(b).time.si();
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kPrefill, 1, 4096, 4096});
+  CHECK(t == Approx(roofline_seconds(trace, chip)).epsilon(1e-12));
+  const double peak = 2.0 *
+                      static_cast<double>(chip.tiles.matrix.macs_per_cycle(MathPrecision::kBf16)) *
+                      static_cast<double>(chip.tiles.count) * chip.tiles.matrix_clock().si();
+  const double flops_time = trace.total_flops().si() / peak;
+  CHECK(t >= flops_time * 0.99);  // vector ops run on a slower unit, never faster
+  CHECK(t <= flops_time * 1.15);
+}
+
+TEST_CASE("roofline: the iteration cache's bucketing changes time by under 1%", "[roofline]") {
+  const workloads::ModelConfig m = model("gpt-oss-20b");
+  const models::ChipParams chip = h200();
+  const std::optional<models::Topology> net = nvl72();
+  const RooflineCostModel cached(m, chip, {pool(2, 2)}, net, {}, {true, 6, true});
+  const RooflineCostModel exact(m, chip, {pool(2, 2)}, net, {}, {false, 6, true});
+  RngStream rng(42, "roofline.test");
+  double worst = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    IterationBatch b;
+    b.chips = 2;
+    const int64_t decodes = 1 + static_cast<int64_t>(rng.next_unit() * 64);
+    for (int64_t i = 0; i < decodes; ++i) {
+      const int64_t ctx = 64 + static_cast<int64_t>(rng.next_unit() * 9000);
+      b.sequences.push_back({SequencePhase::kDecode, 1, ctx - 1, ctx});
+    }
+    if (trial % 2 == 0) {
+      const int64_t chunk = 100 + static_cast<int64_t>(rng.next_unit() * 4000);
+      const int64_t before = static_cast<int64_t>(rng.next_unit() * 4000);
+      b.sequences.push_back({SequencePhase::kPrefill, chunk, before, before + chunk});
+    }
+    const double tc = cached.cost(b).time.si();
+    const double te = exact.cost(b).time.si();
+    worst = std::max(worst, std::abs(tc - te) / te);
+    CHECK(cached.cost(b).time.si() == tc);  // a hit returns the same value
+  }
+  INFO("worst relative time error " << worst);
+  CHECK(worst < 0.01);
+  CHECK(cached.cache_hits() >= 40);
+}
+
+TEST_CASE("roofline: decodes at their mean context cost what they cost one group per context",
+          "[roofline]") {
+  // Full attention is linear in the context, so the collapsed group is exact up to the rounding
+  // of the mean; a dense model on one chip has no other difference.
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel collapsed(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel per_context(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, false});
+  const IterationBatch b = decode_batch({300, 1200, 5000, 8000, 8001, 20000});
+  const double a = collapsed.cost(b).time.si();
+  const double e = per_context.cost(b).time.si();
+  CHECK(a == Approx(e).epsilon(1e-3));
+}
+
+TEST_CASE("roofline: tensor parallel adds the network's all-reduce time", "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const models::Topology topo = nvl72();
+  const RooflineCostModel cost(m, chip, {pool(2)}, topo, {}, {false, 6, true});
+  const IterationBatch b = decode_batch({1024});
+  const IterationCost c = cost.cost(b);
+  double network = -1;
+  for (const auto& [name, t] : c.breakdown) {
+    if (name == "network") network = t.si();
+  }
+  // Two all-reduces per layer of one token's hidden state (bf16) over 2 ranks; the sample at a
+  // power-of-two size is the network model's own time.
+  const models::NetworkModel net(topo);
+  const models::Communicator comm = models::make_communicator(topo, 2);
+  const double bytes = static_cast<double>(m.hidden_size()) * 2.0;  // 8192 B, a sample size
+  const double one = net.run_collective("all_reduce", comm, Bytes(bytes)).timing.time.si();
+  // Per layer: attn_out and ffn all-reduces; plus the vocab-parallel embedding's all-reduce
+  // and the sampling all-gather (tiny).
+  CHECK(network >= one * (2.0 * static_cast<double>(m.layers()) + 1.0));
+  CHECK(network <= one * (2.0 * static_cast<double>(m.layers()) + 3.0));
+}
+
+TEST_CASE("roofline: software overheads add per op, per layer and per iteration", "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6)};
+  const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
+  const IterationBatch b = decode_batch({512, 512});
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kDecode, 2, 1, 512});
+  const double expected = 1e-6 * static_cast<double>(trace.ops.size()) +
+                          2e-6 * static_cast<double>(m.layers()) + 100e-6;
+  CHECK(with.cost(b).time.si() - bare.cost(b).time.si() == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("roofline: KV capacity is the HBM left after the weights, and misfits are refused",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt);
+  const int64_t blocks = cost.kv_capacity_blocks(0, 16);
+  const double per_token = m.kv_bytes_per_token().si();
+  const double weights = static_cast<double>(m.total_parameters()) * 2.0;  // bf16
+  const double upper = (chip.hbm.capacity.si() - weights) / per_token / 16.0;
+  CHECK(static_cast<double>(blocks) <= upper);
+  CHECK(static_cast<double>(blocks) >= 0.95 * upper);  // activations of one token are small
+  CHECK_THROWS_AS(RooflineCostModel(model("llama-3.1-405b"), chip, {pool(1)}, std::nullopt),
+                  InputError);
+  workloads::PoolMapping dp2 = pool(1);
+  dp2.chips = 2;
+  dp2.degrees.dp = 2;
+  CHECK_THROWS_AS(RooflineCostModel(m, chip, {dp2}, nvl72()), InputError);
+}
+
+TEST_CASE("roofline: energy is the ops' action counts priced by the chip's table plus static",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const IterationCost c = cost.cost(decode_batch({700, 700, 700}));
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kDecode, 3, 1, 700});
+  models::ActionCounts counts;
+  for (const workloads::Op& op : trace.ops) {
+    if (op.kind == workloads::OpKind::kMatmul || op.kind == workloads::OpKind::kAttention) {
+      counts.macs[models::index_of(*chip.executed_precision(op.math))] += op.flops.si() / 2.0;
+    } else if (op.kind == workloads::OpKind::kVector) {
+      counts.vector_flops += op.flops.si();
+    }
+    counts.hbm = counts.hbm + op.weight_bytes + op.kv_read_bytes + op.kv_write_bytes +
+                 op.activation_in_bytes + op.activation_out_bytes;
+  }
+  const double expected =
+      models::price(counts, chip.energy, chip.power.static_power, c.time).total().si();
+  CHECK(c.energy.si() == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("roofline: attention-DP and pipeline mappings price small and large batches",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const models::Topology topo = nvl72();
+  // One sequence on a tp 4 / attn_dp 4 pool: priced with the attention groups it can fill.
+  const RooflineCostModel dpa(m, chip, {pool(4, 1, 4)}, topo, {}, {false, 6, true});
+  const double one = dpa.cost(decode_batch({2048})).time.si();
+  const double many = dpa.cost(decode_batch(std::vector<int64_t>(64, 2048))).time.si();
+  CHECK(one > 0);
+  CHECK(many > one);
+  // Pipeline stages run one after the other: 2 stages of tp 1 take about as long as one chip
+  // (the same ops, split in two) plus the stage handoff.
+  workloads::PoolMapping pp2 = pool(1);
+  pp2.chips = 2;
+  pp2.degrees.pp = 2;
+  const RooflineCostModel staged(m, chip, {pp2}, topo, {}, {false, 6, true});
+  const RooflineCostModel single(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const IterationBatch b = decode_batch({1000, 1000});
+  const double t_staged = staged.cost(b).time.si();
+  const double t_single = single.cost(b).time.si();
+  CHECK(t_staged > t_single);
+  CHECK(t_staged < t_single * 1.05);
+}
