@@ -133,8 +133,7 @@ RunOptions parse_run(const std::vector<std::string>& args) {
   }
   r.study_flags = r.study_file || r.model || r.batch || r.isl || r.osl || r.seed || r.precision ||
                   r.power_cap || r.system || r.system_args.any_system_flag || r.h5_output ||
-                  r.trace_output || r.trace_window || !r.trace_chips.empty() ||
-                  r.trace_max_events;
+                  r.trace_output || r.trace_window || !r.trace_chips.empty() || r.trace_max_events;
   return r;
 }
 
