@@ -14,6 +14,7 @@
 #include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/output/json_text.hpp"
 #include "workloads/model_loader.hpp"
 
@@ -23,8 +24,8 @@ extern const char kInferencexUsage[] =
     R"(  scoville inferencex [options]     InferenceX sweep: throughput per chip vs interactivity
       --system NAME|FILE            a chip (arch/chips: one pool of --chips chips on a switch
                                     built from its ports) or a system file (arch/systems: its
-                                    network; give the chip with --chip)
-      --chip NAME|FILE              the chip, with a system file
+                                    network and, unless --chip is given, its chip)
+      --chip NAME|FILE              the chip, over the system file's own
       --chips N                     chips available (default 8, or the tp of the mapping)
       --model NAME|FILE             model (workloads/models)
       --isl N --osl N               nominal input and output tokens per request
@@ -198,11 +199,16 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   const Options o = parse(invocation.args);
   const config::DataPaths paths = config::DataPaths::from_environment();
   const bool chip_system = names_chip(o.system);
-  if (!chip_system && o.chip.empty()) {
-    throw UsageError{"--system " + o.system +
-                     " is a system file without a chip: give the chip with --chip"};
+  std::string chip = chip_system ? o.system : o.chip;
+  if (chip.empty()) {
+    // A system file names its chip (arch/systems/*.yaml `chip:`); --chip overrides it.
+    const config::SystemConfig system = config::load_system(o.system, paths);
+    if (system.chip_file.empty()) {
+      throw UsageError{"--system " + o.system +
+                       " is a system file without a chip: give the chip with --chip"};
+    }
+    chip = system.chip_file;
   }
-  const std::string chip = chip_system ? o.system : o.chip;
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(o.model, "workloads/models"));
   int64_t chips = o.chips;

@@ -11,6 +11,7 @@
 #include "sim/output/h5_reader.hpp"
 #include "tests/e2e/test_support.hpp"
 
+using scoville::test::read_file;
 using scoville::test::run_scoville;
 using scoville::test::source_dir;
 using scoville::test::TempDir;
@@ -178,8 +179,21 @@ TEST_CASE("inferencex: a system file gives the network, with the chip named", "[
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("gb200-nvl72"));
-  const auto missing =
-      run_scoville("inferencex --system gb200-nvl72 --model llama-3.1-8b --isl 128 --osl 8");
+  // Without --chip, the system file's own chip (gb200).
+  const auto own = run_scoville(
+      "inferencex --system gb200-nvl72 --model llama-3.1-8b --tp 2 --isl 128 --osl 8 "
+      "--concurrency 2 --json");
+  INFO(own.output);
+  CHECK(own.exit_code == 0);
+  CHECK(own.output != r.output);
+  // A network-only system file needs --chip.
+  TempDir dir("network-only");
+  std::string yaml = read_file(source_dir() + "/arch/systems/gb200-nvl72.yaml");
+  const size_t chip_line = yaml.find("  chip: gb200");
+  yaml.erase(chip_line, yaml.find('\n', chip_line) + 1 - chip_line);
+  const std::string network_only = dir.write("network-only.yaml", yaml);
+  const auto missing = run_scoville("inferencex --system " + network_only +
+                                    " --model llama-3.1-8b --isl 128 --osl 8");
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Catch::Contains("--chip"));
   const auto unknown =
