@@ -1,6 +1,7 @@
 // `scoville inferencex`: the InferenceX benchmark on simulated hardware. A closed loop of N
 // clients (10 x N requests, lengths uniform in [0.8, 1] x nominal) per concurrency, priced by the
-// roofline cost model; prints throughput per chip against interactivity with the Pareto frontier.
+// roofline cost model or (--fidelity cycle) the SystemC system engine; prints throughput per chip
+// against interactivity with the Pareto frontier.
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -40,6 +41,9 @@ extern const char kInferencexUsage[] =
       --max-batched-tokens N        token budget per iteration (default 8192)
       --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
       --software NAME|FILE          software overheads profile (arch/software; default none)
+      --fidelity roofline|cycle     iteration pricing (default roofline): cycle runs each
+                                    iteration on the SystemC system engine (with its iteration
+                                    cache); needs a system file, one co-located pool, no --search
       --seed N                      request seed (default 1)
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points and /requests (atomically)
@@ -63,6 +67,7 @@ struct Options {
   int64_t mtp_depth = 0;
   double mtp_acceptance = 0.0;
   std::string software;
+  std::string fidelity = "roofline";
   uint64_t seed = 1;
   bool json = false, quiet = false;
   std::string output;
@@ -129,6 +134,8 @@ Options parse(const std::vector<std::string>& args) {
       o.mtp_acceptance = parse_fraction("--mtp-acceptance", a.value(), 0.0, 1.0);
     } else if (a.is("--software")) {
       o.software = a.value();
+    } else if (a.is("--fidelity")) {
+      o.fidelity = a.value();
     } else if (a.is("--seed")) {
       o.seed = static_cast<uint64_t>(a.count());
     } else if (a.is("--json")) {
@@ -148,6 +155,13 @@ Options parse(const std::vector<std::string>& args) {
     throw UsageError{"--mapping excludes --tp and --search"};
   }
   if (o.search && o.tp != 0) throw UsageError{"--search excludes --tp"};
+  if (o.fidelity != "roofline" && o.fidelity != "cycle") {
+    throw UsageError{"--fidelity: expected roofline or cycle, found '" + o.fidelity + "'"};
+  }
+  // SystemC elaborates once per process: the cycle level builds one engine, for one mapping.
+  if (o.fidelity == "cycle" && o.search) {
+    throw UsageError{"--fidelity cycle excludes --search (one system engine per process)"};
+  }
   if (o.concurrency.empty()) {
     for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);
   }
@@ -199,6 +213,13 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   const Options o = parse(invocation.args);
   const config::DataPaths paths = config::DataPaths::from_environment();
   const bool chip_system = names_chip(o.system);
+  const bool cycle = o.fidelity == "cycle";
+  if (cycle && chip_system) {
+    throw UsageError{
+        "--fidelity cycle needs --system to name a system file (arch/systems), not "
+        "the chip '" +
+        o.system + "'"};
+  }
   std::string chip = chip_system ? o.system : o.chip;
   if (chip.empty()) {
     // A system file names its chip (arch/systems/*.yaml `chip:`); --chip overrides it.
@@ -215,6 +236,10 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   if (chips == 0) chips = o.tp != 0 ? o.tp : 8;
   int64_t network_chips = chips;
   std::vector<workloads::MappingConfig> mappings = candidates(o, model, chips);
+  if (cycle && mappings.front().pools.size() != 1) {
+    throw UsageError{"--fidelity cycle prices one co-located pool; the mapping " +
+                     mapping_label(mappings.front()) + " is disaggregated"};
+  }
   for (const auto& m : mappings) {
     int64_t total = 0;
     for (const auto& p : m.pools) total += p.chips;
@@ -235,7 +260,9 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     const std::string label = mapping_label(mapping);
     std::optional<ServingEngine> engine;
     try {
-      engine.emplace(make_engine(hw, model, mapping, scheduler));
+      engine.emplace(cycle
+                         ? make_cycle_engine(hw, o.system, model, mapping.pools.front(), scheduler)
+                         : make_engine(hw, model, mapping, scheduler));
     } catch (const InputError& e) {
       if (!o.search) throw;
       skipped.push_back(label + ": " + e.what());
@@ -287,7 +314,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                     {{"system", hw.system_name},
                      {"chip", hw.chip.name},
                      {"model", model.name()},
-                     {"fidelity", "roofline"},
+                     {"fidelity", o.fidelity},
                      {"isl", std::to_string(o.isl)},
                      {"osl", std::to_string(o.osl)}});
   }
@@ -300,14 +327,14 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
         "\"system\": \"" + output::json_escape(hw.system_name) + "\", \"chip\": \"" +
         output::json_escape(hw.chip.name) + "\", \"model\": \"" +
         output::json_escape(model.name()) + "\", \"isl\": " + std::to_string(o.isl) +
-        ", \"osl\": " + std::to_string(o.osl) +
-        ", \"fidelity\": \"roofline\", \"points_tried\": " + std::to_string(points.size()) + ", ";
+        ", \"osl\": " + std::to_string(o.osl) + ", \"fidelity\": \"" + o.fidelity +
+        "\", \"points_tried\": " + std::to_string(points.size()) + ", ";
     print_points_json(out, header, shown);
     return 0;
   }
   out << "# scoville inferencex: " << model.name() << " on " << hw.system_name << " ("
-      << hw.chip.name << "), ISL " << o.isl << ", OSL " << o.osl
-      << ", roofline fidelity (docs/serving.md)\n";
+      << hw.chip.name << "), ISL " << o.isl << ", OSL " << o.osl << ", " << o.fidelity
+      << " fidelity (docs/serving.md)\n";
   if (o.search) {
     out << "# --search: " << points.size() << " points tried, " << shown.size()
         << " on the Pareto frontier shown; " << skipped.size() << " infeasible\n";

@@ -15,6 +15,7 @@
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/system_cost_model.hpp"
 #include "sim/output/h5_writer.hpp"
 #include "sim/output/json_text.hpp"
 #include "sim/output/provenance.hpp"
@@ -77,6 +78,24 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   return hw;
 }
 
+namespace {
+
+serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::ModelConfig& model,
+                                const workloads::PoolMapping& mapping, serving::PoolRole role,
+                                const serving::SchedulerConfig& scheduler) {
+  serving::PoolConfig p;
+  p.name = mapping.pool;
+  p.role = role;
+  p.chips = mapping.chips;
+  p.scheduler = scheduler;
+  p.kv_capacity_blocks = std::max<int64_t>(
+      1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping, scheduler.kv_block_tokens));
+  p.idle_power_per_chip = hw.chip.power.static_power;
+  return p;
+}
+
+}  // namespace
+
 ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
                           const workloads::MappingConfig& mapping,
                           const serving::SchedulerConfig& scheduler) {
@@ -86,29 +105,55 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) {
     return (a.pool == "prefill" ? 0 : 1) < (b.pool == "prefill" ? 0 : 1);
   });
-  engine.cost =
+  auto roofline =
       std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network, hw.software);
   const bool disaggregated = pools.size() == 2;
   for (size_t i = 0; i < pools.size(); ++i) {
-    serving::PoolConfig p;
-    p.name = pools[i].pool;
-    p.role = !disaggregated ? serving::PoolRole::kColocated
-             : i == 0       ? serving::PoolRole::kPrefill
-                            : serving::PoolRole::kDecode;
-    p.chips = pools[i].chips;
-    p.scheduler = scheduler;
-    p.kv_capacity_blocks = std::max<int64_t>(
-        1, engine.cost->kv_capacity_blocks(static_cast<int>(i), scheduler.kv_block_tokens));
-    p.idle_power_per_chip = hw.chip.power.static_power;
-    engine.system.pools.push_back(p);
+    const serving::PoolRole role = !disaggregated ? serving::PoolRole::kColocated
+                                   : i == 0       ? serving::PoolRole::kPrefill
+                                                  : serving::PoolRole::kDecode;
+    engine.system.pools.push_back(pool_config(hw, model, pools[i], role, scheduler));
   }
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
   if (disaggregated) {
-    const serving::RooflineCostModel* cost = engine.cost.get();
+    const serving::RooflineCostModel* cost = roofline.get();
     engine.system.kv_transfer_time = [cost](const serving::KvTransfer& t) {
       return cost->transfer_time(t.bytes);
     };
   }
+  engine.cost = std::move(roofline);
+  return engine;
+}
+
+ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& system,
+                                const workloads::ModelConfig& model,
+                                const workloads::PoolMapping& pool,
+                                const serving::SchedulerConfig& scheduler) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const config::SystemConfig system_config = config::load_system(system, paths);
+  if (pool.degrees.dp != 1) {
+    throw InputError(pool.where, "dp",
+                     "the serving layer runs one engine per pool: expected dp = 1, found " +
+                         std::to_string(pool.degrees.dp));
+  }
+  if (pool.chips > system_config.chips) {
+    throw InputError(pool.where, "chips",
+                     "the mapping needs " + std::to_string(pool.chips) + " chips but '" +
+                         system_config.name + "' has " + std::to_string(system_config.chips));
+  }
+  ServingEngine engine;
+  // Capacity first: it checks that the weights fit before SystemC elaborates anything.
+  engine.system.pools.push_back(
+      pool_config(hw, model, pool, serving::PoolRole::kColocated, scheduler));
+  engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
+  // hw.chip is the system file's chip unless --chip overrode it, as for the roofline.
+  config::SoftwareProfile software;
+  software.name = hw.software_name;
+  software.per_op_launch = hw.software.per_op_launch;
+  software.per_layer_sync = hw.software.per_layer_sync;
+  software.per_iteration = hw.software.per_iteration;
+  engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
+  engine.cost = std::make_unique<engine::SystemCostModel>(std::move(setup));
   return engine;
 }
 
@@ -266,6 +311,10 @@ void write_points_h5(const std::string& path, const std::vector<ServingPoint>& p
     for (size_t c = 0; c < names.size(); ++c) cols[c].push_back(row[c]);
   }
   output::Table pt{"/points", {}, {}};
+  // The fidelity that priced the points travels with them too (a table copied out of the file).
+  for (const auto& [k, v] : attributes) {
+    if (k == "fidelity") pt.attributes.push_back({k, v});
+  }
   pt.columns.push_back({"mapping", "", labels});
   for (size_t c = 0; c < names.size(); ++c) {
     pt.columns.push_back({names[c], unit_of(names[c]), cols[c]});

@@ -1,7 +1,7 @@
 // What `scoville inferencex` and `scoville serve` share: resolving the system (a chip name, or a
-// system file for the network plus a chip), building the roofline cost model and the serving
-// system of a mapping, running a point, and writing points and requests as a table, JSON or
-// HDF5 (/points, /requests).
+// system file for the network plus a chip), building the cost model (roofline, or the SystemC
+// system engine for the cycle fidelity) and the serving system of a mapping, running a point, and
+// writing points and requests as a table, JSON or HDF5 (/points, /requests).
 #pragma once
 
 #include <cstdint>
@@ -36,12 +36,21 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
 // The cost model and the ServingSystem pools for a mapping (one pool: co-located; prefill and
 // decode: disaggregated, KV handed over the network). Throws InputError when infeasible.
 struct ServingEngine {
-  std::unique_ptr<serving::RooflineCostModel> cost;
+  std::unique_ptr<serving::IterationCostModel> cost;
   serving::ServingSystem system;
 };
 ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
                           const workloads::MappingConfig& mapping,
                           const serving::SchedulerConfig& scheduler);
+// The cycle fidelity: one co-located pool priced by engine::SystemCostModel (the SystemC system
+// engine with its iteration cache) on the system file `system`, with hw's chip and software
+// overheads (those the roofline uses, so the two levels price the same stack). The KV capacity
+// is the roofline's (serving::pool_kv_capacity_blocks). SystemC elaborates once per process:
+// build one before any simulation and reuse it.
+ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& system,
+                                const workloads::ModelConfig& model,
+                                const workloads::PoolMapping& pool,
+                                const serving::SchedulerConfig& scheduler);
 
 // One serving run, with what a closed-loop check needs from the records.
 struct ServingPoint {

@@ -446,21 +446,28 @@ IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
   return cost;
 }
 
-int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) const {
-  const Impl& m = *impl_;
-  const workloads::PoolMapping& mapping = m.pools.at(static_cast<size_t>(pool));
+int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const models::ChipParams& chip,
+                                const workloads::PoolMapping& mapping, int64_t block_tokens) {
   const workloads::MappedIteration mapped = workloads::map_iteration(
-      m.model, workloads::IterationShape{workloads::Phase::kDecode, mapping.degrees.attn_dp, 1, 1},
+      model, workloads::IterationShape{workloads::Phase::kDecode, mapping.degrees.attn_dp, 1, 1},
       mapping);
+  const std::vector<workloads::MemoryFootprint> footprints =
+      workloads::memory_footprint(model, mapped, chip.hbm.capacity);
+  workloads::check_fit(mapped, footprints);
   int64_t per_chip = std::numeric_limits<int64_t>::max();
-  for (const workloads::MemoryFootprint& f :
-       workloads::memory_footprint(m.model, mapped, m.chip.hbm.capacity)) {
+  for (const workloads::MemoryFootprint& f : footprints) {
     per_chip = std::min(per_chip, f.kv_capacity_tokens);
   }
   // Each attention group caches its own sequences; the chips of a group share each token's KV
   // heads, and pipeline stages its layers, so the pool holds attn_dp x dp groups' worth.
   const int64_t tokens = per_chip * mapping.degrees.attn_dp * mapping.degrees.dp;
   return std::max<int64_t>(0, tokens / block_tokens);
+}
+
+int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) const {
+  const Impl& m = *impl_;
+  return pool_kv_capacity_blocks(m.model, m.chip, m.pools.at(static_cast<size_t>(pool)),
+                                 block_tokens);
 }
 
 Duration RooflineCostModel::transfer_time(Bytes bytes) const {

@@ -54,6 +54,13 @@ struct RooflineOptions {
 // 2^(floor(log2 value) - bits). Relative error at most 2^-(bits + 1).
 int64_t bucket_value(int64_t value, int bits);
 
+// KV blocks a pool holds (all its chips), from the HBM left after weights and activations of a
+// full decode batch (workloads::memory_footprint), for `block_tokens` tokens per block. Shared
+// by every fidelity level so they schedule the same batches. Throws InputError when the
+// pool's weights and activations do not fit in HBM.
+int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const models::ChipParams& chip,
+                                const workloads::PoolMapping& mapping, int64_t block_tokens);
+
 class RooflineCostModel : public IterationCostModel {
  public:
   // `pools[i]` is the mapping of ServingSystem::pools[i]. `network`: the chips' network (its
@@ -69,8 +76,7 @@ class RooflineCostModel : public IterationCostModel {
 
   IterationCost cost(const IterationBatch& batch) const override;
 
-  // KV blocks the pool holds (all its chips), from the HBM left after weights and activations
-  // of a full decode batch (memory_footprint), for `block_tokens` tokens per block.
+  // pool_kv_capacity_blocks of pools[pool].
   int64_t kv_capacity_blocks(int pool, int64_t block_tokens) const;
   // KV bytes per token over the whole pool (every layer, every KV head once).
   Bytes kv_bytes_per_token() const;

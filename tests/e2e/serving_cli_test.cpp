@@ -218,6 +218,60 @@ TEST_CASE("inferencex: --search keeps the Pareto frontier of the feasible mappin
   CHECK(r.output.find("\"pareto\": 0") == std::string::npos);  // only the frontier is shown
 }
 
+TEST_CASE("inferencex: --fidelity cycle prices on the system engine, near the roofline",
+          "[cli][serving]") {
+  TempDir dir("fidelity");
+  const std::string base =
+      "inferencex --system h200-hgx8 --model llama-3.1-8b --tp 8 --isl 128 --osl 8 "
+      "--concurrency 1,2 --prompts-per-client 2 --quiet";
+  const auto cycle = run_scoville(base + " --fidelity cycle -o " + dir.file("cycle.h5"));
+  INFO(cycle.output);
+  REQUIRE(cycle.exit_code == 0);
+  CHECK_THAT(cycle.output, Catch::Contains("cycle fidelity"));
+  const auto roofline = run_scoville(base + " -o " + dir.file("roofline.h5"));
+  INFO(roofline.output);
+  REQUIRE(roofline.exit_code == 0);
+  CHECK_THAT(roofline.output, Catch::Contains("roofline fidelity"));
+
+  const auto cycle_doc = scoville::output::read_results_file(dir.file("cycle.h5"));
+  const auto roofline_doc = scoville::output::read_results_file(dir.file("roofline.h5"));
+  CHECK(scoville::output::attribute_text(cycle_doc, "fidelity") == "cycle");
+  CHECK(scoville::output::attribute_text(roofline_doc, "fidelity") == "roofline");
+  const auto cycle_tput = column(table(cycle_doc, "/points"), "tput_per_chip");
+  const auto roofline_tput = column(table(roofline_doc, "/points"), "tput_per_chip");
+  REQUIRE(cycle_tput.size() == 2);
+  REQUIRE(roofline_tput.size() == 2);
+  for (size_t i = 0; i < cycle_tput.size(); ++i) {
+    INFO("point " << i << ": cycle " << cycle_tput[i] << ", roofline " << roofline_tput[i]);
+    // Two models of the same hardware: the cycle level adds what the roofline ignores, but
+    // stays within a factor of 3 of it.
+    CHECK(cycle_tput[i] > roofline_tput[i] / 3.0);
+    CHECK(cycle_tput[i] < roofline_tput[i] * 3.0);
+  }
+
+  // Refused: a chip without a system file, --search, a disaggregated mapping, an unknown level.
+  const std::string flags = " --model llama-3.1-8b --isl 128 --osl 8 --concurrency 1 ";
+  const auto chip_only =
+      run_scoville("inferencex --system h200 --chips 8" + flags + "--fidelity cycle");
+  CHECK(chip_only.exit_code == 2);
+  CHECK_THAT(chip_only.output, Catch::Contains("system file"));
+  const auto search =
+      run_scoville("inferencex --system h200-hgx8" + flags + "--search --fidelity cycle");
+  CHECK(search.exit_code == 2);
+  CHECK_THAT(search.output, Catch::Contains("--search"));
+  const std::string disagg = dir.write("disagg.yaml",
+                                       "mapping:\n"
+                                       "  prefill: {chips: 4, tp: 4}\n"
+                                       "  decode: {chips: 4, tp: 4}\n");
+  const auto split = run_scoville("inferencex --system h200-hgx8" + flags + "--mapping " + disagg +
+                                  " --fidelity cycle");
+  CHECK(split.exit_code == 2);
+  CHECK_THAT(split.output, Catch::Contains("disaggregated"));
+  const auto unknown = run_scoville("inferencex --system h200-hgx8" + flags + "--fidelity exact");
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.output, Catch::Contains("roofline or cycle"));
+}
+
 TEST_CASE("serve: a scenario file runs, writes its requests, and bad ones are located",
           "[cli][serving]") {
   TempDir dir("serve");
