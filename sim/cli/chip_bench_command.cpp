@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "models/chip/chip_module.hpp"
+#include "models/chip/run_simulation.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
@@ -237,7 +238,7 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
     modules.push_back(std::make_unique<models::ChipModule>(name.c_str(), chip));
     modules.back()->set_program({cases[i].work});
   }
-  sc_core::sc_start();
+  models::run_simulation();
 
   std::ostringstream text;
   std::ostringstream json;

@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "models/chip/chip_module.hpp"
+#include "models/chip/run_simulation.hpp"
 #include "models/power/power_accounting.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
@@ -252,7 +253,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
           });
     }
   }
-  sc_core::sc_start();
+  models::run_simulation();
   for (const ChipJob& job : jobs) {
     if (!job.module->finished()) {
       throw ScovilleError("simulation of chip '" + job.params.name +

@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "models/chip/run_simulation.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/engine/lowering.hpp"
@@ -301,7 +302,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     modules_[m]->set_program(r < 0 ? std::vector<models::WorkDescriptor>{}
                                    : deduped[static_cast<size_t>(r)].ops);
   }
-  sc_core::sc_start();
+  models::run_simulation();
 
   SystemIterationResult out;
   out.chips = setup_.mapping.chips;

@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "models/chip/chip_module.hpp"
+#include "models/chip/run_simulation.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
@@ -108,7 +109,7 @@ TraceRunResult run_trace_file(const std::string& chip, const std::string& trace_
   for (const workloads::TraceNode* node : compute) program.push_back(lower(node->op, params));
   models::ChipModule module("chip0", params);
   module.set_program(program);
-  sc_core::sc_start();
+  models::run_simulation();
   if (!module.finished()) {
     throw ScovilleError("simulation of chip '" + params.name +
                         "' stopped before the trace's ops finished");

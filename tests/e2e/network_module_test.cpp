@@ -3,6 +3,7 @@
 
 #include <systemc>
 
+#include "models/chip/run_simulation.hpp"
 #include "models/network/network_model.hpp"
 #include "models/network/network_module.hpp"
 #include "models/network/topology_builders.hpp"
@@ -44,7 +45,7 @@ TEST_CASE("network module: a ring all-reduce in SystemC time matches the pure mo
   const ScheduleResult expected = NetworkModel(t).time_schedule(schedule);
   NetworkModule net("net", t);
   Driver driver("driver", [&] { net.run_schedule(schedule); });
-  sc_core::sc_start();
+  models::run_simulation();
   CHECK(driver.finished_at ==
         Approx(expected.time.si()).margin(kPerEvent * 2 * static_cast<double>(expected.steps)));
   CHECK(net.flows_delivered() == expected.flows);
@@ -63,7 +64,7 @@ TEST_CASE("network module: a late flow shares the link from its arrival", "[netw
     sc_core::wait(sc_core::sc_time(arrival.si(), sc_core::SC_SEC));
     net.transfer({{0, 1, second}});
   });
-  sc_core::sc_start();
+  models::run_simulation();
   // Alone at B until the second arrives, then B/2 each; the second then finishes alone.
   const double first_left = first.si() - B * arrival.si();
   REQUIRE(first_left > 0);

@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include "models/chip/chip_module.hpp"
+#include "models/chip/run_simulation.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/engine/lowering.hpp"
@@ -79,7 +80,7 @@ int sc_main(int argc, char* argv[]) {
   models::ChipModule module("chip", chip);
   module.set_program(program);
   const auto sim_start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  models::run_simulation();
   const auto wall_end = std::chrono::steady_clock::now();
   const double elaborate_s = std::chrono::duration<double>(sim_start - wall_start).count();
   const double simulate_s = std::chrono::duration<double>(wall_end - sim_start).count();
