@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "mapping_test_support.hpp"
 #include "model_files.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/model_loader.hpp"
@@ -13,15 +14,6 @@ using namespace scoville::workloads;
 using namespace scoville::workloads::testing;
 
 namespace {
-
-PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp,
-                 bool sequence_parallel = false) {
-  PoolMapping m;
-  m.pool = "decode";
-  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp, sequence_parallel};
-  m.chips = dp * pp * tp;
-  return m;
-}
 
 std::vector<const TraceNode*> named(const ChipTrace& t, const std::string& name) {
   std::vector<const TraceNode*> nodes;

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "mapping_test_support.hpp"
 #include "model_files.hpp"
 #include "workloads/decompose.hpp"
 #include "workloads/mapping/map_iteration.hpp"
@@ -17,15 +18,6 @@ using namespace scoville::workloads;
 using namespace scoville::workloads::testing;
 
 namespace {
-
-PoolMapping pool(int64_t tp, int64_t ep, int64_t pp, int64_t dp, int64_t attn_dp,
-                 bool sequence_parallel = false) {
-  PoolMapping m;
-  m.pool = "decode";
-  m.degrees = ParallelDegrees{tp, ep, pp, dp, attn_dp, sequence_parallel};
-  m.chips = dp * pp * tp;
-  return m;
-}
 
 struct Sums {
   std::map<std::string, double> flops;
