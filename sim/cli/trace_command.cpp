@@ -12,9 +12,11 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/system_run.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
@@ -39,7 +41,8 @@ extern const char kTraceUsage[] =
       --chips N                     chips in the pool (checked against the degrees)
       --mapping FILE                mapping YAML (one entry per pool, docs/mapping.md): the
                                     pool named after --phase, or its only pool
-      --system NAME|FILE            chip file (arch/chips/NAME.yaml) for the HBM capacity
+      --system NAME|FILE            system (arch/systems) or chip (arch/chips) whose chip's HBM
+                                    capacity the memory check uses
       --hbm SIZE                    HBM per chip, e.g. "141 GB" (overrides --system)
       --json                        print the summary as JSON
       -o, --output DIR              write the trace files into DIR: native, one per chip role
@@ -144,7 +147,12 @@ std::optional<Bytes> hbm_capacity(const TraceOptions& r, const config::DataPaths
       throw InputError(kCli, "--hbm", e.what());
     }
   }
-  if (r.system) return config::load_chip(*r.system, paths).hbm.capacity;
+  if (r.system) {
+    // A system file (arch/systems) stands for its chip; anything else names a chip.
+    std::string chip = *r.system;
+    if (names_system(chip, paths)) chip = config::require_chip(config::load_system(chip, paths));
+    return config::load_chip(chip, paths).hbm.capacity;
+  }
   return std::nullopt;
 }
 

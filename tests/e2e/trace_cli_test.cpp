@@ -130,3 +130,13 @@ TEST_CASE("cli trace: --sequence-parallel swaps all-reduces for reduce-scatter +
   CHECK_THAT(text, Contains("kind: reduce_scatter"));
   CHECK_THAT(text, !Contains("kind: all_reduce"));
 }
+
+TEST_CASE("cli trace: a system file stands for its chip's HBM", "[cli]") {
+  // arch/systems/gb200-nvl72.yaml names chip gb200: both give the same memory check.
+  const auto by_system = run_scoville(kDecode + " --system gb200-nvl72");
+  const auto by_chip = run_scoville(kDecode + " --system gb200");
+  INFO(by_system.output);
+  REQUIRE(by_system.exit_code == 0);
+  CHECK(by_system.output == by_chip.output);
+  CHECK(by_system.output != run_scoville(kDecode + " --system h200").output);
+}
