@@ -245,15 +245,7 @@ SystemConfig parse_system_string(const std::string& yaml, const std::string& dis
 
 SystemConfig load_system(const std::string& name_or_path, const DataPaths& paths) {
   const std::string path = paths.resolve(name_or_path, "arch/systems");
-  if (!std::filesystem::exists(path)) {
-    std::string known;
-    for (const std::string& n : paths.available("arch/systems")) {
-      known += (known.empty() ? "" : ", ") + n;
-    }
-    throw InputError(SourceLocation{path, 0, 0}, "",
-                     "no system '" + name_or_path +
-                         "' (file not found); known systems: " + (known.empty() ? "none" : known));
-  }
+  require_known(name_or_path, path, "arch/systems", paths, "system");
   return parse_system(path);
 }
 
