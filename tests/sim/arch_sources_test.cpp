@@ -1,5 +1,5 @@
-// Every number in arch/ and workloads/models/ carries its source or is marked an assumption,
-// next to the value (DEVELOPERS.md: "Every constant ... carries its source").
+// Every number in arch/, workloads/models/, scenarios/ and sweeps/ carries its source or is marked
+// an assumption, next to the value (DEVELOPERS.md: "Every constant ... carries its source").
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -38,4 +38,12 @@ TEST_CASE("every number in arch/ carries a source tag", "[sources]") {
 
 TEST_CASE("every number in workloads/models/ carries a source tag", "[sources]") {
   check_folder(std::string(SCOVILLE_SOURCE_DIR) + "/workloads/models");
+}
+
+// Scenarios and sweeps hold constants too (request rates, limits, prices, study choices).
+// workloads/traces/ is generated data, not hand-set constants.
+TEST_CASE("every number in workloads/scenarios/ and workloads/sweeps/ carries a source tag",
+          "[sources]") {
+  check_folder(std::string(SCOVILLE_SOURCE_DIR) + "/workloads/scenarios");
+  check_folder(std::string(SCOVILLE_SOURCE_DIR) + "/workloads/sweeps");
 }
