@@ -62,42 +62,42 @@ size_t MeshNocModel::link_index(MeshCoord from, MeshCoord to) const {
   return static_cast<size_t>((from.y * params_.cols + from.x) * kDirections + direction);
 }
 
-std::vector<MeshCoord> MeshNocModel::path(MeshCoord from, MeshCoord to) const {
-  std::vector<MeshCoord> routers{from};
-  MeshCoord at = from;
-  while (at.x != to.x) {
+MeshCoord MeshNocModel::next_hop(MeshCoord at, MeshCoord to) {
+  if (at.x != to.x) {
     at.x += to.x > at.x ? 1 : -1;
-    routers.push_back(at);
-  }
-  while (at.y != to.y) {
+  } else {
     at.y += to.y > at.y ? 1 : -1;
-    routers.push_back(at);
   }
-  return routers;
+  return at;
 }
 
 Duration MeshNocModel::move(int64_t port, int64_t tile, bool to_tile, Bytes bytes, Duration start) {
   if (bytes.si() <= 0) return start;
   const MeshCoord memory = port_router(port);
   const MeshCoord compute = tile_router(tile);
-  const std::vector<MeshCoord> routers = to_tile ? path(memory, compute) : path(compute, memory);
+  const MeshCoord from = to_tile ? memory : compute;
+  const MeshCoord to = to_tile ? compute : memory;
   const Duration occupancy = bytes / params_.link_bandwidth;
   // The head enters the first router at `start`; each link starts carrying the transfer when
-  // both the head has reached it and the link has finished what was booked before.
+  // both the head has reached it and the link has finished what was booked before. The XY path
+  // is walked in place (this runs for every HBM transfer of every tile).
   Duration head = start;
   Duration tail = start + occupancy;
-  for (size_t i = 0; i + 1 < routers.size(); ++i) {
-    Duration& free = link_free_[link_index(routers[i], routers[i + 1])];
+  const int64_t links = hops(from, to);
+  for (MeshCoord at = from; at.x != to.x || at.y != to.y;) {
+    const MeshCoord next = next_hop(at, to);
+    Duration& free = link_free_[link_index(at, next)];
     const Duration link_start = std::max(head, free);
     // A link cannot finish before the previous one has delivered the last byte to it.
     const Duration link_end = std::max(link_start + occupancy, tail);
     free = link_end;
     head = link_start + params_.hop_latency;
     tail = link_end + params_.hop_latency;
+    at = next;
   }
-  byte_hops_ += bytes.si() * static_cast<double>(routers.size() - 1);
+  byte_hops_ += bytes.si() * static_cast<double>(links);
   // Injection and ejection: one hop of latency even when memory and tile share a router.
-  return routers.size() == 1 ? tail + params_.hop_latency : tail;
+  return links == 0 ? tail + params_.hop_latency : tail;
 }
 
 }  // namespace scoville::models

@@ -58,7 +58,8 @@ class MeshNocModel {
  private:
   // Index of the directed link leaving router `from` towards the adjacent router `to`.
   size_t link_index(MeshCoord from, MeshCoord to) const;
-  std::vector<MeshCoord> path(MeshCoord from, MeshCoord to) const;
+  // The router after `at` on the XY route to `to` (x first, then y); `at` must differ from `to`.
+  static MeshCoord next_hop(MeshCoord at, MeshCoord to);
 
   MeshNocParams params_;
   int64_t tiles_;
