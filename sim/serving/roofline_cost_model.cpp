@@ -104,6 +104,7 @@ struct RooflineCostModel::Impl {
 
   mutable std::unordered_map<std::string, int32_t> key_ids;
   mutable std::vector<std::map<GroupKey, GroupOps>> group_cache;  // by pool
+  static constexpr size_t kMaxCachedGroups = 4096;
   mutable std::map<std::vector<int64_t>, IterationCost> batch_cache;
   // Collective time samples by (nccl name, ranks): sizes 2^k B, k = kMinLog2 .. kMaxLog2.
   static constexpr int kMinLog2 = 4;
@@ -191,9 +192,6 @@ struct RooflineCostModel::Impl {
     std::map<GroupKey, GroupOps>& cache = group_cache[static_cast<size_t>(pool)];
     auto it = cache.find(g);
     if (it != cache.end()) return it->second;
-    // Bounded memory: a full cache is dropped (costs are pure functions of the key, so this
-    // changes speed only).
-    if (!options.cache || cache.size() >= 4096) cache.clear();
     return cache.emplace(g, build_group(pool, g)).first->second;
   }
 
@@ -246,6 +244,13 @@ struct RooflineCostModel::Impl {
     std::vector<const GroupOps*> ops;
     std::vector<GroupOps> owned;
     owned.reserve(groups.size());
+    if (cached) {
+      // Bounded memory: a cache that could overflow is dropped before any entry is referenced
+      // (costs are pure functions of the key, so this changes speed only). Dropping it while
+      // `ops` held pointers into it was a use-after-free.
+      std::map<GroupKey, GroupOps>& cache = group_cache[static_cast<size_t>(pool)];
+      if (cache.size() + groups.size() > kMaxCachedGroups) cache.clear();
+    }
     for (const GroupKey& g : groups) {
       if (cached) {
         ops.push_back(&group(pool, g));
