@@ -104,7 +104,6 @@ struct RooflineCostModel::Impl {
 
   mutable std::unordered_map<std::string, int32_t> key_ids;
   mutable std::vector<std::map<GroupKey, GroupOps>> group_cache;  // by pool
-  static constexpr size_t kMaxCachedGroups = 4096;
   mutable std::map<std::vector<int64_t>, IterationCost> batch_cache;
   // Collective time samples by (nccl name, ranks): sizes 2^k B, k = kMinLog2 .. kMaxLog2.
   static constexpr int kMinLog2 = 4;
@@ -249,7 +248,7 @@ struct RooflineCostModel::Impl {
       // (costs are pure functions of the key, so this changes speed only). Dropping it while
       // `ops` held pointers into it was a use-after-free.
       std::map<GroupKey, GroupOps>& cache = group_cache[static_cast<size_t>(pool)];
-      if (cache.size() + groups.size() > kMaxCachedGroups) cache.clear();
+      if (cache.size() + groups.size() > options.max_cached_groups) cache.clear();
     }
     for (const GroupKey& g : groups) {
       if (cached) {

@@ -48,6 +48,8 @@ struct RooflineOptions {
   bool cache = true;
   int bucket_bits = 6;           // relative bucket width 2^-6 (< 0.8% error on a context)
   bool collapse_decodes = true;  // false: one group per distinct decode context (reference)
+  // Priced groups kept per pool before the cache is dropped; bounds memory on long sweeps.
+  size_t max_cached_groups = 4096;
 };
 
 // Rounds `value` to its bucket's centre: exact below 2^bits, else to a multiple of

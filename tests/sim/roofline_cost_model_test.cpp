@@ -266,3 +266,26 @@ TEST_CASE("roofline: attention-DP and pipeline mappings price small and large ba
   CHECK(t_staged > t_single);
   CHECK(t_staged < t_single * 1.05);
 }
+
+TEST_CASE("roofline: a full group cache is dropped without invalidating the batch being priced",
+          "[roofline]") {
+  // Regression: the cache used to be cleared while pricing a batch whose earlier groups were
+  // already referenced, a use-after-free that crashed `validate` on the shipped measurements.
+  // A tiny cache bound makes every multi-group batch cross it; the cost must equal the one from
+  // a cache that is never dropped (same bucketing).
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  RooflineOptions small;
+  small.max_cached_groups = 3;
+  const RooflineCostModel cached(m, chip, {pool(1)}, std::nullopt, {}, small);
+  const RooflineCostModel exact(m, chip, {pool(1)}, std::nullopt, {}, {});
+  for (int64_t n = 1; n <= 6; ++n) {
+    IterationBatch b = decode_batch({500 + 100 * n});
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t chunk = 64 * (n + i + 1);
+      b.sequences.push_back({SequencePhase::kPrefill, chunk, 0, chunk});
+    }
+    INFO("batch with " << n << " prefill groups");
+    CHECK(cached.cost(b).time.si() == exact.cost(b).time.si());
+  }
+}
