@@ -1,6 +1,8 @@
 #include "models/chip/chip_module.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "models/memory/channel_model.hpp"
 #include "models/memory/hbm_channel_model.hpp"
@@ -34,7 +36,7 @@ ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& pa
     const NocParams& noc = params_.noc;
     mesh_ = std::make_unique<MeshNocModel>(
         MeshNocParams{noc.cols, noc.rows, noc.link_bandwidth, noc.hop_latency}, params_.tiles.count,
-        hbm.stacks);
+        hbm.stacks, params_.ports.count);
   }
   for (int64_t t = 0; t < params_.tiles.count; ++t) {
     const std::string tile_name = "tile_" + std::to_string(t);
@@ -45,8 +47,27 @@ ChipModule::ChipModule(const sc_core::sc_module_name& name, const ChipParams& pa
     tiles_.back()->shared_socket.bind(shared_sram_->target);
     if (mesh_) tiles_.back()->attach_mesh(mesh_.get(), t);
   }
+  if (params_.ports.count > 0) {
+    port_dma_ = std::make_unique<PortDmaModule>("port_dma", params_.ports, params_.noc.latency,
+                                                mesh_.get());
+    port_dma_->hbm_socket.bind(hbm_->target);
+  }
   SC_HAS_PROCESS(ChipModule);
   SC_THREAD(control_thread);
+}
+
+void ChipModule::submit_port_transfers(const std::vector<PortTransfer>& transfers) {
+  if (transfers.empty()) return;
+  if (!port_dma_) {
+    throw std::invalid_argument("ChipModule " + std::string(name()) +
+                                ": the chip has no chip-to-chip ports");
+  }
+  port_dma_->submit(transfers);
+}
+
+const std::vector<PortTransferRecord>& ChipModule::port_records() const {
+  static const std::vector<PortTransferRecord> kNone;
+  return port_dma_ ? port_dma_->records() : kNone;
 }
 
 Bytes ChipModule::hbm_bytes_served() const { return hbm_->bytes_read() + hbm_->bytes_written(); }

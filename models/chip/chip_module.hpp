@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "models/chip/chip_params.hpp"
+#include "models/chip/port_dma_module.hpp"
 #include "models/compute/tile_module.hpp"
 #include "models/compute/tiling_policy.hpp"
 #include "models/compute/work_descriptor.hpp"
@@ -57,7 +58,12 @@ class ChipModule : public sc_core::sc_module {
   // when issued, so per-op windows would misattribute them; totals are exact).
   Bytes hbm_bytes_served() const;
   Bytes shared_sram_bytes_served() const;
-  // Bytes x mesh links crossed by HBM traffic (0 on a crossbar NoC).
+  // Chip-to-chip traffic that runs alongside the program (e.g. a collective overlapping
+  // compute): each transfer moves its bytes between HBM and the ports from its start time,
+  // sharing HBM channels and mesh links with the tiles. Needs ports (params().ports.count > 0).
+  void submit_port_transfers(const std::vector<PortTransfer>& transfers);
+  const std::vector<PortTransferRecord>& port_records() const;
+  // Bytes x mesh links crossed by HBM and port traffic (0 on a crossbar NoC).
   double noc_byte_hops() const { return mesh_ ? mesh_->byte_hops() : 0.0; }
 
   // Timelines: record what each tile and HBM channel did within `window`. Call before
@@ -80,6 +86,7 @@ class ChipModule : public sc_core::sc_module {
   std::unique_ptr<MemoryControllerModule> shared_sram_;
   std::unique_ptr<MeshNocModel> mesh_;  // only for a mesh NoC; shared by all tiles
   std::vector<std::unique_ptr<TileModule>> tiles_;
+  std::unique_ptr<PortDmaModule> port_dma_;  // only when the chip has chip-to-chip ports
   std::vector<WorkDescriptor> program_;
   std::vector<OpRecord> records_;
   OpGovernor governor_;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -44,9 +45,12 @@ struct BenchCase {
   std::string group;  // gemm, hbm, attention
   std::string detail;
   Metric metric = Metric::kFlopRate;
-  double useful = 0;  // FLOP or bytes
-  double peak = 0;    // FLOP/s or B/s the chip could reach on this case
-  models::WorkDescriptor work;
+  double useful = 0;            // FLOP or bytes
+  double peak = 0;              // FLOP/s or B/s the chip could reach on this case
+  models::WorkDescriptor work;  // label empty: no program (a ports-only case)
+  // Chip-to-chip traffic alongside the program; when measure_port, the case times that instead.
+  std::optional<models::PortTransfer> port;
+  bool measure_port = false;
 };
 
 double d(int64_t v) { return static_cast<double>(v); }
@@ -127,6 +131,21 @@ BenchCase decode_attention(const models::ChipParams& chip, int64_t batch, int64_
   return c;
 }
 
+// The chip-to-chip DMA alone: bytes between HBM and the ports, striped over every port.
+BenchCase port_dma(const models::ChipParams& chip, bool send, Bytes bytes) {
+  BenchCase c;
+  c.group = "ports";
+  c.name = send ? "port-send" : "port-receive";
+  c.detail = std::string(send ? "256 MiB read from HBM and sent" : "256 MiB received into HBM") +
+             " over " + std::to_string(chip.ports.count) + " ports";
+  c.metric = Metric::kBandwidth;
+  c.useful = bytes.si();
+  c.peak = chip.ports.bandwidth_per_port.si() * d(chip.ports.count);
+  c.port = models::PortTransfer{Duration(), bytes, send};
+  c.measure_port = true;
+  return c;
+}
+
 std::vector<BenchCase> all_cases(const models::ChipParams& chip) {
   std::vector<BenchCase> cases;
   const int64_t gemm_shapes[][3] = {{8192, 8192, 8192},
@@ -154,6 +173,16 @@ std::vector<BenchCase> all_cases(const models::ChipParams& chip) {
   cases.push_back(hbm_read(chip, "hbm-read-random-64B", "64 B requests at random in 4 GiB", mib(16),
                            {HbmAccess::kRandom, 64, 0, 4ull << 30}, false));
   for (int64_t context : {1024, 8192, 32768}) cases.push_back(decode_attention(chip, 16, context));
+  if (chip.ports.count > 0 && chip.ports.bandwidth_per_port.si() > 0) {
+    cases.push_back(port_dma(chip, true, mib(256)));
+    cases.push_back(port_dma(chip, false, mib(256)));
+    // Contention: the stream shares HBM channels (and mesh links) with the ports' traffic.
+    BenchCase both =
+        hbm_read(chip, "hbm-read-stream-with-port-send",
+                 "1 GiB sequential read while the ports send 256 MiB", stream, {}, false);
+    both.port = models::PortTransfer{Duration(), mib(256), true};
+    cases.push_back(both);
+  }
   return cases;
 }
 
@@ -236,7 +265,10 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string name = "bench" + std::to_string(i);
     modules.push_back(std::make_unique<models::ChipModule>(name.c_str(), chip));
-    modules.back()->set_program({cases[i].work});
+    const BenchCase& c = cases[i];
+    modules.back()->set_program(c.work.label.empty() ? std::vector<models::WorkDescriptor>{}
+                                                     : std::vector<models::WorkDescriptor>{c.work});
+    if (c.port) modules.back()->submit_port_transfers({*c.port});
   }
   models::run_simulation();
 
@@ -249,10 +281,12 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
   text << "chip-bench: " << chip.name << "\n" << line;
   for (size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
-    if (!modules[i]->finished()) {
+    const std::vector<models::PortTransferRecord>& port = modules[i]->port_records();
+    if (!modules[i]->finished() || (c.port && port.size() != 1)) {
       throw ScovilleError("chip-bench case '" + c.name + "' stopped before it finished");
     }
-    const double seconds = modules[i]->records().front().elapsed().si();
+    const double seconds = c.measure_port ? (port.front().end - port.front().transfer.start).si()
+                                          : modules[i]->records().front().elapsed().si();
     const double rate = c.useful / seconds;
     const bool flops = c.metric == Metric::kFlopRate;
     const std::string shown =

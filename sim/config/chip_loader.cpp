@@ -166,6 +166,13 @@ ChipSpec read_chip_document(const YAML::Node& root, const std::string& file) {
     MapReader ports = r.map("ports");
     p.ports.count = ports.integer("count", 0, kMaxPorts);
     p.ports.bandwidth_per_port = ports.quantity<Bandwidth>("bandwidth_per_port");
+    if (diagnostics.empty() && p.noc.topology == models::NocTopology::kMesh &&
+        (p.ports.count + 1) / 2 > p.noc.cols) {
+      ports.error("count", "the " + std::to_string(p.ports.count) +
+                               " chip-to-chip ports sit on the mesh's north and south edges, at "
+                               "most one per column; expected count <= " +
+                               std::to_string(2 * p.noc.cols));
+    }
     ports.finish();
   }
   {

@@ -114,6 +114,36 @@ TEST_CASE("a mesh NoC with slow links bounds HBM streaming by the links at the m
         Approx(achieved(crossbar.output, "hbm-read-stream")).epsilon(0.001));
 }
 
+TEST_CASE("chip-to-chip ports reach their bandwidth and contend with tiles on a slow mesh",
+          "[e2e][chip-bench][noc]") {
+  const test::TempDir dir("chip-bench-ports");
+  const std::string env = "SCOVILLE_DATA_DIR=" + test::source_dir();
+  const std::string cases =
+      " --json --case port-send,hbm-read-stream,hbm-read-stream-with-port-send";
+  // Crossbar: the 18 NVLink ports are the bottleneck of a send, at 18 x 25 GB/s.
+  const auto crossbar = test::run_scoville("chip-bench --chip h200" + cases, env);
+  REQUIRE(crossbar.exit_code == 0);
+  INFO(crossbar.output);
+  CHECK(achieved(crossbar.output, "port-send") == Approx(18 * 25e9).epsilon(0.01));
+  // Sharing HBM with the ports' reads slows the stream, but by less than the ports' rate.
+  const double stream = achieved(crossbar.output, "hbm-read-stream");
+  const double shared = achieved(crossbar.output, "hbm-read-stream-with-port-send");
+  CHECK(shared < stream);
+  CHECK(shared > stream - 18 * 25e9);
+  // Mesh with 5 GB/s links: the 6 memory ports' traffic leaves over 6 x 2 first links (at most
+  // one east/west and one north/south per edge router), so a send is bounded by 12 x 5 GB/s,
+  // far below the ports; and it takes links the stream needs.
+  const auto mesh =
+      test::run_scoville("chip-bench --chip " + h200_with_mesh(dir, "5 GB/s") + cases, env);
+  REQUIRE(mesh.exit_code == 0);
+  INFO(mesh.output);
+  const double send = achieved(mesh.output, "port-send");
+  CHECK(send <= 12 * 5e9 * 1.01);
+  CHECK(send < 0.5 * achieved(crossbar.output, "port-send"));
+  CHECK(achieved(mesh.output, "hbm-read-stream-with-port-send") <
+        achieved(mesh.output, "hbm-read-stream"));
+}
+
 TEST_CASE("a mesh with fewer routers than tiles is refused at its key", "[e2e][chip-bench][noc]") {
   const test::TempDir dir("chip-bench-mesh-small");
   std::string file = h200_with_mesh(dir, "1 TB/s");

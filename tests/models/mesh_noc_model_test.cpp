@@ -74,3 +74,37 @@ TEST_CASE("a mesh too small for the tiles or the ports is refused", "[noc]") {
   no_bandwidth.link_bandwidth = Bandwidth(0);
   CHECK_THROWS_AS(MeshNocModel(no_bandwidth, 16, 4), std::invalid_argument);
 }
+
+TEST_CASE("chip-to-chip ports alternate north and south, spread over the columns", "[noc]") {
+  const MeshNocModel mesh(kParams, 16, 4, 4);
+  CHECK(mesh.io_ports() == 4);
+  CHECK(mesh.io_router(0).y == 0);
+  CHECK(mesh.io_router(1).y == kParams.rows - 1);
+  // Two ports per edge on 4 columns: columns floor(0.5 x 4 / 2) = 1 and floor(1.5 x 4 / 2) = 3.
+  CHECK(mesh.io_router(0).x == 1);
+  CHECK(mesh.io_router(2).x == 3);
+  CHECK_THROWS_AS(MeshNocModel(kParams, 16, 4, 9), std::invalid_argument);
+  MeshNocModel copy(kParams, 16, 4, 4);
+  CHECK_THROWS_AS(copy.move_io(0, 4, true, Bytes(kBytes), Duration()), std::invalid_argument);
+}
+
+TEST_CASE("port traffic crosses the mesh and shares links with tile traffic", "[noc]") {
+  MeshNocModel mesh(kParams, 16, 4, 4);
+  // Memory port 0 at (0, 1) to I/O port 1 at (1, 3): XY goes east to (1, 1), then south twice.
+  const MeshCoord memory = mesh.port_router(0);
+  const MeshCoord io = mesh.io_router(1);
+  const auto hops = static_cast<double>(MeshNocModel::hops(memory, io));
+  REQUIRE(hops == 3);
+  const Duration alone = mesh.move_io(0, 1, true, Bytes(kBytes), Duration());
+  CHECK(alone.si() == Approx((kOccupancy + kParams.hop_latency * hops).si()));
+  CHECK(mesh.byte_hops() == Approx(kBytes * hops));
+  // A read into tile 5 at (1, 1) from the same memory port needs the link (0,1) -> (1,1) the
+  // port transfer has booked: it waits a whole occupancy.
+  const Duration tile = mesh.move(0, 5, true, Bytes(kBytes), Duration());
+  CHECK(tile.si() == Approx((kOccupancy * 2.0 + kParams.hop_latency).si()));
+  // Data arriving from the port travels the reverse links: no contention with the send.
+  MeshNocModel fresh(kParams, 16, 4, 4);
+  const Duration out = fresh.move_io(0, 1, true, Bytes(kBytes), Duration());
+  const Duration in = fresh.move_io(0, 1, false, Bytes(kBytes), Duration());
+  CHECK(in.si() == Approx(out.si()));
+}
