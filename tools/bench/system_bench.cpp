@@ -3,12 +3,15 @@
 // DeepSeek R1 8K/1K disaggregated KV hand-over against its closed form (bytes / link bandwidth).
 //   build/release/tools/bench/scoville_system_bench
 // Each case elaborates its own engine; all are built before the first run (one design per
-// process), so the wall time of a case is its run alone.
+// process), so the wall time of a case is its run alone. cpu_s is the process's CPU time over
+// the run (one thread): on a machine shared with other jobs it is what the wall time would be on
+// an idle one, since the wall time then also counts waiting for a core.
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,18 +77,20 @@ int main(int argc, char** argv) {
         engine::make_setup(system, model, m, paths, options)));
   }
   std::printf("elaborated %zu engines, peak RSS %.1f MiB\n", engines.size(), peak_rss_mib());
-  std::printf("%-40s %6s %5s %12s %12s %12s %10s %12s\n", "case", "chips", "roles", "step_ms",
-              "energy_J", "network_ms", "wall_s", "peak_rss_MiB");
+  std::printf("%-40s %6s %5s %12s %12s %12s %10s %8s %12s\n", "case", "chips", "roles", "step_ms",
+              "energy_J", "network_ms", "wall_s", "cpu_s", "peak_rss_MiB");
   for (size_t i = 0; i < engines.size(); ++i) {
     const Case& c = cases[i];
     const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
     const engine::SystemIterationResult r =
         engines[i]->run({c.phase, c.batch, c.new_tokens, c.context});
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%-40s %6lld %5lld %12.3f %12.3f %12.3f %10.3f %12.1f\n", c.label,
+    const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    std::printf("%-40s %6lld %5lld %12.3f %12.3f %12.3f %10.3f %8.3f %12.1f\n", c.label,
                 static_cast<long long>(r.chips), static_cast<long long>(r.roles), r.time.si() * 1e3,
-                r.energy.si(), (r.local_network_time + r.scale_out_time).si() * 1e3, wall,
+                r.energy.si(), (r.local_network_time + r.scale_out_time).si() * 1e3, wall, cpu,
                 peak_rss_mib());
     if (r.kv_transfer_bytes.si() > 0) {
       // Closed form: each prefill chip sends its KV to its decode peer over its own link.
