@@ -87,6 +87,7 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
   p.name = mapping.pool;
   p.role = role;
   p.chips = mapping.chips;
+  p.attention_dp = mapping.degrees.attn_dp;
   p.scheduler = scheduler;
   p.kv_capacity_blocks = std::max<int64_t>(
       1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping, scheduler.kv_block_tokens));
@@ -116,9 +117,19 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   }
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
   if (disaggregated) {
+    // The pools sit on consecutive chips of the system, prefill first; the request's KV moves
+    // between them as the disaggregated placement sends it.
     const serving::RooflineCostModel* cost = roofline.get();
-    engine.system.kv_transfer_time = [cost](const serving::KvTransfer& t) {
-      return cost->transfer_time(t.bytes);
+    const models::ChipSpan prefill{0, pools[0].chips};
+    const models::ChipSpan decode{pools[0].chips, pools[1].chips};
+    if (hw.network && prefill.count + decode.count > hw.network->endpoints()) {
+      throw InputError(pools[1].where, "chips",
+                       "the prefill and decode pools need " +
+                           std::to_string(prefill.count + decode.count) + " chips but '" +
+                           hw.system_name + "' has " + std::to_string(hw.network->endpoints()));
+    }
+    engine.system.kv_transfer_time = [cost, prefill, decode](const serving::KvTransfer& t) {
+      return cost->kv_handoff_time(t.bytes, prefill, decode);
     };
   }
   engine.cost = std::move(roofline);

@@ -11,6 +11,12 @@
 //     wasted, and it goes back to the front of the waiting queue to prefill its prompt and the
 //     tokens it has generated so far;
 //   - without chunked prefill a prompt is admitted only whole, within the token budget;
+//   - KV blocks are held in models::KvBlockManager (one per attention-DP rank): admission takes
+//     the first step's blocks, growth preempts the youngest sequences of the rank (on_evict);
+//   - attention-DP (PoolConfig::attention_dp > 1): a sequence joins the least loaded rank when
+//     admitted (KV blocks, then sequences, then lowest index), preempts only on its rank, and
+//     the iteration costs what attention_dp copies of the most expensive rank's work cost
+//     (ranks padded to the most loaded, as SGLang's DP attention pads the MoE exchange);
 //   - disaggregated: the prefill pool computes the prompt and the first token, then the KV moves
 //     to the decode pool (ServingSystem::kv_transfer_time); the client receives the first token
 //     when it arrives there.

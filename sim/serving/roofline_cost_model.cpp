@@ -110,6 +110,52 @@ struct RooflineCostModel::Impl {
   static constexpr int kMinLog2 = 4;
   static constexpr int kMaxLog2 = 36;
   mutable std::map<std::pair<std::string, int64_t>, std::vector<double>> collective_samples;
+  // KV handoff samples by (prefill first, count, decode first, count), at the same sizes.
+  mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
+  std::unique_ptr<models::KvPlacement> disaggregated = models::make_kv_placement("disaggregated");
+
+  // Piecewise linear in the size between samples taken at 2^k B; the last slope beyond them.
+  static double interpolate(const std::vector<double>& t, double size) {
+    const double lo = std::ldexp(1.0, kMinLog2);
+    if (size <= lo) return t.front();
+    int k = static_cast<int>(std::floor(std::log2(size)));
+    k = std::min(k, kMaxLog2 - 1);
+    const double s0 = std::ldexp(1.0, k);
+    const double s1 = std::ldexp(1.0, k + 1);
+    const double t0 = t[static_cast<size_t>(k - kMinLog2)];
+    const double t1 = t[static_cast<size_t>(k + 1 - kMinLog2)];
+    return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
+  }
+
+  double handoff_time(double bytes, models::ChipSpan prefill, models::ChipSpan decode) const {
+    if (bytes <= 0) return 0.0;
+    const std::array<int64_t, 4> key{prefill.first, prefill.count, decode.first, decode.count};
+    auto it = handoff_samples.find(key);
+    if (it == handoff_samples.end()) {
+      if (!network) {
+        throw InputError(SourceLocation{"<system>", 0, 0}, "network",
+                         "a disaggregated KV handoff needs a network");
+      }
+      const int64_t last = std::max(prefill.first + prefill.count, decode.first + decode.count);
+      if (prefill.first < 0 || decode.first < 0 || last > topology->endpoints()) {
+        throw InputError(SourceLocation{"<system>", 0, 0}, "pools",
+                         "the prefill and decode pools need " + std::to_string(last) +
+                             " chips but the network has " + std::to_string(topology->endpoints()));
+      }
+      std::vector<double> samples;
+      for (int k = kMinLog2; k <= kMaxLog2; ++k) {
+        models::Step step;
+        for (const models::KvHandoffFlow& f :
+             disaggregated->prefill_handoff(prefill, decode, Bytes(std::ldexp(1.0, k)))) {
+          step.transfers.push_back(
+              {static_cast<int32_t>(f.src), static_cast<int32_t>(f.dst), f.bytes});
+        }
+        samples.push_back(network->time_step(step).time.si());
+      }
+      it = handoff_samples.emplace(key, std::move(samples)).first;
+    }
+    return interpolate(it->second, bytes);
+  }
 
   int32_t intern(const std::string& name, int layer) const {
     const std::string key = name + "#" + std::to_string(layer);
@@ -214,17 +260,7 @@ struct RooflineCostModel::Impl {
       }
       it = collective_samples.emplace(key, std::move(samples)).first;
     }
-    // Piecewise linear in the size between the samples; the last slope beyond them.
-    const std::vector<double>& t = it->second;
-    const double lo = std::ldexp(1.0, kMinLog2);
-    if (size <= lo) return t.front();
-    int k = static_cast<int>(std::floor(std::log2(size)));
-    k = std::min(k, kMaxLog2 - 1);
-    const double s0 = std::ldexp(1.0, k);
-    const double s1 = std::ldexp(1.0, k + 1);
-    const double t0 = t[static_cast<size_t>(k - kMinLog2)];
-    const double t1 = t[static_cast<size_t>(k + 1 - kMinLog2)];
-    return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
+    return interpolate(it->second, size);
   }
 
   IterationCost price_groups(const IterationBatch& batch, const std::vector<GroupKey>& groups,
@@ -477,6 +513,11 @@ int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) co
 
 Duration RooflineCostModel::transfer_time(Bytes bytes) const {
   return Duration(impl_->collective_time(workloads::CollectiveKind::kSend, 2, bytes.si()));
+}
+
+Duration RooflineCostModel::kv_handoff_time(Bytes bytes, models::ChipSpan prefill,
+                                            models::ChipSpan decode) const {
+  return Duration(impl_->handoff_time(bytes.si(), prefill, decode));
 }
 
 Bytes RooflineCostModel::kv_bytes_per_token() const { return impl_->model.kv_bytes_per_token(); }

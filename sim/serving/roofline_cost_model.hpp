@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "models/chip/chip_params.hpp"
+#include "models/kv/kv_placement.hpp"
 #include "models/network/network_model.hpp"
 #include "models/network/topology.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
@@ -83,6 +84,10 @@ class RooflineCostModel : public IterationCostModel {
   // A point-to-point transfer between two chips of the network (the KV handoff of
   // disaggregated pools), timed as the collectives are.
   Duration transfer_time(Bytes bytes) const;
+  // One request's KV handoff in disaggregated serving: the disaggregated KV placement's flows
+  // (models::KvPlacement::prefill_handoff) from the prefill pool's chips to the decode pool's,
+  // timed on the network as one step (sampled per pair of chip spans, interpolated in bytes).
+  Duration kv_handoff_time(Bytes bytes, models::ChipSpan prefill, models::ChipSpan decode) const;
 
   int64_t cache_hits() const { return hits_; }
   int64_t cache_misses() const { return misses_; }
