@@ -219,6 +219,7 @@ class Run {
     w.new_tokens = tokens;
     w.context_before = s.computed;
     w.context_after = s.computed + tokens;
+    w.rank = s.rank;
     return w;
   }
 
@@ -322,7 +323,8 @@ class Run {
     batch.role = p.config->role;
     batch.chips = p.config->chips;
     for (const Scheduled& s : p.in_flight) batch.sequences.push_back(s.work);
-    const IterationCost cost = iteration_cost(p, batch);
+    batch.attention_dp = p.config->attention_dp;
+    const IterationCost cost = cost_model_.cost(batch);
     if (!(cost.time.si() > 0.0) || !std::isfinite(cost.time.si()) ||
         !std::isfinite(cost.energy.si())) {
       throw std::logic_error("iteration cost model returned a non-positive or non-finite time");
@@ -342,34 +344,6 @@ class Run {
     e.kind = EventKind::kIterationEnd;
     e.pool = p.index;
     push(e);
-  }
-
-  // Without attention-DP, the batch's cost. With it, every rank steps together (the MoE / FFN
-  // layers and their collectives span all ranks), each rank's tokens padded to the most loaded
-  // rank's (SGLang's DP-attention MAX_LEN padding): the iteration costs what the batch of
-  // attention_dp copies of one rank's work costs, for the rank where that is most. The cost
-  // model's own even split of such a batch gives each attention group exactly that rank's work.
-  IterationCost iteration_cost(const Pool& p, const IterationBatch& batch) const {
-    const int64_t ranks = p.config->attention_dp;
-    if (ranks == 1) return cost_model_.cost(batch);
-    std::vector<std::vector<SequenceWork>> per_rank(static_cast<size_t>(ranks));
-    for (const Scheduled& s : p.in_flight) {
-      per_rank[static_cast<size_t>(p.running[s.running_index].rank)].push_back(s.work);
-    }
-    IterationCost worst;
-    bool any = false;
-    for (const std::vector<SequenceWork>& work : per_rank) {
-      if (work.empty()) continue;
-      IterationBatch padded = batch;
-      padded.sequences.clear();
-      for (int64_t copy = 0; copy < ranks; ++copy) {
-        padded.sequences.insert(padded.sequences.end(), work.begin(), work.end());
-      }
-      IterationCost c = cost_model_.cost(padded);
-      if (!any || c.time > worst.time) worst = std::move(c);
-      any = true;
-    }
-    return worst;
   }
 
   // Tokens a decode step yields: 1 + accepted drafts.

@@ -15,6 +15,13 @@
 // chunk is a group of one. The groups' ops are fused by (op, layer): FLOPs and activation/KV
 // bytes add, weight bytes count once (the largest), collective bytes add.
 //
+// Attention-DP (IterationBatch::attention_dp = the mapping's attn_dp, sequences tagged with their
+// rank): each rank's sequences form their own groups, mapped so that an attention group holds
+// exactly them; per fused op the time is the slowest rank's for the attention-side ops and that
+// of all ranks' tokens together for the ops that span them (workloads::spans_attention_groups:
+// FFN / MoE experts), so the iteration waits for the most loaded rank. Without rank tags the
+// mapping splits the batch evenly.
+//
 // The cache: contexts and prefill chunk lengths are rounded to buckets of relative width
 // 2^-bucket_bits (exact below 2^bucket_bits), and the cost of a bucketed batch is kept. The cost
 // is then a pure function of the bucketed batch, so results do not depend on what was cached.

@@ -39,6 +39,14 @@ std::vector<double> column(const scoville::output::Table& t, const std::string& 
   throw;
 }
 
+std::string column_units(const scoville::output::Table& t, const std::string& name) {
+  for (const auto& c : t.columns) {
+    if (c.name == name) return c.units;
+  }
+  FAIL("no column " << name << " in " << t.path);
+  throw;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -67,7 +75,7 @@ TEST_CASE("inferencex: every point's metrics follow from its requests", "[cli][s
   const auto tput = column(points, "tput_per_chip");
   const auto intvty = column(points, "intvty");
   const auto chips = column(points, "chips");
-  const auto ttft_med = column(points, "median_ttft_ms");
+  const auto ttft_med = column(points, "median_ttft_s");  // SI in the file
   const auto point = column(requests, "point");
   const auto sent = column(requests, "sent_s");
   const auto finished = column(requests, "finished_s");
@@ -127,7 +135,8 @@ TEST_CASE("inferencex: every point's metrics follow from its requests", "[cli][s
     // The summary metrics, re-derived from the rows.
     CHECK(tput[p] == Approx(tokens / duration / chips[p]).epsilon(1e-9));
     CHECK(intvty[p] == Approx(1000.0 / median(tpots)).epsilon(1e-9));
-    CHECK(ttft_med[p] == Approx(median(ttfts)).epsilon(1e-9));
+    CHECK(ttft_med[p] * 1e3 == Approx(median(ttfts)).epsilon(1e-9));
+    CHECK(column_units(points, "median_ttft_s") == "s");
   }
   // More clients: more throughput per chip, less interactivity (a memory-bound decode).
   for (size_t p = 1; p < conc.size(); ++p) {
@@ -212,8 +221,8 @@ TEST_CASE("inferencex: --search keeps the Pareto frontier of the feasible mappin
       "--concurrency 1,8 --search --prompts-per-client 2 --json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // tp1, tp2 and tp2 with attention DP, at two concurrencies.
-  CHECK_THAT(r.output, Catch::Contains("\"points_tried\": 6"));
+  // tp1, tp2, tp2 with attention DP and the 1:1 prefill:decode split, at two concurrencies.
+  CHECK_THAT(r.output, Catch::Contains("\"points_tried\": 8"));
   CHECK_THAT(r.output, Catch::Contains("\"pareto\": 1"));
   CHECK(r.output.find("\"pareto\": 0") == std::string::npos);  // only the frontier is shown
 }

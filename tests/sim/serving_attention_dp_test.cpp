@@ -91,54 +91,51 @@ TEST_CASE("attention-DP: sequences join the least loaded rank, deterministically
   RecordingCostModel model(base);
   const std::vector<int64_t> inputs{100, 200, 300, 400};
   ContinuousBatchingScheduler(pool_system(2, 1000), model).run(at_once(inputs, 2), 1);
-  // The rule applied by hand, in admission order: rank 0 (tie, lowest), rank 1 (0 blocks used
-  // < 7), then whichever holds fewer blocks.
+  // The rule applied by hand, in admission order: the rank with fewer blocks in use, the lower
+  // index on a tie (sequence counts tie too here).
   std::vector<int64_t> used(2, 0);
-  std::vector<std::vector<int64_t>> expected(2);
+  std::vector<int64_t> expected;
   for (int64_t in : inputs) {
-    const size_t r = used[1] < used[0] ? 1 : 0;
-    used[r] += blocks(in);
-    expected[r].push_back(in);
+    const int64_t r = used[1] < used[0] ? 1 : 0;
+    used[static_cast<size_t>(r)] += blocks(in);
+    expected.push_back(r);
   }
-  REQUIRE(expected[0] == std::vector<int64_t>{100, 300});
-  // The first iteration prices each rank's work padded to the two ranks: two copies of it.
-  REQUIRE(model.batches.size() >= 2);
-  for (size_t r = 0; r < 2; ++r) {
-    std::vector<int64_t> padded = expected[r];
-    padded.insert(padded.end(), expected[r].begin(), expected[r].end());
-    CHECK(prefills(model.batches[r]) == padded);
-  }
-  // Same inputs, same batches.
+  REQUIRE(expected == std::vector<int64_t>{0, 1, 0, 1});
+  // The first iteration prefills all four, each tagged with its rank.
+  REQUIRE(!model.batches.empty());
+  const IterationBatch& first = model.batches.front();
+  CHECK(first.attention_dp == 2);
+  REQUIRE(prefills(first) == inputs);
+  for (size_t i = 0; i < inputs.size(); ++i) CHECK(first.sequences[i].rank == expected[i]);
+  // Same inputs, same batches and ranks.
   RecordingCostModel again(base);
   ContinuousBatchingScheduler(pool_system(2, 1000), again).run(at_once(inputs, 2), 1);
   REQUIRE(again.batches.size() == model.batches.size());
   for (size_t i = 0; i < model.batches.size(); ++i) {
-    CHECK(prefills(again.batches[i]) == prefills(model.batches[i]));
+    REQUIRE(again.batches[i].sequences.size() == model.batches[i].sequences.size());
+    for (size_t j = 0; j < model.batches[i].sequences.size(); ++j) {
+      CHECK(again.batches[i].sequences[j].rank == model.batches[i].sequences[j].rank);
+    }
   }
 }
 
-TEST_CASE("attention-DP: the iteration costs what its most loaded rank costs",
+TEST_CASE("attention-DP: the iteration waits for its most loaded rank's attention",
           "[serving][attention_dp]") {
-  const AnalyticCostModel model(cost_params());
+  const AnalyticCostParams p = cost_params();
+  const AnalyticCostModel model(p);
   const std::vector<int64_t> inputs{100, 200, 300, 400};
   const ServingTrace t =
       ContinuousBatchingScheduler(pool_system(2, 1000), model).run(at_once(inputs, 2), 1);
-  // Rank 1 holds 200 and 400: the heavier. Every prompt's first token comes at the end of the
-  // first iteration, priced as two copies of rank 1's prefills.
-  IterationBatch heavy;
-  for (int copy = 0; copy < 2; ++copy) {
-    for (int64_t in : {int64_t{200}, int64_t{400}}) {
-      heavy.sequences.push_back({SequencePhase::kPrefill, in, 0, in});
-    }
-  }
-  const Duration first = model.cost(heavy).time;
-  for (const RequestRecord& r : t.records) CHECK(r.first_token.si() == Approx(first.si()));
-  // Without attention-DP the same batch is priced once, whole.
-  IterationBatch whole;
-  for (int64_t in : inputs) whole.sequences.push_back({SequencePhase::kPrefill, in, 0, in});
+  // Every prompt's first token comes at the end of the first iteration: all 1000 prompt tokens
+  // computed, and the KV term of rank 1 (200 + 400 tokens) on half the chips.
+  const double first = p.fixed.si() + p.prefill_token_time.si() * 1000.0 +
+                       p.kv_token_time.si() * 2.0 * (200.0 + 400.0);
+  for (const RequestRecord& r : t.records) CHECK(r.first_token.si() == Approx(first));
+  // Without attention-DP the KV term is the whole batch's on all chips.
   const ServingTrace one =
       ContinuousBatchingScheduler(pool_system(1, 1000), model).run(at_once(inputs, 2), 1);
-  CHECK(one.records[0].first_token.si() == Approx(model.cost(whole).time.si()));
+  CHECK(one.records[0].first_token.si() ==
+        Approx(p.fixed.si() + p.prefill_token_time.si() * 1000.0 + p.kv_token_time.si() * 1000.0));
 }
 
 TEST_CASE("attention-DP: each rank holds capacity / attention_dp blocks",
