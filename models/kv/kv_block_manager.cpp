@@ -15,6 +15,13 @@ KvBlockManager::KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t bl
   capacity_blocks_ = static_cast<int64_t>(std::floor(std::max(0.0, capacity.si()) / block_bytes));
 }
 
+KvBlockManager::KvBlockManager(int64_t capacity_blocks, int64_t block_tokens)
+    : block_tokens_(block_tokens), capacity_blocks_(capacity_blocks) {
+  if (block_tokens < 1 || capacity_blocks < 0) {
+    throw std::invalid_argument("KvBlockManager: block_tokens >= 1 and capacity_blocks >= 0");
+  }
+}
+
 int64_t KvBlockManager::tokens_of(int64_t sequence) const {
   const auto it = tokens_.find(sequence);
   return it == tokens_.end() ? 0 : it->second;
@@ -50,6 +57,14 @@ bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
   used_blocks_ += need;
   tokens_[sequence] = held + tokens;
   return true;
+}
+
+void KvBlockManager::shrink(int64_t sequence, int64_t tokens) {
+  const auto it = tokens_.find(sequence);
+  if (it == tokens_.end() || tokens >= it->second) return;
+  const int64_t keep = std::max<int64_t>(0, tokens);
+  used_blocks_ -= blocks_for(it->second) - blocks_for(keep);
+  it->second = keep;
 }
 
 void KvBlockManager::release(int64_t sequence) {

@@ -18,6 +18,8 @@ class KvBlockManager {
  public:
   // capacity: bytes for KV; bytes_per_token: one token's KV on this chip.
   KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t block_tokens);
+  // A capacity already counted in blocks (the serving layer's pool_kv_capacity_blocks).
+  KvBlockManager(int64_t capacity_blocks, int64_t block_tokens);
 
   int64_t block_tokens() const { return block_tokens_; }
   int64_t capacity_blocks() const { return capacity_blocks_; }
@@ -30,6 +32,11 @@ class KvBlockManager {
   // called for each). False when even that cannot make room (then nothing changes).
   bool grow(int64_t sequence, int64_t tokens);
   void release(int64_t sequence);
+  // Keeps only the first `tokens` tokens of a sequence (rejected speculative positions), freeing
+  // the blocks they no longer need; its admission order is unchanged. No-op when it holds fewer.
+  void shrink(int64_t sequence, int64_t tokens);
+  // Sequences held, oldest admission first (the reverse of the preemption order).
+  const std::vector<int64_t>& admission_order() const { return admitted_; }
   bool holds(int64_t sequence) const { return tokens_.count(sequence) != 0; }
   int64_t tokens_of(int64_t sequence) const;
 

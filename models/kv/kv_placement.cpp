@@ -55,6 +55,18 @@ class DisaggregatedPlacement : public LocalPlacement {
  public:
   std::string name() const override { return "disaggregated"; }
   bool transfers_prefill_kv() const override { return true; }
+  // Each prefill chip holds 1 / count of the request's KV (its heads or layers) and sends it to
+  // decode chip i mod count there, all at once (as the engine's shift of one rank per chip).
+  std::vector<KvHandoffFlow> prefill_handoff(ChipSpan prefill, ChipSpan decode,
+                                             Bytes bytes) const override {
+    std::vector<KvHandoffFlow> flows;
+    if (prefill.count < 1 || decode.count < 1) return flows;
+    const Bytes share = bytes / static_cast<double>(prefill.count);
+    for (int64_t i = 0; i < prefill.count; ++i) {
+      flows.push_back({prefill.first + i, decode.first + i % decode.count, share});
+    }
+    return flows;
+  }
 };
 
 KvPlacementRegistry make_registry() {

@@ -43,6 +43,19 @@ struct KvPlacementContext {
   int64_t sram_window_tokens = 0;  // sram_window: newest tokens kept in SRAM
 };
 
+// Consecutive chips (endpoint ids) of one pool.
+struct ChipSpan {
+  int64_t first = 0;
+  int64_t count = 1;
+};
+
+// One flow of a KV handoff: `bytes` from chip `src` to chip `dst`.
+struct KvHandoffFlow {
+  int64_t src = 0;
+  int64_t dst = 0;
+  Bytes bytes;
+};
+
 class KvPlacement {
  public:
   virtual ~KvPlacement() = default;
@@ -51,6 +64,12 @@ class KvPlacement {
   virtual KvLocation place(int64_t block, int64_t blocks, const KvPlacementContext& ctx) const = 0;
   // The prompt's KV moves from a prefill pool to a decode pool over the network.
   virtual bool transfers_prefill_kv() const { return false; }
+  // The flows that move one request's prompt KV (`bytes`, the whole pool's) from the prefill
+  // pool's chips to the decode pool's; none for policies that do not transfer it.
+  virtual std::vector<KvHandoffFlow> prefill_handoff(ChipSpan /*prefill*/, ChipSpan /*decode*/,
+                                                     Bytes /*bytes*/) const {
+    return {};
+  }
 };
 
 using KvPlacementRegistry = Registry<std::unique_ptr<KvPlacement>>;

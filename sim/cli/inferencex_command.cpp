@@ -2,10 +2,12 @@
 // clients (10 x N requests, lengths uniform in [0.8, 1] x nominal) per concurrency, priced by the
 // roofline cost model or (--fidelity cycle) the SystemC system engine; prints throughput per chip
 // against interactivity with the Pareto frontier.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/base/error.hpp"
@@ -34,7 +36,8 @@ extern const char kInferencexUsage[] =
       --tp N [--ep N] [--attn-dp N] the mapping of one pool of tp chips (default tp = --chips)
       --mapping FILE                a mapping YAML instead (one pool, or prefill and decode)
       --search                      try the feasible TP / EP / attention-DP mappings up to
-                                    --chips per concurrency; print the Pareto frontier
+                                    --chips, and prefill:decode pool splits of them, per
+                                    concurrency; print the Pareto frontier
       --prompts-per-client K        requests per client (default 10: InferenceX's 10 x N)
       --range-ratio R               lengths uniform in [R, 1] x nominal (default 0.8)
       --max-num-seqs N              sequences per batch (default: the concurrency)
@@ -188,6 +191,42 @@ workloads::MappingConfig single_pool(int64_t tp, int64_t ep, int64_t attn_dp) {
   return workloads::MappingConfig{{p}};
 }
 
+workloads::PoolMapping pool_of(const std::string& name, int64_t chips, bool moe, int64_t attn_dp) {
+  workloads::PoolMapping p = single_pool(chips, moe ? chips : 1, attn_dp).pools.front();
+  p.pool = name;
+  return p;
+}
+
+// Disaggregated candidates of --search: decode pools of D = the largest power of two up to
+// chips / 2 and D / 2, each with prefill pools of D, D / 2 and D / 4 chips (a small set of
+// prefill:decode ratios, as the published disaggregated configurations use); each pool is
+// tensor parallel over its chips (expert parallel too for MoE), the decode pool with and without
+// attention-DP. Chips left over are not counted (the per-chip metrics divide by the pools').
+std::vector<workloads::MappingConfig> disaggregated_candidates(bool moe, int64_t chips) {
+  std::vector<workloads::MappingConfig> out;
+  if (chips < 2) return out;
+  int64_t top = 1;
+  while (top * 2 <= chips / 2) top *= 2;
+  std::vector<std::pair<int64_t, int64_t>> splits;  // (prefill, decode), no repeats
+  for (int64_t decode : {top, top / 2}) {
+    for (int64_t prefill : {decode, decode / 2, decode / 4}) {
+      const std::pair<int64_t, int64_t> split{prefill, decode};
+      if (decode < 1 || prefill < 1 || prefill + decode > chips) continue;
+      if (std::find(splits.begin(), splits.end(), split) != splits.end()) continue;
+      splits.push_back(split);
+    }
+  }
+  for (const auto& [prefill, decode] : splits) {
+    const std::vector<int64_t> attn =
+        decode > 1 ? std::vector<int64_t>{1, decode} : std::vector<int64_t>{1};
+    for (int64_t attn_dp : attn) {
+      out.push_back(workloads::MappingConfig{
+          {pool_of("prefill", prefill, moe, 1), pool_of("decode", decode, moe, attn_dp)}});
+    }
+  }
+  return out;
+}
+
 std::vector<workloads::MappingConfig> candidates(const Options& o,
                                                  const workloads::ModelConfig& model,
                                                  int64_t chips) {
@@ -203,6 +242,9 @@ std::vector<workloads::MappingConfig> candidates(const Options& o,
     for (int64_t ep : eps) {
       for (int64_t attn_dp : attn) out.push_back(single_pool(tp, ep, attn_dp));
     }
+  }
+  for (workloads::MappingConfig& m : disaggregated_candidates(moe, chips)) {
+    out.push_back(std::move(m));
   }
   return out;
 }

@@ -87,6 +87,7 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
   p.name = mapping.pool;
   p.role = role;
   p.chips = mapping.chips;
+  p.attention_dp = mapping.degrees.attn_dp;
   p.scheduler = scheduler;
   p.kv_capacity_blocks = std::max<int64_t>(
       1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping, scheduler.kv_block_tokens));
@@ -116,9 +117,19 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   }
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
   if (disaggregated) {
+    // The pools sit on consecutive chips of the system, prefill first; the request's KV moves
+    // between them as the disaggregated placement sends it.
     const serving::RooflineCostModel* cost = roofline.get();
-    engine.system.kv_transfer_time = [cost](const serving::KvTransfer& t) {
-      return cost->transfer_time(t.bytes);
+    const models::ChipSpan prefill{0, pools[0].chips};
+    const models::ChipSpan decode{pools[0].chips, pools[1].chips};
+    if (hw.network && prefill.count + decode.count > hw.network->endpoints()) {
+      throw InputError(pools[1].where, "chips",
+                       "the prefill and decode pools need " +
+                           std::to_string(prefill.count + decode.count) + " chips but '" +
+                           hw.system_name + "' has " + std::to_string(hw.network->endpoints()));
+    }
+    engine.system.kv_transfer_time = [cost, prefill, decode](const serving::KvTransfer& t) {
+      return cost->kv_handoff_time(t.bytes, prefill, decode);
     };
   }
   engine.cost = std::move(roofline);
@@ -253,8 +264,18 @@ std::vector<std::pair<std::string, double>> point_values(const ServingPoint& p) 
   return v;
 }
 
+// The file is SI (docs/results-format.md): vLLM's millisecond latencies (`median_ttft_ms`, ...)
+// are stored in seconds as `median_ttft_s`; the table and the JSON keep vLLM's names and units.
+std::pair<std::string, double> si_column(const std::pair<std::string, double>& nv) {
+  const std::string& name = nv.first;
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) {
+    return {name.substr(0, name.size() - 3) + "_s", nv.second * 1e-3};
+  }
+  return nv;
+}
+
 std::string unit_of(const std::string& name) {
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) return "ms";
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_s") == 0) return "s";
   if (name == "duration") return "s";
   if (name == "total_energy_j") return "J";
   if (name == "avg_power_per_chip_w") return "W";
@@ -299,7 +320,8 @@ void write_points_h5(const std::string& path, const std::vector<ServingPoint>& p
   std::map<std::string, size_t> index;
   for (const ServingPoint& p : points) {
     for (const auto& nv : point_values(p)) {
-      if (index.emplace(nv.first, names.size()).second) names.push_back(nv.first);
+      const std::string name = si_column(nv).first;
+      if (index.emplace(name, names.size()).second) names.push_back(name);
     }
   }
   std::vector<std::vector<double>> cols(names.size());
@@ -307,7 +329,10 @@ void write_points_h5(const std::string& path, const std::vector<ServingPoint>& p
   for (const ServingPoint& p : points) {
     labels.push_back(p.mapping);
     std::vector<double> row(names.size(), std::numeric_limits<double>::quiet_NaN());
-    for (const auto& nv : point_values(p)) row[index[nv.first]] = nv.second;
+    for (const auto& raw : point_values(p)) {
+      const auto nv = si_column(raw);
+      row[index[nv.first]] = nv.second;
+    }
     for (size_t c = 0; c < names.size(); ++c) cols[c].push_back(row[c]);
   }
   output::Table pt{"/points", {}, {}};

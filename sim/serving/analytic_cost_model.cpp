@@ -1,5 +1,8 @@
 #include "sim/serving/analytic_cost_model.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "sim/base/error.hpp"
 
 namespace scoville::serving {
@@ -20,8 +23,15 @@ AnalyticCostModel::AnalyticCostModel(AnalyticCostParams params) : params_(params
 }
 
 IterationCost AnalyticCostModel::cost(const IterationBatch& batch) const {
-  int64_t kv_tokens = 0;
-  for (const SequenceWork& s : batch.sequences) kv_tokens += s.context_after;
+  // Attention runs per rank on 1 / attention_dp of the chips; the iteration waits for the rank
+  // with the most KV to read.
+  const int64_t ranks = std::max<int64_t>(1, batch.attention_dp);
+  std::vector<int64_t> per_rank(static_cast<size_t>(ranks), 0);
+  for (const SequenceWork& s : batch.sequences) {
+    const int64_t r = std::min(std::max<int64_t>(0, s.rank), ranks - 1);
+    per_rank[static_cast<size_t>(r)] += s.context_after;
+  }
+  const int64_t kv_tokens = ranks * *std::max_element(per_rank.begin(), per_rank.end());
   const int64_t prefill = batch.prefill_tokens();
   const int64_t decode = batch.decode_tokens();
   IterationCost c;

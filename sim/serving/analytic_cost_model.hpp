@@ -7,6 +7,7 @@
 //          + decode_sequence_time x (decode sequences)     per-sequence overheads (sampling, ...)
 //          + decode_token_time x (decode positions)        compute per verified position
 //          + kv_token_time x sum over sequences of context_after   KV-cache reads (attention)
+//            (attention-DP: A x the most loaded rank's sum, each rank having 1 / A of the chips)
 //   energy = pool_power x time + energy_per_token x (prefill tokens + decode positions)
 //
 // The weight read of a memory-bound decode step is the `fixed` term.

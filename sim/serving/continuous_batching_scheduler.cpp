@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <deque>
 #include <queue>
 #include <stdexcept>
 #include <string>
 
+#include "models/kv/kv_block_manager.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/rng.hpp"
 
@@ -18,7 +20,7 @@ struct Sequence {
   int64_t prompt = 0;     // tokens to prefill before decoding (input, plus output after preemption)
   int64_t computed = 0;   // tokens whose KV is cached
   int64_t generated = 0;  // output tokens produced
-  int64_t blocks = 0;     // KV blocks held
+  int64_t rank = -1;      // attention-DP rank holding its KV while running; -1: not admitted
   double mtp_credit = 0.0;
   bool prefilling() const { return computed < prompt; }
 };
@@ -33,7 +35,10 @@ struct Pool {
   int index = 0;
   std::deque<Sequence> waiting;
   std::vector<Sequence> running;  // admission order
-  int64_t free_blocks = 0;
+  // The pool's one KV account: a paged block manager per attention-DP rank (one without
+  // attention-DP), each holding kv_capacity_blocks / attention_dp blocks. Sequences are keyed by
+  // request index; the manager's admission order is the running order restricted to its rank.
+  std::vector<models::KvBlockManager> kv;
   bool busy = false;
   std::vector<Scheduled> in_flight;
   PoolStats stats;
@@ -55,6 +60,10 @@ int64_t blocks_for(int64_t tokens, int64_t block_tokens) {
   return (tokens + block_tokens - 1) / block_tokens;
 }
 
+int64_t rank_capacity_blocks(const PoolConfig& pool) {
+  return pool.kv_capacity_blocks / pool.attention_dp;
+}
+
 class Run {
  public:
   Run(const ServingSystem& system, const IterationCostModel& cost_model,
@@ -67,7 +76,10 @@ class Run {
       Pool p;
       p.config = &system_.pools[i];
       p.index = static_cast<int>(i);
-      p.free_blocks = p.config->kv_capacity_blocks;
+      for (int64_t r = 0; r < p.config->attention_dp; ++r) {
+        p.kv.emplace_back(rank_capacity_blocks(*p.config), p.config->scheduler.kv_block_tokens);
+        p.kv.back().on_evict = [this](int64_t request) { evicted_.push_back(request); };
+      }
       pools_.push_back(std::move(p));
     }
     trace_.records.resize(plan_.requests.size());
@@ -123,10 +135,14 @@ class Run {
                                    : r.input_tokens + r.output_tokens + s.mtp.depth;
         const int64_t need = blocks_for(tokens, s.kv_block_tokens);
         const std::string pool_key = "system.pools[" + std::to_string(p) + "]";
-        if (need > pool.kv_capacity_blocks) {
+        if (need > rank_capacity_blocks(pool)) {
           d.error({}, key,
                   "needs " + std::to_string(need) + " KV blocks, more than " + pool_key +
-                      ".kv_capacity_blocks = " + std::to_string(pool.kv_capacity_blocks));
+                      ".kv_capacity_blocks = " + std::to_string(pool.kv_capacity_blocks) +
+                      (pool.attention_dp > 1
+                           ? " / attention_dp " + std::to_string(pool.attention_dp) + " = " +
+                                 std::to_string(rank_capacity_blocks(pool)) + " per rank"
+                           : std::string()));
         }
         // Without chunking a prompt, recomputed after preemption with its generated tokens,
         // must fit one iteration (vLLM: max_num_batched_tokens >= max_model_len).
@@ -203,13 +219,16 @@ class Run {
     w.new_tokens = tokens;
     w.context_before = s.computed;
     w.context_after = s.computed + tokens;
+    w.rank = s.rank;
     return w;
   }
 
-  void preempt_last(Pool& p) {
-    Sequence victim = p.running.back();
-    p.running.pop_back();
-    p.free_blocks += victim.blocks;
+  // Preempts running[index] by recompute: its KV is dropped (a no-op when its block manager
+  // already evicted it) and it goes back to the front of the waiting queue.
+  void preempt(Pool& p, size_t index) {
+    Sequence victim = p.running[index];
+    p.running.erase(p.running.begin() + static_cast<std::ptrdiff_t>(index));
+    p.kv[static_cast<size_t>(victim.rank)].release(victim.request);
     p.stats.preemptions += 1;
     p.stats.wasted_tokens += victim.computed;
     trace_.records[static_cast<size_t>(victim.request)].preemptions += 1;
@@ -217,36 +236,70 @@ class Run {
     victim.prompt =
         trace_.records[static_cast<size_t>(victim.request)].input_tokens + victim.generated;
     victim.computed = 0;
-    victim.blocks = 0;
+    victim.rank = -1;
     victim.mtp_credit = 0.0;
     p.waiting.push_front(victim);
   }
 
+  // Preempts the running sequences the block manager evicted (youngest first), all of them
+  // younger than running[i], so index i and the scheduled indices stay valid.
+  void preempt_evicted(Pool& p, size_t i) {
+    for (int64_t request : evicted_) {
+      for (size_t j = p.running.size(); j-- > i + 1;) {
+        if (p.running[j].request == request) {
+          preempt(p, j);
+          break;
+        }
+      }
+    }
+    evicted_.clear();
+  }
+
+  // The attention-DP rank a sequence joins: the least loaded by KV blocks, then by running
+  // sequences, then the lowest index (deterministic; SGLang's DP-attention controller and
+  // vLLM's DP load balancing pick the least loaded engine).
+  int64_t pick_rank(const Pool& p) const {
+    std::vector<int64_t> sequences(p.kv.size(), 0);
+    for (const Sequence& s : p.running) sequences[static_cast<size_t>(s.rank)] += 1;
+    size_t best = 0;
+    for (size_t r = 1; r < p.kv.size(); ++r) {
+      const int64_t used = p.kv[r].capacity_blocks() - p.kv[r].free_blocks();
+      const int64_t best_used = p.kv[best].capacity_blocks() - p.kv[best].free_blocks();
+      if (used < best_used || (used == best_used && sequences[r] < sequences[best])) best = r;
+    }
+    return static_cast<int64_t>(best);
+  }
+
   void start_iteration(Pool& p, Duration now) {
     const SchedulerConfig& cfg = p.config->scheduler;
-    const int64_t block = cfg.kv_block_tokens;
     int64_t budget = cfg.max_num_batched_tokens;
     bool preempted = false;
     p.in_flight.clear();
 
-    for (size_t i = 0; i < p.running.size() && budget > 0; ++i) {
+    for (size_t i = 0; i < p.running.size() && budget > 0;) {
       const int64_t tokens = tokens_wanted(p, p.running[i], budget);
-      if (tokens == 0) continue;
-      bool self_preempted = false;
-      while (blocks_for(p.running[i].computed + tokens, block) - p.running[i].blocks >
-             p.free_blocks) {
-        self_preempted = p.running.size() == i + 1;
-        preempt_last(p);
-        preempted = true;
-        if (self_preempted) break;
+      if (tokens == 0) {
+        ++i;
+        continue;
       }
-      if (self_preempted) break;
-      Sequence& s = p.running[i];
-      const int64_t need = blocks_for(s.computed + tokens, block) - s.blocks;
-      s.blocks += need;
-      p.free_blocks -= need;
-      p.in_flight.push_back(Scheduled{i, work_of(s, tokens)});
+      models::KvBlockManager& kv = p.kv[static_cast<size_t>(p.running[i].rank)];
+      // The manager preempts younger sequences of the rank, youngest first, when the growth
+      // needs their blocks; when even all of them would not do, they and this one go.
+      const bool grown = kv.grow(p.running[i].request, tokens);
+      if (!evicted_.empty()) preempted = true;
+      preempt_evicted(p, i);
+      if (!grown) {
+        const int64_t rank = p.running[i].rank;
+        for (size_t j = p.running.size(); j-- > i + 1;) {
+          if (p.running[j].rank == rank) preempt(p, j);
+        }
+        preempt(p, i);
+        preempted = true;
+        continue;  // running[i] is now the next sequence
+      }
+      p.in_flight.push_back(Scheduled{i, work_of(p.running[i], tokens)});
       budget -= tokens;
+      ++i;
     }
 
     // After a preemption vLLM admits nothing this step, unless the step would otherwise be empty.
@@ -255,11 +308,10 @@ class Run {
       Sequence s = p.waiting.front();
       const int64_t tokens = tokens_wanted(p, s, budget);
       if (tokens == 0) break;
-      const int64_t need = blocks_for(s.computed + tokens, block) - s.blocks;
-      if (need > p.free_blocks) break;
+      // The least loaded rank has the most free blocks: when it cannot take the sequence, none can.
+      s.rank = pick_rank(p);
+      if (!p.kv[static_cast<size_t>(s.rank)].admit(s.request, s.computed + tokens)) break;
       p.waiting.pop_front();
-      s.blocks += need;
-      p.free_blocks -= need;
       p.running.push_back(s);
       p.in_flight.push_back(Scheduled{p.running.size() - 1, work_of(s, tokens)});
       budget -= tokens;
@@ -271,6 +323,7 @@ class Run {
     batch.role = p.config->role;
     batch.chips = p.config->chips;
     for (const Scheduled& s : p.in_flight) batch.sequences.push_back(s.work);
+    batch.attention_dp = p.config->attention_dp;
     const IterationCost cost = cost_model_.cost(batch);
     if (!(cost.time.si() > 0.0) || !std::isfinite(cost.time.si()) ||
         !std::isfinite(cost.energy.si())) {
@@ -330,7 +383,6 @@ class Run {
 
   void end_iteration(Pool& p, Duration now) {
     p.busy = false;
-    const int64_t block = p.config->scheduler.kv_block_tokens;
     std::vector<bool> leaving(p.running.size(), false);
     for (const Scheduled& sched : p.in_flight) {
       Sequence& s = p.running[sched.running_index];
@@ -354,12 +406,10 @@ class Run {
       }
       deliver(s.request, now);
       // Keep only the blocks the accepted context needs (rejected draft positions are freed).
-      const int64_t keep = blocks_for(s.computed, block);
-      p.free_blocks += s.blocks - keep;
-      s.blocks = keep;
+      models::KvBlockManager& kv = p.kv[static_cast<size_t>(s.rank)];
+      kv.shrink(s.request, s.computed);
       if (s.generated >= output) {
-        p.free_blocks += s.blocks;
-        s.blocks = 0;
+        kv.release(s.request);
         leaving[sched.running_index] = true;
         finish(s.request, now);
       }
@@ -374,8 +424,7 @@ class Run {
   }
 
   void hand_over(Pool& p, Sequence& s, Duration now) {
-    p.free_blocks += s.blocks;
-    s.blocks = 0;
+    p.kv[static_cast<size_t>(s.rank)].release(s.request);
     KvTransfer t;
     t.request_id = trace_.records[static_cast<size_t>(s.request)].id;
     t.tokens = s.computed;
@@ -391,6 +440,7 @@ class Run {
     e.kind = EventKind::kKvArrival;
     e.pool = p.index + 1;
     e.sequence = s;
+    e.sequence.rank = -1;  // the decode pool picks its own rank
     push(e);
   }
 
@@ -418,6 +468,7 @@ class Run {
   const workloads::RequestPlan& plan_;
   RngStream mtp_rng_;
   std::vector<Pool> pools_;
+  std::vector<int64_t> evicted_;  // requests a KV block manager evicted, in eviction order
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   int64_t next_order_ = 0;
   std::deque<int64_t> backlog_;

@@ -11,6 +11,12 @@
 //     wasted, and it goes back to the front of the waiting queue to prefill its prompt and the
 //     tokens it has generated so far;
 //   - without chunked prefill a prompt is admitted only whole, within the token budget;
+//   - KV blocks are held in models::KvBlockManager (one per attention-DP rank): admission takes
+//     the first step's blocks, growth preempts the youngest sequences of the rank (on_evict);
+//   - attention-DP (PoolConfig::attention_dp > 1): a sequence joins the least loaded rank when
+//     admitted (KV blocks, then sequences, then lowest index) and preempts only on its rank; the
+//     batch carries each sequence's rank, and the cost model prices the most loaded rank's
+//     attention beside the shared FFN / MoE work of all ranks;
 //   - disaggregated: the prefill pool computes the prompt and the first token, then the KV moves
 //     to the decode pool (ServingSystem::kv_transfer_time); the client receives the first token
 //     when it arrives there.

@@ -24,6 +24,7 @@ struct SequenceWork {
   int64_t new_tokens = 1;
   int64_t context_before = 0;
   int64_t context_after = 1;
+  int64_t rank = 0;  // attention-DP rank that holds it, in [0, IterationBatch::attention_dp)
 };
 
 enum class PoolRole { kColocated, kPrefill, kDecode };
@@ -33,6 +34,10 @@ struct IterationBatch {
   int pool = 0;  // index into ServingSystem::pools
   PoolRole role = PoolRole::kColocated;
   int64_t chips = 1;  // chips of the pool that run this iteration together
+  // Attention-DP ranks the scheduler placed the sequences on (SequenceWork::rank). Every rank
+  // runs the attention of its own sequences; the FFN / MoE layers work on all of them, so the
+  // iteration waits for the most loaded rank. 1: the cost model splits the batch itself.
+  int64_t attention_dp = 1;
   std::vector<SequenceWork> sequences;
 
   int64_t prefill_tokens() const;

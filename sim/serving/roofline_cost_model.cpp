@@ -26,9 +26,11 @@ struct GroupKey {
   int64_t count = 1;
   int64_t new_tokens = 1;
   int64_t context = 1;  // context after the step, new tokens included
+  int64_t ranks = 1;    // attention-DP ranks of the batch (1: the mapping splits it evenly)
+  int64_t rank = 0;     // the rank whose sequences these are (ranks > 1)
 
-  std::tuple<int, int64_t, int64_t, int64_t> tie() const {
-    return {static_cast<int>(phase), count, new_tokens, context};
+  std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t> tie() const {
+    return {static_cast<int>(phase), count, new_tokens, context, ranks, rank};
   }
   bool operator<(const GroupKey& o) const { return tie() < o.tie(); }
 };
@@ -41,6 +43,7 @@ struct ComputeRec {
   double other_b = 0;  // KV and activation bytes
   std::array<double, models::kMathPrecisionCount> macs{};
   double vector_flops = 0;
+  bool shared = false;  // attention-DP: works on every rank's tokens (the FFN / MoE side)
 };
 
 struct CollectiveRec {
@@ -48,6 +51,7 @@ struct CollectiveRec {
   workloads::CollectiveKind kind = workloads::CollectiveKind::kAllReduce;
   int64_t group = 1;
   double bytes = 0;  // this chip's contribution (trace convention)
+  bool shared = false;
 };
 
 struct StageOps {
@@ -109,6 +113,52 @@ struct RooflineCostModel::Impl {
   static constexpr int kMinLog2 = 4;
   static constexpr int kMaxLog2 = 36;
   mutable std::map<std::pair<std::string, int64_t>, std::vector<double>> collective_samples;
+  // KV handoff samples by (prefill first, count, decode first, count), at the same sizes.
+  mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
+  std::unique_ptr<models::KvPlacement> disaggregated = models::make_kv_placement("disaggregated");
+
+  // Piecewise linear in the size between samples taken at 2^k B; the last slope beyond them.
+  static double interpolate(const std::vector<double>& t, double size) {
+    const double lo = std::ldexp(1.0, kMinLog2);
+    if (size <= lo) return t.front();
+    int k = static_cast<int>(std::floor(std::log2(size)));
+    k = std::min(k, kMaxLog2 - 1);
+    const double s0 = std::ldexp(1.0, k);
+    const double s1 = std::ldexp(1.0, k + 1);
+    const double t0 = t[static_cast<size_t>(k - kMinLog2)];
+    const double t1 = t[static_cast<size_t>(k + 1 - kMinLog2)];
+    return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
+  }
+
+  double handoff_time(double bytes, models::ChipSpan prefill, models::ChipSpan decode) const {
+    if (bytes <= 0) return 0.0;
+    const std::array<int64_t, 4> key{prefill.first, prefill.count, decode.first, decode.count};
+    auto it = handoff_samples.find(key);
+    if (it == handoff_samples.end()) {
+      if (!network) {
+        throw InputError(SourceLocation{"<system>", 0, 0}, "network",
+                         "a disaggregated KV handoff needs a network");
+      }
+      const int64_t last = std::max(prefill.first + prefill.count, decode.first + decode.count);
+      if (prefill.first < 0 || decode.first < 0 || last > topology->endpoints()) {
+        throw InputError(SourceLocation{"<system>", 0, 0}, "pools",
+                         "the prefill and decode pools need " + std::to_string(last) +
+                             " chips but the network has " + std::to_string(topology->endpoints()));
+      }
+      std::vector<double> samples;
+      for (int k = kMinLog2; k <= kMaxLog2; ++k) {
+        models::Step step;
+        for (const models::KvHandoffFlow& f :
+             disaggregated->prefill_handoff(prefill, decode, Bytes(std::ldexp(1.0, k)))) {
+          step.transfers.push_back(
+              {static_cast<int32_t>(f.src), static_cast<int32_t>(f.dst), f.bytes});
+        }
+        samples.push_back(network->time_step(step).time.si());
+      }
+      it = handoff_samples.emplace(key, std::move(samples)).first;
+    }
+    return interpolate(it->second, bytes);
+  }
 
   int32_t intern(const std::string& name, int layer) const {
     const std::string key = name + "#" + std::to_string(layer);
@@ -155,9 +205,19 @@ struct RooflineCostModel::Impl {
     return r;
   }
 
+  // With attention-DP ranks (g.ranks > 1) the group is one rank's sequences: mapped as g.ranks
+  // copies of them, each attention group holds exactly them, so the node of the group's own
+  // attention is right; the nodes that span the groups (spans_attention_groups) saw all the
+  // copies and are scaled back to this group's tokens (weights, read once, are kept).
   GroupOps build_group(int pool, const GroupKey& g) const {
-    const workloads::IterationShape shape{g.phase, g.count, g.new_tokens, g.context};
-    const workloads::MappedIteration mapped = map_group(pools[static_cast<size_t>(pool)], shape);
+    const workloads::PoolMapping& pool_mapping = pools[static_cast<size_t>(pool)];
+    const workloads::IterationShape shape{g.phase, g.count * g.ranks, g.new_tokens, g.context};
+    const workloads::MappedIteration mapped = map_group(pool_mapping, shape);
+    const double copies = d(g.ranks);
+    const auto spans = [&](const workloads::TraceNode& node) {
+      return g.ranks > 1 &&
+             workloads::spans_attention_groups(model, pool_mapping.degrees, node.name, node.layer);
+    };
     const int64_t pp = mapped.mapping.degrees.pp;
     GroupOps out(static_cast<size_t>(pp));
     for (int64_t s = 0; s < pp; ++s) {
@@ -176,18 +236,29 @@ struct RooflineCostModel::Impl {
       if (role == nullptr) continue;
       for (const workloads::TraceNode& node : role->trace.nodes) {
         const int32_t key = intern(node.name, node.layer);
+        const bool shared = spans(node);
         if (node.kind == workloads::TraceNodeKind::kCompute) {
-          stage.compute.push_back(price_op(node.op, key));
+          ComputeRec r = price_op(node.op, key);
+          if (shared) {
+            r.shared = true;
+            r.compute_s /= copies;
+            r.other_b /= copies;
+            r.vector_flops /= copies;
+            for (double& m : r.macs) m /= copies;
+          }
+          stage.compute.push_back(r);
         } else {
-          stage.collectives.push_back(CollectiveRec{
-              key, node.collective.kind, node.collective.group_size, node.collective.bytes.si()});
+          stage.collectives.push_back(
+              CollectiveRec{key, node.collective.kind, node.collective.group_size,
+                            node.collective.bytes.si() / (shared ? copies : 1.0), shared});
         }
       }
     }
     return out;
   }
 
-  const GroupOps& group(int pool, const GroupKey& g) const {
+  const GroupOps& group(int pool, GroupKey g) const {
+    g.rank = 0;  // a group's ops do not depend on which rank holds it
     std::map<GroupKey, GroupOps>& cache = group_cache[static_cast<size_t>(pool)];
     auto it = cache.find(g);
     if (it != cache.end()) return it->second;
@@ -213,17 +284,7 @@ struct RooflineCostModel::Impl {
       }
       it = collective_samples.emplace(key, std::move(samples)).first;
     }
-    // Piecewise linear in the size between the samples; the last slope beyond them.
-    const std::vector<double>& t = it->second;
-    const double lo = std::ldexp(1.0, kMinLog2);
-    if (size <= lo) return t.front();
-    int k = static_cast<int>(std::floor(std::log2(size)));
-    k = std::min(k, kMaxLog2 - 1);
-    const double s0 = std::ldexp(1.0, k);
-    const double s1 = std::ldexp(1.0, k + 1);
-    const double t0 = t[static_cast<size_t>(k - kMinLog2)];
-    const double t1 = t[static_cast<size_t>(k + 1 - kMinLog2)];
-    return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
+    return interpolate(it->second, size);
   }
 
   IterationCost price_groups(const IterationBatch& batch, const std::vector<GroupKey>& groups,
@@ -264,17 +325,25 @@ struct RooflineCostModel::Impl {
     int64_t layers = 0;
     models::EnergyBreakdown dynamic;
     const double chips_per_stage = d(mapping.chips) / d(pp);
+    // Attention-DP ranks: each key accumulates per rank (slots 0 .. ranks-1) or, when it spans
+    // the ranks, in slot `ranks`. Without them everything is slot 0.
+    const int64_t ranks = groups.empty() ? 1 : groups.front().ranks;
+    const size_t slots = ranks > 1 ? static_cast<size_t>(ranks + 1) : 1;
+    const auto slot_of = [&](size_t group, bool shared) {
+      if (ranks == 1) return size_t{0};
+      return shared ? static_cast<size_t>(ranks) : static_cast<size_t>(groups[group].rank);
+    };
     for (int64_t s = 0; s < pp; ++s) {
-      std::vector<Acc> acc(key_ids.size());
-      std::vector<CAcc> cacc(key_ids.size());
+      std::vector<Acc> acc(key_ids.size() * slots);
+      std::vector<CAcc> cacc(key_ids.size() * slots);
       std::vector<int32_t> order;  // first appearance, for a fixed summation order
       std::vector<int32_t> corder;
       std::vector<char> seen(key_ids.size(), 0);
       std::vector<char> cseen(key_ids.size(), 0);
-      for (const GroupOps* g : ops) {
-        const StageOps& st = (*g)[static_cast<size_t>(s)];
+      for (size_t gi = 0; gi < ops.size(); ++gi) {
+        const StageOps& st = (*ops[gi])[static_cast<size_t>(s)];
         for (const ComputeRec& r : st.compute) {
-          Acc& a = acc[static_cast<size_t>(r.key)];
+          Acc& a = acc[static_cast<size_t>(r.key) * slots + slot_of(gi, r.shared)];
           if (!seen[static_cast<size_t>(r.key)]) {
             seen[static_cast<size_t>(r.key)] = 1;
             order.push_back(r.key);
@@ -286,35 +355,54 @@ struct RooflineCostModel::Impl {
           for (size_t p = 0; p < a.macs.size(); ++p) a.macs[p] += r.macs[p];
         }
         for (const CollectiveRec& r : st.collectives) {
-          CAcc& c = cacc[static_cast<size_t>(r.key)];
+          CAcc& c = cacc[static_cast<size_t>(r.key) * slots + slot_of(gi, r.shared)];
           if (!cseen[static_cast<size_t>(r.key)]) {
             cseen[static_cast<size_t>(r.key)] = 1;
             corder.push_back(r.key);
-            c.kind = r.kind;
           }
+          c.kind = r.kind;
           c.group = std::max(c.group, r.group);
           c.bytes += r.bytes;
         }
       }
+      // Per key: the slot that takes longest (ranks meet at every layer's token exchange, so
+      // each op waits for its slowest rank); energy counts every rank's work, 1 / ranks of the
+      // chips each.
       models::ActionCounts counts;
       double stage_time = 0;
+      const double rank_share = ranks > 1 ? 1.0 / d(ranks) : 1.0;
       for (int32_t k : order) {
-        const Acc& a = acc[static_cast<size_t>(k)];
-        const double bytes = a.weight_b + a.other_b;
-        const double mem_s = bytes / hbm_bw;
-        stage_time += std::max(a.compute_s, mem_s);
-        hbm_time += mem_s;
-        compute_time += a.compute_s;
-        for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p];
-        counts.vector_flops += a.vector_flops;
-        counts.hbm = counts.hbm + Bytes(bytes);
+        double op_s = -1, op_mem = 0, op_compute = 0;
+        for (size_t slot = 0; slot < slots; ++slot) {
+          const Acc& a = acc[static_cast<size_t>(k) * slots + slot];
+          const double bytes = a.weight_b + a.other_b;
+          const double mem_s = bytes / hbm_bw;
+          const double t = std::max(a.compute_s, mem_s);
+          if (t > op_s) {
+            op_s = t;
+            op_mem = mem_s;
+            op_compute = a.compute_s;
+          }
+          const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
+          for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p] * w;
+          counts.vector_flops += a.vector_flops * w;
+          counts.hbm = counts.hbm + Bytes(bytes * w);
+        }
+        stage_time += op_s;
+        hbm_time += op_mem;
+        compute_time += op_compute;
       }
       for (int32_t k : corder) {
-        const CAcc& c = cacc[static_cast<size_t>(k)];
-        const double t = collective_time(c.kind, c.group, c.bytes);
+        double t = 0;
+        for (size_t slot = 0; slot < slots; ++slot) {
+          const CAcc& c = cacc[static_cast<size_t>(k) * slots + slot];
+          if (c.bytes <= 0) continue;
+          t = std::max(t, collective_time(c.kind, c.group, c.bytes));
+          const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
+          counts.link = counts.link + Bytes(c.bytes * w);
+        }
         stage_time += t;
         network_time += t;
-        counts.link = counts.link + Bytes(c.bytes);
       }
       fused_ops += static_cast<int64_t>(order.size());
       layers += (*ops.front())[static_cast<size_t>(s)].layers;
@@ -336,35 +424,51 @@ struct RooflineCostModel::Impl {
   }
 
   // The batch as groups (sorted, so that the fused sums have one order).
+  // The attention-DP ranks the batch is priced with: its own when they are the mapping's
+  // attn_dp, otherwise 1 (the mapping's even split of the whole batch).
+  int64_t ranks_of(const IterationBatch& batch) const {
+    const int64_t a = pools[static_cast<size_t>(batch.pool)].degrees.attn_dp;
+    return batch.attention_dp > 1 && batch.attention_dp == a ? a : 1;
+  }
+
   std::vector<GroupKey> groups_of(const IterationBatch& batch, bool bucketed) const {
     const int bits = options.bucket_bits;
     auto b = [&](int64_t v) { return bucketed ? bucket_value(v, bits) : v; };
-    std::map<int64_t, std::pair<int64_t, double>> decodes;  // new_tokens -> (count, sum ctx)
-    std::map<std::pair<int64_t, int64_t>, int64_t> exact;   // (new_tokens, ctx) -> count
+    const int64_t ranks = ranks_of(batch);
+    const auto rank_of = [&](const SequenceWork& s) {
+      return ranks > 1 ? std::min(std::max<int64_t>(0, s.rank), ranks - 1) : int64_t{0};
+    };
+    // (rank, new_tokens) -> (count, sum ctx)
+    std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, double>> decodes;
+    // (rank, new_tokens, ctx) -> count
+    std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> exact;
     std::vector<GroupKey> out;
     for (const SequenceWork& s : batch.sequences) {
+      const int64_t rank = rank_of(s);
       if (s.phase == SequencePhase::kDecode) {
         if (options.collapse_decodes) {
-          auto& e = decodes[s.new_tokens];
+          auto& e = decodes[{rank, s.new_tokens}];
           e.first += 1;
           e.second += d(s.context_after);
         } else {
-          exact[{s.new_tokens, s.context_after}] += 1;
+          exact[{rank, s.new_tokens, s.context_after}] += 1;
         }
       } else {
         const int64_t tokens = std::max<int64_t>(1, b(s.new_tokens));
-        out.push_back(
-            GroupKey{workloads::Phase::kPrefill, 1, tokens, std::max(tokens, b(s.context_after))});
+        out.push_back(GroupKey{workloads::Phase::kPrefill, 1, tokens,
+                               std::max(tokens, b(s.context_after)), ranks, rank});
       }
     }
-    for (const auto& [tokens, e] : decodes) {
+    for (const auto& [k, e] : decodes) {
+      const int64_t tokens = k.second;
       const int64_t mean = static_cast<int64_t>(std::llround(e.second / d(e.first)));
-      out.push_back(
-          GroupKey{workloads::Phase::kDecode, e.first, tokens, std::max(tokens, b(mean))});
+      out.push_back(GroupKey{workloads::Phase::kDecode, e.first, tokens, std::max(tokens, b(mean)),
+                             ranks, k.first});
     }
     for (const auto& [k, count] : exact) {
-      out.push_back(
-          GroupKey{workloads::Phase::kDecode, count, k.first, std::max(k.first, b(k.second))});
+      const auto [rank, tokens, ctx] = k;
+      out.push_back(GroupKey{workloads::Phase::kDecode, count, tokens, std::max(tokens, b(ctx)),
+                             ranks, rank});
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -430,13 +534,15 @@ IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
   if (!m.options.cache) return m.price_groups(batch, m.groups_of(batch, false), false);
   const std::vector<GroupKey> groups = m.groups_of(batch, true);
   std::vector<int64_t> key;
-  key.reserve(1 + 4 * groups.size());
+  key.reserve(1 + 6 * groups.size());
   key.push_back(batch.pool);
   for (const GroupKey& g : groups) {
     key.push_back(static_cast<int64_t>(g.phase));
     key.push_back(g.count);
     key.push_back(g.new_tokens);
     key.push_back(g.context);
+    key.push_back(g.ranks);
+    key.push_back(g.rank);
   }
   auto it = m.batch_cache.find(key);
   if (it != m.batch_cache.end()) {
@@ -476,6 +582,11 @@ int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) co
 
 Duration RooflineCostModel::transfer_time(Bytes bytes) const {
   return Duration(impl_->collective_time(workloads::CollectiveKind::kSend, 2, bytes.si()));
+}
+
+Duration RooflineCostModel::kv_handoff_time(Bytes bytes, models::ChipSpan prefill,
+                                            models::ChipSpan decode) const {
+  return Duration(impl_->handoff_time(bytes.si(), prefill, decode));
 }
 
 Bytes RooflineCostModel::kv_bytes_per_token() const { return impl_->model.kv_bytes_per_token(); }

@@ -15,6 +15,13 @@
 // chunk is a group of one. The groups' ops are fused by (op, layer): FLOPs and activation/KV
 // bytes add, weight bytes count once (the largest), collective bytes add.
 //
+// Attention-DP (IterationBatch::attention_dp = the mapping's attn_dp, sequences tagged with their
+// rank): each rank's sequences form their own groups, mapped so that an attention group holds
+// exactly them; per fused op the time is the slowest rank's for the attention-side ops and that
+// of all ranks' tokens together for the ops that span them (workloads::spans_attention_groups:
+// FFN / MoE experts), so the iteration waits for the most loaded rank. Without rank tags the
+// mapping splits the batch evenly.
+//
 // The cache: contexts and prefill chunk lengths are rounded to buckets of relative width
 // 2^-bucket_bits (exact below 2^bucket_bits), and the cost of a bucketed batch is kept. The cost
 // is then a pure function of the bucketed batch, so results do not depend on what was cached.
@@ -29,6 +36,7 @@
 #include <vector>
 
 #include "models/chip/chip_params.hpp"
+#include "models/kv/kv_placement.hpp"
 #include "models/network/network_model.hpp"
 #include "models/network/topology.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
@@ -85,6 +93,10 @@ class RooflineCostModel : public IterationCostModel {
   // A point-to-point transfer between two chips of the network (the KV handoff of
   // disaggregated pools), timed as the collectives are.
   Duration transfer_time(Bytes bytes) const;
+  // One request's KV handoff in disaggregated serving: the disaggregated KV placement's flows
+  // (models::KvPlacement::prefill_handoff) from the prefill pool's chips to the decode pool's,
+  // timed on the network as one step (sampled per pair of chip spans, interpolated in bytes).
+  Duration kv_handoff_time(Bytes bytes, models::ChipSpan prefill, models::ChipSpan decode) const;
 
   int64_t cache_hits() const { return hits_; }
   int64_t cache_misses() const { return misses_; }

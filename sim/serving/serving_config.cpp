@@ -45,6 +45,13 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
   if (p.kv_capacity_blocks < 1 || p.kv_capacity_blocks > kMaxCount) {
     d.error(where, key + ".kv_capacity_blocks", "expected a positive number of KV blocks");
   }
+  if (p.attention_dp < 1 || p.attention_dp > p.chips) {
+    d.error(where, key + ".attention_dp", "expected 1 to chips attention-DP ranks");
+  } else if (p.kv_capacity_blocks / p.attention_dp < 1) {
+    d.error(where, key + ".kv_capacity_blocks",
+            "expected at least one KV block per attention-DP rank (" +
+                std::to_string(p.attention_dp) + " ranks)");
+  }
   if (!(p.idle_power_per_chip.si() >= 0.0) || !std::isfinite(p.idle_power_per_chip.si())) {
     d.error(where, key + ".idle_power_per_chip", "expected a non-negative power");
   }

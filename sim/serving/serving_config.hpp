@@ -46,7 +46,10 @@ struct PoolConfig {
   PoolRole role = PoolRole::kColocated;
   int64_t chips = 1;
   int64_t kv_capacity_blocks = 1 << 20;  // KV blocks the pool holds, all its chips together
-  Power idle_power_per_chip;             // drawn while the pool runs no iteration
+  // Attention-DP ranks (the mapping's attn_dp): each holds kv_capacity_blocks / attention_dp
+  // blocks and its own sequences; all step together (docs/serving.md, attention-DP).
+  int64_t attention_dp = 1;
+  Power idle_power_per_chip;  // drawn while the pool runs no iteration
   SchedulerConfig scheduler;
 };
 

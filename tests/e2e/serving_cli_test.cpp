@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <string>
 #include <variant>
 
 #include "sim/output/h5_reader.hpp"
@@ -39,6 +41,14 @@ std::vector<double> column(const scoville::output::Table& t, const std::string& 
   throw;
 }
 
+std::string column_units(const scoville::output::Table& t, const std::string& name) {
+  for (const auto& c : t.columns) {
+    if (c.name == name) return c.units;
+  }
+  FAIL("no column " << name << " in " << t.path);
+  throw;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -67,7 +77,7 @@ TEST_CASE("inferencex: every point's metrics follow from its requests", "[cli][s
   const auto tput = column(points, "tput_per_chip");
   const auto intvty = column(points, "intvty");
   const auto chips = column(points, "chips");
-  const auto ttft_med = column(points, "median_ttft_ms");
+  const auto ttft_med = column(points, "median_ttft_s");  // SI in the file
   const auto point = column(requests, "point");
   const auto sent = column(requests, "sent_s");
   const auto finished = column(requests, "finished_s");
@@ -127,7 +137,8 @@ TEST_CASE("inferencex: every point's metrics follow from its requests", "[cli][s
     // The summary metrics, re-derived from the rows.
     CHECK(tput[p] == Approx(tokens / duration / chips[p]).epsilon(1e-9));
     CHECK(intvty[p] == Approx(1000.0 / median(tpots)).epsilon(1e-9));
-    CHECK(ttft_med[p] == Approx(median(ttfts)).epsilon(1e-9));
+    CHECK(ttft_med[p] * 1e3 == Approx(median(ttfts)).epsilon(1e-9));
+    CHECK(column_units(points, "median_ttft_s") == "s");
   }
   // More clients: more throughput per chip, less interactivity (a memory-bound decode).
   for (size_t p = 1; p < conc.size(); ++p) {
@@ -212,10 +223,54 @@ TEST_CASE("inferencex: --search keeps the Pareto frontier of the feasible mappin
       "--concurrency 1,8 --search --prompts-per-client 2 --json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // tp1, tp2 and tp2 with attention DP, at two concurrencies.
-  CHECK_THAT(r.output, Catch::Contains("\"points_tried\": 6"));
+  // tp1, tp2, tp2 with attention DP and the 1:1 prefill:decode split, at two concurrencies.
+  CHECK_THAT(r.output, Catch::Contains("\"points_tried\": 8"));
   CHECK_THAT(r.output, Catch::Contains("\"pareto\": 1"));
   CHECK(r.output.find("\"pareto\": 0") == std::string::npos);  // only the frontier is shown
+}
+
+TEST_CASE("inferencex: --search tries prefill:decode pool splits and keeps the frontier",
+          "[cli][serving]") {
+  TempDir dir("search_pools");
+  const auto r = run_scoville(
+      "inferencex --system h200 --chips 8 --model llama-3.1-8b --isl 512 --osl 16 "
+      "--concurrency 1,32 --search --prompts-per-client 2 --quiet -o " +
+      dir.file("s.h5"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto doc = scoville::output::read_results_file(dir.file("s.h5"));
+  const auto& points = table(doc, "/points");
+  std::vector<std::string> mappings;
+  for (const auto& c : points.columns) {
+    if (c.name != "mapping") continue;
+    if (const auto* v = std::get_if<std::vector<std::string>>(&c.values)) mappings = *v;
+  }
+  // 8 chips: decode pools of 4 (prefill 4, 2, 1) and 2 (prefill 2, 1), each with attn_dp 1
+  // and D, at both concurrencies.
+  std::set<std::string> splits;
+  for (const std::string& m : mappings) {
+    if (m.rfind("prefill:", 0) == 0) splits.insert(m);
+  }
+  CHECK(splits.size() == 10);
+  CHECK(splits.count("prefill:tp2+decode:tp4-dpa4") == 1);
+  // The pareto flag is InferenceX's rule, re-derived: not beaten on both axes by another point.
+  const auto tput = column(points, "tput_per_chip");
+  const auto intvty = column(points, "intvty");
+  const auto pareto = column(points, "pareto");
+  const auto chips = column(points, "chips");
+  REQUIRE(tput.size() == mappings.size());
+  for (size_t i = 0; i < tput.size(); ++i) {
+    bool beaten = false, twin = false;
+    for (size_t j = 0; j < tput.size(); ++j) {
+      twin = twin || (j != i && tput[j] == tput[i] && intvty[j] == intvty[i]);
+      beaten = beaten || (j != i && tput[j] >= tput[i] && intvty[j] >= intvty[i] &&
+                          (tput[j] > tput[i] || intvty[j] > intvty[i]));
+    }
+    INFO(mappings[i] << ": " << tput[i] << " tok/s/chip, " << intvty[i] << " tok/s/user");
+    if (!twin) CHECK(pareto[i] == (beaten ? 0.0 : 1.0));  // of two equal points one is marked
+    // A split's chips are its two pools', not the 8 available.
+    if (mappings[i] == "prefill:tp1+decode:tp2") CHECK(chips[i] == 3.0);
+  }
 }
 
 TEST_CASE("inferencex: --fidelity cycle prices on the system engine, near the roofline",

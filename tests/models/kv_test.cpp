@@ -89,3 +89,24 @@ TEST_CASE("the block manager admits by capacity and preempts the youngest", "[kv
   m.release(2);
   CHECK(m.free_blocks() == 1 + m.blocks_for(64));
 }
+
+TEST_CASE("the block manager counted in blocks shrinks a sequence without reordering it", "[kv]") {
+  const int64_t block = 16;
+  KvBlockManager m(10, block);
+  CHECK(m.capacity_blocks() == 10);
+  CHECK(m.admit(1, 40));  // 3 blocks
+  CHECK(m.admit(2, 20));  // 2 blocks
+  m.shrink(1, 32);        // rejected draft positions: 3 -> 2 blocks
+  CHECK(m.tokens_of(1) == 32);
+  CHECK(m.free_blocks() == 10 - 2 - 2);
+  m.shrink(1, 100);  // more than held: nothing changes
+  CHECK(m.tokens_of(1) == 32);
+  CHECK(m.admission_order() == std::vector<int64_t>{1, 2});
+  // 1 is still the older: its growth may preempt 2, never the reverse.
+  std::vector<int64_t> evicted;
+  m.on_evict = [&evicted](int64_t s) { evicted.push_back(s); };
+  CHECK(m.grow(1, 6 * block + 8));  // 32 + 104 = 136 tokens: 9 blocks, 2 must go
+  CHECK(evicted == std::vector<int64_t>{2});
+  CHECK(m.free_blocks() == 1);
+  CHECK_THROWS(KvBlockManager(-1, block));
+}

@@ -4,16 +4,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/energy/energy_model.hpp"
 #include "models/network/collective.hpp"
 #include "models/network/network_model.hpp"
+#include "models/network/router.hpp"
+#include "models/network/topology_builders.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/rng.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
+#include "tests/models/network_fixtures.hpp"
 #include "workloads/decompose.hpp"
 #include "workloads/model_loader.hpp"
 
@@ -288,4 +292,65 @@ TEST_CASE("roofline: a full group cache is dropped without invalidating the batc
     INFO("batch with " << n << " prefill groups");
     CHECK(cached.cost(b).time.si() == exact.cost(b).time.si());
   }
+TEST_CASE("roofline: the KV handoff moves between the pools' chips at their path's bandwidth",
+          "[roofline]") {
+  // One switch of 8 chips (tests/models/network_fixtures.hpp parameters): every chip pair has
+  // the same path, so the closed form is latency + bytes on the busiest link / its bandwidth.
+  const models::Topology net = models::build_topology(test::switch_spec(8));
+  const RooflineCostModel m(model("llama-3.1-8b"), h200(), {pool(2), pool(4)}, net);
+  const models::Router router(net);
+  const models::Route route = router.route(0, 2);
+  double bw = std::numeric_limits<double>::infinity();
+  for (const auto& [link, fraction] : route.links) {
+    bw = std::min(bw, net.link(link).bandwidth.si() / fraction);
+  }
+  const Bytes kv(3.0e6 + 12345.0);
+  // Prefill on chips 0-1, decode on 2-5: two flows (0->2, 1->3) of half the KV each, on
+  // links of their own.
+  const Duration two = m.kv_handoff_time(kv, {0, 2}, {2, 4});
+  CHECK(two.si() == Approx(route.latency.si() + kv.si() / 2.0 / bw).epsilon(1e-9));
+  // Prefill on 4 chips, decode on 2: chips 4 and 5 each receive two quarters over one link.
+  const Duration four_to_two = m.kv_handoff_time(kv, {0, 4}, {4, 2});
+  CHECK(four_to_two.si() == Approx(route.latency.si() + kv.si() / 2.0 / bw).epsilon(1e-9));
+  // One chip to one chip: the whole KV over one path (the point-to-point transfer_time).
+  const Duration one = m.kv_handoff_time(kv, {0, 1}, {1, 1});
+  CHECK(one.si() == Approx(route.latency.si() + kv.si() / bw).epsilon(1e-9));
+  CHECK(one.si() == Approx(m.transfer_time(kv).si()).epsilon(1e-9));
+  CHECK(m.kv_handoff_time(Bytes(0), {0, 2}, {2, 4}).si() == 0.0);
+  CHECK_THROWS_AS(m.kv_handoff_time(kv, {0, 4}, {4, 8}), InputError);  // 12 chips of 8
+}
+
+TEST_CASE("roofline: attention-DP waits for the most loaded rank's attention", "[roofline]") {
+  const RooflineCostModel m(model("gpt-oss-120b"), h200(), {pool(8, 8, 8)}, nvl72(), {},
+                            RooflineOptions{false, 6, true});
+  // Two decodes per rank; `long_ranks` ranks (from 0) at a long context, the others short.
+  const auto batch = [](int long_ranks, int64_t long_ctx, int64_t short_ctx, bool tagged) {
+    IterationBatch b;
+    b.attention_dp = tagged ? 8 : 1;
+    for (int64_t r = 0; r < 8; ++r) {
+      const int64_t c = r < long_ranks ? long_ctx : short_ctx;
+      for (int i = 0; i < 2; ++i) b.sequences.push_back({SequencePhase::kDecode, 1, c - 1, c, r});
+    }
+    return b;
+  };
+  const IterationCost unbalanced = m.cost(batch(1, 8000, 100, true));
+  const IterationCost heavy = m.cost(batch(8, 8000, 100, true));
+  const IterationCost light = m.cost(batch(0, 8000, 100, true));
+  // Rank 0 attends as every rank of `heavy` does, and the experts see the same 16 tokens.
+  CHECK(unbalanced.time.si() == Approx(heavy.time.si()).epsilon(1e-12));
+  CHECK(heavy.time > light.time);
+  // Energy counts every rank's own KV reads.
+  CHECK(unbalanced.energy < heavy.energy);
+  CHECK(unbalanced.energy > light.energy);
+  // Untagged, the mapping splits the batch evenly at its mean context: the shorter time.
+  CHECK(m.cost(batch(1, 8000, 100, false)).time < unbalanced.time);
+  // Balanced ranks cost what the even split costs.
+  CHECK(m.cost(batch(8, 4000, 4000, true)).time.si() ==
+        Approx(m.cost(batch(8, 4000, 4000, false)).time.si()).epsilon(1e-9));
+  // A lone prefill runs its attention on its rank's chip (attn_tp = 1), not on all eight.
+  IterationBatch prefill;
+  prefill.sequences.push_back({SequencePhase::kPrefill, 2048, 0, 2048, 3});
+  const Duration spread = m.cost(prefill).time;
+  prefill.attention_dp = 8;
+  CHECK(m.cost(prefill).time > spread);
 }

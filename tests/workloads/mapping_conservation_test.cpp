@@ -242,3 +242,47 @@ TEST_CASE("KV cache per chip follows the KV heads each chip holds") {
   CHECK(kv_per_chip(pool(16, 1, 1, 1, 1)) == Approx(whole.si() / 8.0));
   CHECK(kv_per_chip(pool(8, 1, 1, 1, 8)) == Approx(whole.si() / 8.0));  // 1 sequence each
 }
+
+TEST_CASE("spans_attention_groups marks exactly the nodes that do not follow the group's batch") {
+  // 9 sequences over 4 attention groups: shares 3, 2, 2, 2, so two roles per stage whose
+  // attention batches differ and whose replica (all 9) is the same. A node whose work or bytes
+  // differ between them belongs to its attention group; one that is equal works on the replica.
+  const IterationShape decode{Phase::kDecode, 9, 1, 2048};
+  const IterationShape prefill{Phase::kPrefill, 9, 64, 64};
+  struct Case {
+    const char* model;
+    PoolMapping mapping;
+  };
+  for (const Case& c :
+       {Case{"gpt-oss-120b", pool(4, 4, 1, 1, 4)}, Case{"gpt-oss-120b", pool(4, 1, 1, 1, 4)},
+        Case{"llama-3.1-8b", pool(4, 1, 1, 1, 4)}, Case{"deepseek-r1", pool(8, 8, 1, 1, 4)}}) {
+    const ModelConfig model = load_model(model_file(c.model));
+    for (const IterationShape& shape : {decode, prefill}) {
+      const MappedIteration mapped = map_iteration(model, shape, c.mapping);
+      REQUIRE(mapped.roles.size() == 2);
+      const ChipRole& big = mapped.roles[0];
+      const ChipRole& small = mapped.roles[1];
+      REQUIRE(big.attn_batch > small.attn_batch);
+      REQUIRE(big.trace.nodes.size() == small.trace.nodes.size());
+      int shared = 0, local = 0;
+      for (size_t i = 0; i < big.trace.nodes.size(); ++i) {
+        const TraceNode& a = big.trace.nodes[i];
+        const TraceNode& b = small.trace.nodes[i];
+        REQUIRE(a.name == b.name);
+        const double va = a.kind == TraceNodeKind::kCompute
+                              ? a.op.flops.si() + a.op.activation_in_bytes.si()
+                              : a.collective.bytes.si();
+        const double vb = b.kind == TraceNodeKind::kCompute
+                              ? b.op.flops.si() + b.op.activation_in_bytes.si()
+                              : b.collective.bytes.si();
+        const bool spans = spans_attention_groups(model, c.mapping.degrees, a.name, a.layer);
+        INFO(c.model << " " << a.name << " layer " << a.layer << ": " << va << " vs " << vb);
+        if (va == 0.0 && vb == 0.0) continue;
+        CHECK(spans == (va == vb));
+        (spans ? shared : local) += 1;
+      }
+      CHECK(shared > 0);
+      CHECK(local > 0);
+    }
+  }
+}

@@ -322,6 +322,18 @@ int64_t share(int64_t total, int64_t parts, int64_t index) {
 
 }  // namespace
 
+bool spans_attention_groups(const ModelConfig& model, const ParallelDegrees& degrees,
+                            const std::string& name, int layer) {
+  if (layer < 0) return false;  // embedding, final norm, LM head, sampling: per group
+  const bool ep_layer = model.layer_is_moe(layer) && degrees.ep > 1;
+  if (ep_layer) return name.rfind("moe_experts", 0) == 0;  // add_expert_parallel(replica)
+  // Dense FFN, shared experts and routed experts without EP: add_tensor_parallel_ffn(replica),
+  // and its partial sums' reduction (reduce_partials("ffn", ..., replica_tokens_)).
+  if (name.rfind("attn_", 0) == 0 || name == "attention") return false;
+  if (name == "ffn_norm" || name == "ffn_all_gather" || name == "ffn_residual") return false;
+  return true;
+}
+
 StageLayers stage_layers(const ModelConfig& model, int64_t pp, int64_t stage) {
   const int64_t base = model.layers() / pp;
   const int64_t extra = model.layers() % pp;

@@ -44,6 +44,13 @@ struct MappedIteration {
   std::vector<ChipRole> roles;
 };
 
+// Whether an op (or collective) of a mapped trace works on the whole replica's tokens (the FFN /
+// MoE experts after the attention-DP groups' tokens are gathered, and the dense FFN's reduction),
+// rather than on its attention group's own sequences. Attention-DP cost models use it to price the
+// attention of each group apart and the shared part once. Matches RoleBuilder's rules.
+bool spans_attention_groups(const ModelConfig& model, const ParallelDegrees& degrees,
+                            const std::string& name, int layer);
+
 // Throws InputError (from validate_mapping, or for a batch smaller than dp x attn_dp).
 MappedIteration map_iteration(const ModelConfig& model, const IterationShape& shape,
                               const PoolMapping& mapping);
