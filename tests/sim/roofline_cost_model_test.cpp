@@ -292,6 +292,8 @@ TEST_CASE("roofline: a full group cache is dropped without invalidating the batc
     INFO("batch with " << n << " prefill groups");
     CHECK(cached.cost(b).time.si() == exact.cost(b).time.si());
   }
+}
+
 TEST_CASE("roofline: the KV handoff moves between the pools' chips at their path's bandwidth",
           "[roofline]") {
   // One switch of 8 chips (tests/models/network_fixtures.hpp parameters): every chip pair has
