@@ -9,7 +9,9 @@
 //          + kv_token_time x sum over sequences of context_after   KV-cache reads (attention)
 //   energy = pool_power x time + energy_per_token x (prefill tokens + decode positions)
 //
-// The weight read of a memory-bound decode step is the `fixed` term.
+// The weight read of a memory-bound decode step is the `fixed` term. For power management
+// (IterationCost::power) pool_power is static power, energy_per_token on-chip dynamic energy, and
+// the prefill and decode token terms scale with the clock.
 #pragma once
 
 #include "sim/serving/iteration_cost_model.hpp"

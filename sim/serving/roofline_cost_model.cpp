@@ -261,6 +261,7 @@ struct RooflineCostModel::Impl {
     }
     double time = 0;
     double hbm_time = 0, compute_time = 0, network_time = 0;
+    double clock_bound = 0;  // compute-bound ops: what a lower clock stretches (serving_power)
     int64_t fused_ops = 0;
     int64_t layers = 0;
     models::EnergyBreakdown dynamic;
@@ -306,6 +307,7 @@ struct RooflineCostModel::Impl {
         stage_time += std::max(a.compute_s, mem_s);
         hbm_time += mem_s;
         compute_time += a.compute_s;
+        if (a.compute_s > mem_s) clock_bound += a.compute_s;
         for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p];
         counts.vector_flops += a.vector_flops;
         counts.hbm = counts.hbm + Bytes(bytes);
@@ -333,6 +335,11 @@ struct RooflineCostModel::Impl {
                       {"compute", Duration(compute_time)},
                       {"network", Duration(network_time)},
                       {"software", Duration(sw)}};
+    IterationPowerParts parts;
+    parts.energy = dynamic;
+    parts.energy.static_energy = chip.power.static_power * d(mapping.chips) * Duration(time);
+    parts.clock_bound_time = Duration(clock_bound);
+    cost.power = parts;
     return cost;
   }
 
