@@ -114,9 +114,19 @@ IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationB
   const double chips = static_cast<double>(chips_);
   // The controller knows what this iteration draws at each clock (firmware learns a repeating
   // load; the serving layer has the exact price), so its choice needs no forecast error.
+  const IterationPowerParts& parts = *nominal.power;
+  const Energy onchip = parts.energy.matrix + parts.energy.vector + parts.energy.tile_sram +
+                        parts.energy.shared_sram + parts.energy.noc;
+  const Energy offchip = parts.energy.hbm + parts.energy.link;
   c.forecast_with([&](Frequency f) {
-    const IterationCost at = f == curve.nominal().frequency ? nominal : at_clock(nominal, curve, f);
-    return at.energy / at.time / chips;
+    // at_clock's arithmetic without building the cost (this runs for every grid clock).
+    if (f == curve.nominal().frequency) return nominal.energy / nominal.time / chips;
+    const Duration time =
+        nominal.time + parts.clock_bound_time * (curve.nominal().frequency / f - 1.0);
+    const Energy energy =
+        onchip * curve.dynamic_energy_scale(f) + offchip +
+        parts.energy.static_energy * (time / nominal.time) * curve.static_power_scale(f);
+    return energy / time / chips;
   });
   const Frequency f = c.frequency();
   const bool throttled = c.throttled();
