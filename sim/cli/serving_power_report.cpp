@@ -31,7 +31,8 @@ void apply_power_cap(ServingHardware& hw, const std::optional<Power>& cap,
 }
 
 void set_power_inputs(const ServingHardware& hw, serving::MetricInputs& metrics) {
-  if (!hw.system_power) return;
+  // A scenario's explicit all-in power per chip wins over the system file's section.
+  if (!hw.system_power || metrics.all_in_power_per_chip) return;
   metrics.system_power = hw.system_power;
   metrics.system_chips = hw.system_chips;
 }

@@ -22,7 +22,8 @@ Power parse_power_cap(const std::string& text, const std::string& flag);
 void apply_power_cap(ServingHardware& hw, const std::optional<Power>& cap,
                      const SourceLocation& where, const std::string& key);
 
-// The all-in inputs (a system file's power section) of the metrics, when the system has one.
+// The all-in inputs (a system file's power section) of the metrics, when the system has one and
+// the scenario gives no all-in power per chip of its own.
 void set_power_inputs(const ServingHardware& hw, serving::MetricInputs& metrics);
 
 // One line per pool and phase: average and peak power per component, throttled share,

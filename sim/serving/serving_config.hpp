@@ -86,7 +86,8 @@ struct MetricInputs {
   std::optional<Power> all_in_power_per_chip;  // InferenceX all-in provisioned power per chip
   double pue = 1.0;                            // applied to all_in_power_per_chip
   // A system file's power section (hosts, NICs, switches, pools, PUE) over `system_chips`
-  // chips: all-in figures from it (it replaces all_in_power_per_chip and pue).
+  // chips: all-in figures from it (the CLI sets it only when all_in_power_per_chip is not
+  // given; when both are, this one is used).
   std::optional<models::SystemPowerParams> system_power;
   int64_t system_chips = 0;
   std::optional<double> price_per_chip_hour;  // USD per chip-hour: cost_per_mtok
