@@ -40,20 +40,10 @@ void CapController::forecast(Power dynamic_at_nominal) {
 }
 
 void CapController::choose(Power dynamic_at_nominal) {
-  const Power target = tau_.si() > 0 ? cap_ - debt_ / tau_ : cap_;
-  Frequency chosen = curve_.grid().front();
-  double best = -1;
-  // Nearest prediction to the target; on a tie the lower clock (the grid is ascending).
-  for (const Frequency f : curve_.grid()) {
-    const Power predicted = static_nominal_ * curve_.static_power_scale(f) +
-                            dynamic_at_nominal * curve_.dynamic_power_scale(f);
-    const double error = std::fabs((predicted - target).si());
-    if (best < 0 || error < best) {
-      best = error;
-      chosen = f;
-    }
-  }
-  frequency_ = chosen;
+  choose_nearest(target(), [&](Frequency f) {
+    return static_nominal_ * curve_.static_power_scale(f) +
+           dynamic_at_nominal * curve_.dynamic_power_scale(f);
+  });
 }
 
 }  // namespace scoville::models

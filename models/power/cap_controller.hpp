@@ -17,6 +17,8 @@
 //   the same law raises the clock, back to nominal.
 #pragma once
 
+#include <cmath>
+
 #include "models/power/dvfs_curve.hpp"
 
 namespace scoville::models {
@@ -43,6 +45,12 @@ class CapController {
   // nominal point (the engine remembers it per op of a repeating layer). No effect while the
   // controller is not regulating (unthrottled, average under the cap).
   void forecast(Power dynamic_at_nominal);
+  // The same with the caller's own prediction of the next span's power at each grid clock (the
+  // serving layer prices an iteration exactly at any clock). No effect while not regulating.
+  template <typename Predict>
+  void forecast_with(Predict predicted_power) {
+    if (regulating_) choose_nearest(target(), predicted_power);
+  }
 
  private:
   DvfsCurve curve_;
@@ -57,6 +65,22 @@ class CapController {
   bool started_ = false;
 
   void choose(Power dynamic_at_nominal);
+  // The power the next span should draw: the cap, less the debt paid back over about tau.
+  Power target() const { return tau_.si() > 0 ? cap_ - debt_ / tau_ : cap_; }
+  // Nearest prediction to the target; on a tie the lower clock (the grid is ascending).
+  template <typename Predict>
+  void choose_nearest(Power goal, Predict predicted_power) {
+    Frequency chosen = curve_.grid().front();
+    double best = -1;
+    for (const Frequency f : curve_.grid()) {
+      const double error = std::fabs((predicted_power(f) - goal).si());
+      if (best < 0 || error < best) {
+        best = error;
+        chosen = f;
+      }
+    }
+    frequency_ = chosen;
+  }
 };
 
 }  // namespace scoville::models

@@ -14,6 +14,7 @@
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/serving_common.hpp"
+#include "sim/cli/serving_power_report.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/mapping_loader.hpp"
@@ -47,6 +48,8 @@ extern const char kInferencexUsage[] =
       --fidelity roofline|cycle     iteration pricing (default roofline): cycle runs each
                                     iteration on the SystemC system engine (with its iteration
                                     cache); needs a system file, one co-located pool, no --search
+      --power-cap POWER             cap every chip's power, e.g. '500 W': its controller
+                                    throttles the clock (the chip needs power_management)
       --seed N                      request seed (default 1)
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points and /requests (atomically)
@@ -71,6 +74,7 @@ struct Options {
   double mtp_acceptance = 0.0;
   std::string software;
   std::string fidelity = "roofline";
+  std::optional<std::string> power_cap;
   uint64_t seed = 1;
   bool json = false, quiet = false;
   std::string output;
@@ -139,6 +143,8 @@ Options parse(const std::vector<std::string>& args) {
       o.software = a.value();
     } else if (a.is("--fidelity")) {
       o.fidelity = a.value();
+    } else if (a.is("--power-cap")) {
+      o.power_cap = a.value();
     } else if (a.is("--seed")) {
       o.seed = static_cast<uint64_t>(a.count());
     } else if (a.is("--json")) {
@@ -287,8 +293,12 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     for (const auto& p : m.pools) total += p.chips;
     network_chips = std::max(network_chips, total);
   }
-  const ServingHardware hw =
+  ServingHardware hw =
       resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software);
+  if (o.power_cap) {
+    apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
+                    SourceLocation{"<command line>", 0, 0}, "--power-cap");
+  }
 
   serving::SchedulerConfig scheduler;
   scheduler.max_num_batched_tokens = o.max_batched_tokens;
@@ -322,6 +332,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
         p.scheduler.max_num_seqs = o.max_num_seqs != 0 ? o.max_num_seqs : n;
       }
       scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
+      set_power_inputs(hw, scenario.metrics);
       ServingPoint point;
       point.mapping = label;
       point.concurrency = n;
@@ -380,6 +391,10 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   if (o.search) {
     out << "# --search: " << points.size() << " points tried, " << shown.size()
         << " on the Pareto frontier shown; " << skipped.size() << " infeasible\n";
+  }
+  if (hw.chip.power.management.present) {
+    out << "# power cap " << hw.chip.power.management.cap.si() << " W per chip (cap controller, "
+        << "docs/power.md); idle and thr: shares of chip-time idle and throttled\n";
   }
   print_points_table(out, shown);
   return 0;

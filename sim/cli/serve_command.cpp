@@ -10,6 +10,7 @@
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/serving_common.hpp"
+#include "sim/cli/serving_power_report.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
 #include "sim/output/json_text.hpp"
@@ -20,6 +21,8 @@ namespace scoville::cli {
 extern const char kServeUsage[] =
     R"(  scoville serve --scenario FILE [options]   a serving study (workloads/scenarios/*.yaml)
       --seed N                      overrides the scenario's seed
+      --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
+                                    scenario's power.cap; the chip needs power_management)
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points (one row) and /requests (atomically)
       --quiet                       no progress output
@@ -29,12 +32,15 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   std::string scenario_file, output_file;
   bool json = false;
   std::optional<uint64_t> seed;
+  std::optional<std::string> power_cap;
   ArgReader a("scoville serve", invocation.args);
   while (a.next()) {
     if (a.is("--scenario")) {
       scenario_file = a.value();
     } else if (a.is("--seed")) {
       seed = static_cast<uint64_t>(a.count());
+    } else if (a.is("--power-cap")) {
+      power_cap = a.value();
     } else if (a.is("--json")) {
       json = true;
     } else if (a.is("--quiet")) {
@@ -57,14 +63,21 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      "the pools use " + std::to_string(pool_chips) + " chips; the system has " +
                          std::to_string(spec.chips));
   }
-  const ServingHardware hw =
+  ServingHardware hw =
       resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software);
+  if (power_cap) {
+    apply_power_cap(hw, parse_power_cap(*power_cap, "--power-cap"),
+                    SourceLocation{"<command line>", 0, 0}, "--power-cap");
+  } else {
+    apply_power_cap(hw, spec.power_cap, spec.power_cap_at, "scenario.power.cap");
+  }
   ServingEngine engine = make_engine(hw, model, spec.mapping, spec.scheduler);
   serving::ServingScenario scenario;
   scenario.workload = spec.requests;
   scenario.system = engine.system;
   scenario.metrics = spec.metrics;
   if (!scenario.metrics.tdp_per_chip) scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
+  set_power_inputs(hw, scenario.metrics);
   const uint64_t run_seed = seed ? *seed : spec.seed;
 
   ServingPoint point;
@@ -108,6 +121,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);
     out << buffer;
   }
+  print_power_report(out, point);
   return 0;
 }
 

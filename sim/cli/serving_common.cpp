@@ -10,7 +10,9 @@
 #include <map>
 
 #include "models/network/topology_builders.hpp"
+#include "models/power/power_accounting.hpp"
 #include "sim/base/error.hpp"
+#include "sim/cli/serving_power_report.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
@@ -69,6 +71,8 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     const config::SystemConfig s = config::load_system(system, paths);
     hw.system_name = s.name;
     hw.network = config::build_network(s);
+    hw.system_power = s.power;
+    hw.system_chips = s.chips;
   }
   if (!software.empty()) {
     const config::SoftwareProfile p = config::load_software(software, paths);
@@ -91,7 +95,13 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
   p.scheduler = scheduler;
   p.kv_capacity_blocks = std::max<int64_t>(
       1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping, scheduler.kv_block_tokens));
-  p.idle_power_per_chip = hw.chip.power.static_power;
+  // The chip's cap controller throttles the pool's iterations (sim/serving/serving_power), and
+  // the pool draws the chip's idle power while it has no work (docs/power.md).
+  const models::PowerManagementParams& pm = hw.chip.power.management;
+  p.power.managed = pm.present;
+  p.power.management = pm;
+  p.power.static_per_chip = hw.chip.power.static_power;
+  p.idle_power_per_chip = models::idle_power(hw.chip.power.static_power, pm);
   return p;
 }
 
@@ -229,10 +239,12 @@ void print_points_table(std::ostream& out, const std::vector<ServingPoint>& poin
   out << "#" << pad("conc", 6) << "  " << std::string("mapping") + std::string(width - 7, ' ')
       << pad("tput/chip", 11) << pad("intvty", 9) << pad("ttft_med", 10) << pad("ttft_p99", 10)
       << pad("tpot_med", 10) << pad("tpot_p99", 10) << pad("e2el_med", 10) << pad("e2el_p99", 10)
-      << pad("tput/kWtdp", 11) << "  pareto\n";
+      << pad("tput/kWtdp", 11) << pad("tput/kWsim", 11) << pad("tput/MWall", 11) << pad("J/tok", 8)
+      << pad("idle", 6) << pad("thr", 6) << "  pareto\n";
   out << "#" << pad("", 6) << "  " << std::string(width, ' ') << pad("tok/s", 11)
       << pad("tok/s/u", 9) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10) << pad("ms", 10)
-      << pad("s", 10) << pad("s", 10) << pad("tok/s/kW", 11) << "\n";
+      << pad("s", 10) << pad("s", 10) << pad("tok/s/kW", 11) << pad("tok/s/kW", 11)
+      << pad("tok/s/MW", 11) << pad("J", 8) << pad("%", 6) << pad("%", 6) << "\n";
   for (const ServingPoint& p : points) {
     const serving::ServingMetrics& m = p.result.metrics;
     std::string label = p.mapping;
@@ -242,8 +254,11 @@ void print_points_table(std::ostream& out, const std::vector<ServingPoint>& poin
         << pad(num(m.ttft_ms.median, 1), 10) << pad(num(m.ttft_ms.p99, 1), 10)
         << pad(num(m.tpot_ms.median, 2), 10) << pad(num(m.tpot_ms.p99, 2), 10)
         << pad(num(m.e2el_ms.median / 1e3, 2), 10) << pad(num(m.e2el_ms.p99 / 1e3, 2), 10)
-        << pad(m.tput_per_kw_tdp ? num(*m.tput_per_kw_tdp, 1) : "-", 11) << (p.pareto ? "  *" : "")
-        << "\n";
+        << pad(m.tput_per_kw_tdp ? num(*m.tput_per_kw_tdp, 1) : "-", 11)
+        << pad(num(m.tput_per_kw_sim, 1), 11)
+        << pad(m.tput_per_mw_all_in ? num(*m.tput_per_mw_all_in, 0) : "-", 11)
+        << pad(num(m.joules_per_accepted_token, 3), 8) << pad(num(100.0 * m.idle_share, 1), 6)
+        << pad(num(100.0 * m.throttled_share, 1), 6) << (p.pareto ? "  *" : "") << "\n";
   }
 }
 
@@ -279,6 +294,11 @@ std::string unit_of(const std::string& name) {
   if (name == "duration") return "s";
   if (name == "total_energy_j") return "J";
   if (name == "avg_power_per_chip_w") return "W";
+  // Power metrics (docs/power.md): energies in J, powers in W, clocks in Hz.
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_j") == 0) return "J";
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_w") == 0) return "W";
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_hz") == 0) return "Hz";
+  if (name.rfind("joules_per", 0) == 0) return "J";
   if (name.find("throughput") != std::string::npos || name.find("tput") != std::string::npos ||
       name.find("goodput") != std::string::npos || name.find("intvty") != std::string::npos)
     return "1/s";
@@ -345,6 +365,7 @@ void write_points_h5(const std::string& path, const std::vector<ServingPoint>& p
     pt.columns.push_back({names[c], unit_of(names[c]), cols[c]});
   }
   doc.tables.push_back(pt);
+  doc.tables.push_back(serving_power_table(points));
 
   std::vector<int64_t> point, id, isl, osl, preempt;
   std::vector<double> arrival, sent, first, finished, ttft, tpot, e2el;

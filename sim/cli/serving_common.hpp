@@ -13,6 +13,7 @@
 
 #include "models/chip/chip_params.hpp"
 #include "models/network/topology.hpp"
+#include "models/power/system_power.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
 #include "sim/serving/serving_run.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
@@ -26,6 +27,9 @@ struct ServingHardware {
   std::optional<models::Topology> network;
   serving::SoftwareOverheads software;
   std::string software_name;  // empty: none
+  // The system file's power section (all-in figures) and its chip count; absent: none given.
+  std::optional<models::SystemPowerParams> system_power;
+  int64_t system_chips = 0;
 };
 
 // `system` empty: a single switch of `chips` chips built from the chip's ports ([ASSUMPTION]

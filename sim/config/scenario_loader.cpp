@@ -93,6 +93,10 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
     if (r->has_value("tdp")) spec.metrics.tdp_per_chip = r->quantity<Power>("tdp");
     if (r->has_value("all_in")) spec.metrics.all_in_power_per_chip = r->quantity<Power>("all_in");
     spec.metrics.pue = r->number_or("pue", 1.0, 1.0, 10.0);
+    if (r->has_value("cap")) {
+      spec.power_cap_at = r->location_of_key("cap");
+      spec.power_cap = r->quantity<Power>("cap", Range::kPositive);
+    }
     r->finish();
   }
   if (s.has_value("price_per_chip_hour")) {

@@ -39,6 +39,9 @@ struct ServingStudySpec {
   workloads::RequestPattern requests;
   serving::MetricInputs metrics;  // tdp_per_chip left empty: the chip's TDP unless power.tdp
   uint64_t seed = 1;
+  // power.cap: every chip's power cap (the chip needs power_management; docs/power.md).
+  std::optional<Power> power_cap;
+  SourceLocation power_cap_at;
 };
 
 ServingStudySpec load_scenario(const std::string& path);

@@ -9,6 +9,7 @@
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/software_profile.hpp"
+#include "sim/config/system_power_loader.hpp"
 
 namespace scoville::config {
 
@@ -171,6 +172,7 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
     }
   }
   if (auto host = r.optional_map("host")) sys.host = read_host(*host);
+  if (auto power = r.optional_map("power")) sys.power = read_system_power(*power);
   MapReader net = r.map("network");
   r.finish();
 
@@ -355,6 +357,21 @@ std::string dump_system(const SystemConfig& system) {
     o << YAML::Key << "bandwidth" << YAML::Value << si(h.memory_bandwidth.si(), "B/s");
     o << YAML::EndMap;
     o << YAML::Key << "chips_per_host" << YAML::Value << h.chips_per_host << YAML::EndMap;
+  }
+  if (system.power) {
+    const models::SystemPowerParams& p = *system.power;
+    o << YAML::Key << "power" << YAML::Value << YAML::BeginMap;
+    const auto units = [&](const char* key, const models::UnitPower& u) {
+      o << YAML::Key << key << YAML::Value << YAML::BeginMap;
+      o << YAML::Key << "count" << YAML::Value << u.count;
+      o << YAML::Key << "power" << YAML::Value << si(u.power.si(), "W") << YAML::EndMap;
+    };
+    units("hosts", p.hosts);
+    units("nics", p.nics);
+    units("switches", p.switches);
+    units("memory_pools", p.memory_pools);
+    o << YAML::Key << "other_it" << YAML::Value << p.other_it;
+    o << YAML::Key << "pue" << YAML::Value << p.pue << YAML::EndMap;
   }
   o << YAML::Key << "network" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "local" << YAML::Value << YAML::BeginMap;

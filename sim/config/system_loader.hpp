@@ -10,11 +10,14 @@
 
 #include <map>
 #include <optional>
+
 #include <string>
+#include "models/power/system_power.hpp"
 
 #include "models/host/host_params.hpp"
 #include "models/network/topology.hpp"
 #include "models/network/topology_builders.hpp"
+#include "models/power/system_power.hpp"
 #include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
 
@@ -30,6 +33,8 @@ struct SystemConfig {
   std::string chip_file;
   int64_t chips = 0;  // = the network's endpoints (checked)
   std::optional<models::HostParams> host;
+  // All-in power (hosts, NICs, switches, memory pools, PUE: docs/power.md); absent: none given.
+  std::optional<models::SystemPowerParams> power;
   std::string software;  // arch/software profile (name as written; empty: none)
   std::string software_file;
   std::string file;

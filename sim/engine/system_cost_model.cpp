@@ -90,6 +90,9 @@ serving::IterationCost SystemCostModel::cost(const serving::IterationBatch& batc
   const int64_t min_batch = deg.dp * deg.attn_dp;
   serving::IterationCost out;
   Duration compute, hbm, local, scale_out, kv, software;
+  // For power management: the engine does not split on-chip energy by unit, so all of it is
+  // carried as `matrix` (it scales with V^2 as a whole); network and KV moves as `link`.
+  serving::IterationPowerParts parts;
   for (const serving::SequencePhase phase :
        {serving::SequencePhase::kPrefill, serving::SequencePhase::kDecode}) {
     int64_t count = 0;
@@ -117,7 +120,13 @@ serving::IterationCost SystemCostModel::cost(const serving::IterationBatch& batc
     scale_out += r.scale_out_time;
     kv += r.kv_transfer_time;
     software += r.software_time;
+    parts.energy.matrix += r.compute_energy;
+    parts.energy.hbm += r.hbm_energy;
+    parts.energy.link += r.local_network_energy + r.scale_out_energy + r.kv_transfer_energy;
+    parts.energy.static_energy += r.static_energy;
+    parts.clock_bound_time += r.compute_time;
   }
+  out.power = parts;
   out.breakdown = {{"compute", compute},     {"hbm", hbm},        {"local_network", local},
                    {"scale_out", scale_out}, {"kv_transfer", kv}, {"software", software}};
   return out;

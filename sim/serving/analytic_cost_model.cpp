@@ -46,6 +46,14 @@ IterationCost AnalyticCostModel::cost(const IterationBatch& batch) const {
   for (const auto& part : c.breakdown) c.time += part.second;
   c.energy = params_.pool_power * c.time +
              params_.energy_per_token * static_cast<double>(prefill + decode);
+  // For power management: pool_power is the static part, the per-token energy is on-chip
+  // dynamic, and the per-token compute terms are what a lower clock stretches.
+  IterationPowerParts parts;
+  parts.energy.static_energy = params_.pool_power * c.time;
+  parts.energy.matrix = params_.energy_per_token * static_cast<double>(prefill + decode);
+  parts.clock_bound_time = params_.prefill_token_time * static_cast<double>(prefill) +
+                           params_.decode_token_time * static_cast<double>(decode);
+  c.power = parts;
   return c;
 }
 

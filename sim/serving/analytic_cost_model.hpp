@@ -10,7 +10,9 @@
 //            (attention-DP: A x the most loaded rank's sum, each rank having 1 / A of the chips)
 //   energy = pool_power x time + energy_per_token x (prefill tokens + decode positions)
 //
-// The weight read of a memory-bound decode step is the `fixed` term.
+// The weight read of a memory-bound decode step is the `fixed` term. For power management
+// (IterationCost::power) pool_power is static power, energy_per_token on-chip dynamic energy, and
+// the prefill and decode token terms scale with the clock.
 #pragma once
 
 #include "sim/serving/iteration_cost_model.hpp"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <deque>
+#include <optional>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "models/kv/kv_block_manager.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/rng.hpp"
+#include "sim/serving/serving_power.hpp"
 
 namespace scoville::serving {
 namespace {
@@ -42,6 +44,9 @@ struct Pool {
   bool busy = false;
   std::vector<Scheduled> in_flight;
   PoolStats stats;
+  std::optional<PoolPowerState> power;  // the cap controller, and the pool's power report
+  Duration last_end;                    // end of the pool's last iteration
+  double energy_per_position = 0.0;     // J per token position of the iteration in flight
 };
 
 enum class EventKind { kArrival, kIterationEnd, kKvArrival };
@@ -80,6 +85,7 @@ class Run {
         p.kv.emplace_back(rank_capacity_blocks(*p.config), p.config->scheduler.kv_block_tokens);
         p.kv.back().on_evict = [this](int64_t request) { evicted_.push_back(request); };
       }
+      p.power.emplace(p.config->power, p.config->chips, p.config->idle_power_per_chip);
       pools_.push_back(std::move(p));
     }
     trace_.records.resize(plan_.requests.size());
@@ -324,7 +330,10 @@ class Run {
     batch.chips = p.config->chips;
     for (const Scheduled& s : p.in_flight) batch.sequences.push_back(s.work);
     batch.attention_dp = p.config->attention_dp;
-    const IterationCost cost = cost_model_.cost(batch);
+    // The cost model prices the nominal clock; a power-managed pool may pay it slower.
+    p.power->idle(now - p.last_end);
+    const IterationCost cost = p.power->run(cost_model_.cost(batch), batch);
+    p.last_end = now + cost.time;
     if (!(cost.time.si() > 0.0) || !std::isfinite(cost.time.si()) ||
         !std::isfinite(cost.energy.si())) {
       throw std::logic_error("iteration cost model returned a non-positive or non-finite time");
@@ -334,6 +343,10 @@ class Run {
     p.stats.iteration_energy += cost.energy;
     p.stats.prefill_tokens += batch.prefill_tokens();
     p.stats.decode_positions += batch.decode_tokens();
+    // An iteration's energy is attributed evenly to the positions it computes, so that rejected
+    // MTP drafts can be charged their share when the step ends.
+    const int64_t positions = batch.prefill_tokens() + batch.decode_tokens();
+    p.energy_per_position = positions > 0 ? cost.energy.si() / static_cast<double>(positions) : 0.0;
     p.stats.max_batch_tokens =
         std::max(p.stats.max_batch_tokens, cfg.max_num_batched_tokens - budget);
     p.stats.max_batch_sequences =
@@ -401,6 +414,13 @@ class Run {
         const int64_t tokens = std::min(drawn, output - s.generated);
         p.stats.decode_steps += 1;
         p.stats.drafted_tokens += drawn;
+        // Positions verified but not accepted: rejected drafts (and drafts past the output end).
+        const int64_t rejected = sched.work.new_tokens - tokens;
+        if (rejected > 0) {
+          p.stats.rejected_positions += rejected;
+          p.stats.rejected_draft_energy +=
+              Energy(p.energy_per_position * static_cast<double>(rejected));
+        }
         s.computed += tokens;
         s.generated += tokens;
       }
@@ -458,7 +478,9 @@ class Run {
     for (Pool& p : pools_) {
       const Duration idle = window - p.stats.busy_time;
       const Power idle_power = p.config->idle_power_per_chip * static_cast<double>(p.config->chips);
+      p.stats.idle_time = idle.si() > 0.0 ? idle : Duration();
       p.stats.idle_energy = idle.si() > 0.0 ? idle_power * idle : Energy();
+      p.stats.power = p.power->report();
       trace_.stats.pools.push_back(p.stats);
     }
   }

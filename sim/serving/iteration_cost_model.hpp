@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/energy/energy_model.hpp"
 #include "sim/base/units.hpp"
 
 namespace scoville::serving {
@@ -45,11 +47,22 @@ struct IterationBatch {
   int64_t decode_sequences() const;
 };
 
+// What a power-managed pool needs to re-price an iteration at a lower clock (sim/serving/
+// serving_power.hpp): the energy by component at the nominal clock (its total is
+// IterationCost::energy) and the part of the time that scales as 1 / clock. The rest of the time
+// (HBM-bound ops, collectives, software) is taken not to change with the clock.
+struct IterationPowerParts {
+  models::EnergyBreakdown energy;
+  Duration clock_bound_time;
+};
+
 struct IterationCost {
   Duration time;  // wall time of the iteration on the pool, > 0
   Energy energy;  // energy of all the pool's chips over `time`
   // Optional, for reports: named parts of `time` (they need not sum to it when parts overlap).
   std::vector<std::pair<std::string, Duration>> breakdown;
+  // Optional: without it a pool is never throttled (its cost is taken as it is).
+  std::optional<IterationPowerParts> power;
 };
 
 class IterationCostModel {

@@ -321,6 +321,7 @@ struct RooflineCostModel::Impl {
     }
     double time = 0;
     double hbm_time = 0, compute_time = 0, network_time = 0;
+    double clock_bound = 0;  // compute-bound ops: what a lower clock stretches (serving_power)
     int64_t fused_ops = 0;
     int64_t layers = 0;
     models::EnergyBreakdown dynamic;
@@ -391,6 +392,7 @@ struct RooflineCostModel::Impl {
         stage_time += op_s;
         hbm_time += op_mem;
         compute_time += op_compute;
+        if (op_compute > op_mem) clock_bound += op_compute;
       }
       for (int32_t k : corder) {
         double t = 0;
@@ -420,6 +422,11 @@ struct RooflineCostModel::Impl {
                       {"compute", Duration(compute_time)},
                       {"network", Duration(network_time)},
                       {"software", Duration(sw)}};
+    IterationPowerParts parts;
+    parts.energy = dynamic;
+    parts.energy.static_energy = chip.power.static_power * d(mapping.chips) * Duration(time);
+    parts.clock_bound_time = Duration(clock_bound);
+    cost.power = parts;
     return cost;
   }
 

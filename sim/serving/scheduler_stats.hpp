@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/base/units.hpp"
+#include "sim/serving/serving_power.hpp"
 
 namespace scoville::serving {
 
@@ -12,7 +13,8 @@ struct PoolStats {
   int64_t iterations = 0;
   Duration busy_time;            // sum of iteration times
   Energy iteration_energy;       // from the cost model, wasted work included
-  Energy idle_energy;            // idle_power_per_chip x chips x (window - busy_time)
+  Duration idle_time;            // window - busy_time (>= 0)
+  Energy idle_energy;            // idle_power_per_chip x chips x idle_time
   int64_t prefill_tokens = 0;    // prompt tokens computed (recomputation included)
   int64_t decode_positions = 0;  // positions verified by decode steps (k + 1 each with MTP)
   int64_t decode_steps = 0;      // sequence-steps of decode
@@ -21,6 +23,11 @@ struct PoolStats {
   int64_t max_batch_sequences = 0;
   int64_t preemptions = 0;
   int64_t wasted_tokens = 0;  // tokens whose KV was dropped by preemption (to be recomputed)
+  // MTP: positions verified but not accepted, and their share of their iterations' energy
+  // (each iteration's energy spread evenly over the positions it computed).
+  int64_t rejected_positions = 0;
+  Energy rejected_draft_energy;
+  PoolPowerReport power;  // per phase: power by component, throttling, clock
 };
 
 struct SchedulerStats {

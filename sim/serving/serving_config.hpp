@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "models/power/system_power.hpp"
 #include "sim/base/units.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
+#include "sim/serving/serving_power.hpp"
 #include "workloads/requests/request_pattern.hpp"
 
 namespace scoville::serving {
@@ -50,6 +52,7 @@ struct PoolConfig {
   // blocks and its own sequences; all step together (docs/serving.md, attention-DP).
   int64_t attention_dp = 1;
   Power idle_power_per_chip;  // drawn while the pool runs no iteration
+  PoolPower power;            // DVFS and cap controller (not managed: none)
   SchedulerConfig scheduler;
 };
 
@@ -85,7 +88,12 @@ struct MetricInputs {
   std::optional<Power> tdp_per_chip;           // package TDP: tput_per_kw_tdp
   std::optional<Power> all_in_power_per_chip;  // InferenceX all-in provisioned power per chip
   double pue = 1.0;                            // applied to all_in_power_per_chip
-  std::optional<double> price_per_chip_hour;   // USD per chip-hour: cost_per_mtok
+  // A system file's power section (hosts, NICs, switches, pools, PUE) over `system_chips`
+  // chips: all-in figures from it (the CLI sets it only when all_in_power_per_chip is not
+  // given; when both are, this one is used).
+  std::optional<models::SystemPowerParams> system_power;
+  int64_t system_chips = 0;
+  std::optional<double> price_per_chip_hour;  // USD per chip-hour: cost_per_mtok
 };
 
 struct ServingScenario {

@@ -1,5 +1,6 @@
 #include "sim/serving/serving_metrics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -25,6 +26,37 @@ void add_distribution(std::vector<std::pair<std::string, double>>& out, const st
   out.emplace_back("p90_" + metric + "_ms", d.p90);
   out.emplace_back("p95_" + metric + "_ms", d.p95);
   out.emplace_back("p99_" + metric + "_ms", d.p99);
+}
+
+void power_metrics(ServingMetrics& m, const SchedulerStats& stats) {
+  double busy_chip_s = 0, idle_chip_s = 0, throttled_chip_s = 0, managed_s = 0, freq_s = 0;
+  for (const PoolStats& p : stats.pools) {
+    const auto chips = static_cast<double>(p.power.chips);
+    m.busy_energy_j += p.iteration_energy.si();
+    m.idle_energy_j += p.idle_energy.si();
+    busy_chip_s += p.busy_time.si() * chips;
+    idle_chip_s += p.idle_time.si() * chips;
+    m.rejected_draft_energy_j += p.rejected_draft_energy.si();
+    m.rejected_draft_positions += p.rejected_positions;
+    if (p.power.managed) {
+      m.power_cap_w = m.power_cap_w ? std::min(*m.power_cap_w, p.power.cap_w) : p.power.cap_w;
+    }
+    for (const PhasePower& ph : p.power.phases) {
+      m.peak_power_per_chip_w = std::max(m.peak_power_per_chip_w, ph.peak_total_per_chip);
+      throttled_chip_s += ph.throttled_time.si() * chips;
+      if (p.power.managed) {
+        managed_s += ph.time.si();
+        freq_s += ph.frequency_seconds;
+      }
+    }
+  }
+  m.idle_share = busy_chip_s + idle_chip_s > 0 ? idle_chip_s / (busy_chip_s + idle_chip_s) : 0.0;
+  m.busy_power_per_chip_w = busy_chip_s > 0 ? m.busy_energy_j / busy_chip_s : 0.0;
+  m.throttled_share = busy_chip_s > 0 ? throttled_chip_s / busy_chip_s : 0.0;
+  if (managed_s > 0) m.effective_clock_hz = freq_s / managed_s;
+  m.joules_per_accepted_token = m.total_output_tokens > 0
+                                    ? m.total_energy_j / static_cast<double>(m.total_output_tokens)
+                                    : 0.0;
 }
 
 }  // namespace
@@ -86,6 +118,24 @@ ServingMetrics compute_metrics(const std::vector<RequestRecord>& records,
     m.tput_per_mw_all_in = m.tput_per_chip * 1000.0 / (all_in_w / 1000.0);
     m.joules_per_token_all_in = all_in_w / m.tput_per_chip;
   }
+  if (inputs.system_power && inputs.tdp_per_chip && inputs.system_chips > 0) {
+    // InferenceX: all-in provisioned power per chip, from the chips' TDP and the system's
+    // rated infrastructure and PUE; the same with the simulated average chip power as drawn.
+    const double provisioned =
+        models::all_in_power(*inputs.system_power, inputs.system_chips, *inputs.tdp_per_chip)
+            .per_chip.si();
+    const double drawn = models::all_in_power(*inputs.system_power, inputs.system_chips,
+                                              Power(m.avg_power_per_chip_w))
+                             .per_chip.si();
+    m.all_in_power_per_chip_w = provisioned;
+    m.tput_per_mw_all_in =
+        models::tokens_per_second_per_megawatt(m.tput_per_chip, Power(provisioned));
+    m.joules_per_token_all_in =
+        models::all_in_energy_per_token(m.tput_per_chip, Power(provisioned)).si();
+    m.joules_per_token_all_in_sim =
+        models::all_in_energy_per_token(m.tput_per_chip, Power(drawn)).si();
+  }
+  power_metrics(m, stats);
   if (inputs.price_per_chip_hour) {
     m.cost_per_mtok = *inputs.price_per_chip_hour / (3600.0 * m.tput_per_chip / 1e6);
   }
@@ -127,6 +177,21 @@ std::vector<std::pair<std::string, double>> ServingMetrics::named() const {
   if (joules_per_token_all_in)
     out.emplace_back("joules_per_token_all_in", *joules_per_token_all_in);
   if (cost_per_mtok) out.emplace_back("cost_per_mtok", *cost_per_mtok);
+  if (all_in_power_per_chip_w)
+    out.emplace_back("all_in_power_per_chip_w", *all_in_power_per_chip_w);
+  if (joules_per_token_all_in_sim)
+    out.emplace_back("joules_per_token_all_in_sim", *joules_per_token_all_in_sim);
+  out.emplace_back("busy_energy_j", busy_energy_j);
+  out.emplace_back("idle_energy_j", idle_energy_j);
+  out.emplace_back("idle_share", idle_share);
+  out.emplace_back("busy_power_per_chip_w", busy_power_per_chip_w);
+  out.emplace_back("peak_power_per_chip_w", peak_power_per_chip_w);
+  if (power_cap_w) out.emplace_back("power_cap_w", *power_cap_w);
+  out.emplace_back("throttled_share", throttled_share);
+  if (effective_clock_hz) out.emplace_back("effective_clock_hz", *effective_clock_hz);
+  out.emplace_back("joules_per_accepted_token", joules_per_accepted_token);
+  out.emplace_back("rejected_draft_energy_j", rejected_draft_energy_j);
+  out.emplace_back("rejected_draft_positions", static_cast<double>(rejected_draft_positions));
   out.emplace_back("preemptions", static_cast<double>(preemptions));
   out.emplace_back("wasted_tokens", static_cast<double>(wasted_tokens));
   return out;

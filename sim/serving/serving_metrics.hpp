@@ -49,6 +49,24 @@ struct ServingMetrics {
   std::optional<double> tput_per_mw_all_in;       // tput_per_chip x 1000 / all-in kW per chip
   std::optional<double> joules_per_token_all_in;  // all-in W per chip / tput_per_chip
   std::optional<double> cost_per_mtok;            // $/chip-hr / (3600 x tput_per_chip / 1e6)
+  // All-in from a system file's power section (docs/power.md): provisioned all-in W per chip
+  // (TDP-based, InferenceX's), and all-in J per token with the simulated average chip power.
+  std::optional<double> all_in_power_per_chip_w;
+  std::optional<double> joules_per_token_all_in_sim;
+
+  // Power (docs/power.md, "Serving"). Energy splits: busy iterations + idle gaps = total.
+  double busy_energy_j = 0.0;
+  double idle_energy_j = 0.0;
+  double idle_share = 0.0;             // idle chip-time / all chip-time in the window
+  double busy_power_per_chip_w = 0.0;  // busy energy / busy chip-time
+  double peak_power_per_chip_w = 0.0;  // highest of any one iteration
+  std::optional<double> power_cap_w;   // when a pool is power-managed (the smallest cap)
+  double throttled_share = 0.0;        // busy chip-time below the nominal clock / busy chip-time
+  std::optional<double> effective_clock_hz;  // busy-time-weighted clock of managed pools
+  // MTP: every output token is an accepted one; rejected drafts cost energy, count no tokens.
+  double joules_per_accepted_token = 0.0;  // total energy / accepted (output) tokens
+  double rejected_draft_energy_j = 0.0;
+  int64_t rejected_draft_positions = 0;
 
   int64_t preemptions = 0;
   int64_t wasted_tokens = 0;
