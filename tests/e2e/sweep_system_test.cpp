@@ -85,12 +85,13 @@ TEST_CASE("study with system: runs exactly as run --system with the same flags",
   const std::string study = dir.write(
       "s.yaml",
       "study:\n  name: s\n  system: h200-hgx8\n  model: llama-3.1-8b\n  batch: 2\n  isl: 64\n"
-      "  osl: 4\n  kv_placement: striped\n  mapping: {tp: 4}\n");
+      "  osl: 4\n  kv_placement: striped\n  mapping: {tp: 4}\n  reuse_repeated_ops: true\n");
   const auto a = run_scoville("run --study " + study + " --json -o " + dir.file("a.h5"), kEnv);
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
   const auto b = run_scoville("run --system h200-hgx8" + kShape +
-                                  " --kv-placement striped --tp 4 --json -o " + dir.file("b.h5"),
+                                  " --kv-placement striped --tp 4 --reuse-repeated-ops --json -o " +
+                                  dir.file("b.h5"),
                               kEnv);
   INFO(b.output);
   REQUIRE(b.exit_code == 0);
@@ -181,7 +182,7 @@ TEST_CASE("a sweep over system x kv_placement indexes each point's system metric
       "s.yaml",
       "sweep:\n  name: sys\n"
       "  study: {system: h200-hgx8, model: llama-3.1-8b, batch: 2, isl: 64, osl: 4, seed: 1,"
-      " mapping: {tp: 2}}\n"
+      " mapping: {tp: 2}, reuse_repeated_ops: true}\n"
       "  axes:\n"
       "    - {key: study.system, values: [h200-hgx8, b200-hgx8]}\n"
       "    - {key: study.kv_placement, values: [local, striped]}\n");
@@ -266,4 +267,35 @@ TEST_CASE("a sweep over a serving scenario runs serve per point and indexes its 
   // merge rebuilds the same index from the directory's self-contained sweep.yaml.
   REQUIRE(run_scoville("merge " + dir.file("a"), kEnv).exit_code == 0);
   CHECK(tables_of(dir.file("a/sweep.h5")) == tables_of(index));
+}
+
+TEST_CASE("a scenario file as a sweep's base keeps its relative trace and merges on its own",
+          "[sweep][serving]") {
+  TempDir dir("sweep-scenario-base");
+  const std::string file = dir.write(
+      "s.yaml", "sweep:\n  name: trace\n  base: " + scoville::test::source_dir() +
+                    "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml\n"
+                    "  axes:\n    - {key: scenario.scheduler.max_num_seqs, values: [1, 64]}\n");
+  const auto r = run_scoville("sweep " + file + " --quiet -o " + dir.file("out"), kEnv);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(point_files(dir.file("out")).size() == 2);
+  // The directory's sweep.yaml holds the scenario inline (its trace path made absolute), so
+  // merge needs neither the sweep file nor the scenario file.
+  const std::string copy = scoville::test::read_file(dir.file("out/sweep.yaml"));
+  CHECK_THAT(copy, Catch::Contains("scenario:"));
+  CHECK_THAT(copy, Catch::Contains(scoville::test::source_dir() + "/workloads/requests/"));
+  const auto before = tables_of(dir.file("out/sweep.h5"));
+  const auto merged = run_scoville("merge " + dir.file("out"), kEnv);
+  INFO(merged.output);
+  REQUIRE(merged.exit_code == 0);
+  CHECK(tables_of(dir.file("out/sweep.h5")) == before);
+  // Both points replayed the whole trace.
+  const auto index = scoville::output::read_results_file(dir.file("out/sweep.h5"));
+  const auto& results = table(index, "/results");
+  const auto& completed = column<double>(results, "completed");
+  REQUIRE(completed.size() == 2);
+  CHECK(completed[0] > 0);
+  CHECK(completed[1] == completed[0]);
+  for (double v : column<double>(results, "tput_per_chip")) CHECK(v > 0);
 }
