@@ -26,6 +26,8 @@ extern const char kRunUsage[] =
       --study FILE                  study YAML (default: the embedded default study)
       --chip NAME|FILE              chip(s) to simulate, repeatable or comma-separated
                                     (names resolve to arch/chips/NAME.yaml)
+                                    (a study file may name a system: instead of chips:, with
+                                    kv_placement, mapping, fidelity, overlap: docs/schemas.md)
       --system NAME|FILE            a multi-chip system (arch/systems/NAME.yaml): simulates the
                                     batch on it and reports per-phase time and energy with
                                     the breakdown per component (docs/systems.md); a chip name
@@ -195,12 +197,13 @@ int64_t bounded_count(long long v, const char* flag, int64_t max) {
   return v;
 }
 
-int run_system(const RunOptions& r, std::ostream& out) {
-  const config::DataPaths paths = config::DataPaths::from_environment();
-  if (r.study_file || !r.chips.empty() || r.h5_output || r.trace_output || r.precision) {
+// `run --system NAME` with flags: the flags become the system run's settings.
+int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& out) {
+  if (r.study_file || !r.chips.empty() || r.trace_output || r.precision || r.power_cap) {
     throw UsageError(
-        "scoville run --system takes --model, --batch, --isl, --osl and the system flags; "
-        "--study, --chip, --precision, -o and --trace are for single-chip studies");
+        "scoville run --system takes --model, --batch, --isl, --osl, --seed, -o, --json and the "
+        "system flags; --study (a study file can hold system: itself), --chip, --precision, "
+        "--power-cap and --trace are for single-chip studies");
   }
   SystemRunArgs args = r.system_args;
   args.system = r.system;
@@ -209,15 +212,25 @@ int run_system(const RunOptions& r, std::ostream& out) {
   if (r.batch) args.batch = bounded_count(*r.batch, "--batch", study::kMaxBatch);
   if (r.isl) args.isl = bounded_count(*r.isl, "--isl", study::kMaxSequenceTokens);
   if (r.osl) args.osl = bounded_count(*r.osl, "--osl", study::kMaxSequenceTokens);
-  const config::SystemConfig system = config::load_system(*r.system, paths);
-  const engine::SystemSetup setup = system_setup(args, system, paths);
-  engine::SystemStudy study(setup, study_config(args));
-  const engine::SystemStudyResult result = study.run();
-  if (args.json) {
-    render_system_json(out, setup, study.config(), result);
-  } else {
-    render_system_text(out, setup, study.config(), result);
+  if (r.seed) args.seed = static_cast<uint64_t>(*r.seed);
+  run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
+                   r.h5_output, out);
+  return 0;
+}
+
+// `run --study FILE` whose study has system: the same path as the flags above; --model,
+// --batch, --isl, --osl and --seed override the file as they do for single-chip studies.
+int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
+                          const Invocation& invocation, std::ostream& out) {
+  if (!r.chips.empty() || r.trace_output || r.precision || r.power_cap) {
+    throw UsageError(s.source +
+                     " runs a system (system:); --chip, --precision, --power-cap and --trace are "
+                     "for single-chip studies");
   }
+  SystemRunArgs args = system_args(s);
+  args.json = r.json;
+  run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
+                   r.h5_output, out);
   return 0;
 }
 
@@ -227,15 +240,19 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   RunOptions r = parse_run(invocation.args);
   if (r.trace_file) return run_trace_file(r, out);
   if (r.system) {
-    if (names_system(*r.system, config::DataPaths::from_environment())) return run_system(r, out);
+    if (names_system(*r.system, config::DataPaths::from_environment())) {
+      return run_system(r, invocation, out);
+    }
     r.chips.push_back(*r.system);  // a chip name: the single-chip study, as before
   }
   if (r.system_args.any_system_flag) {
     throw UsageError(
         "--kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity "
-        "and --overlap need --system NAME|FILE naming a system (arch/systems)");
+        "and --overlap need --system NAME|FILE naming a system (arch/systems); a study file "
+        "with system: holds them as keys instead");
   }
   const study::StudyConfig s = study_from(r);
+  if (s.system) return run_system_from_study(r, s, invocation, out);
   output::TraceOptions trace;
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);
   trace.chips = r.trace_chips;

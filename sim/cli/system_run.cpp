@@ -11,7 +11,9 @@
 #include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/output/json_text.hpp"
+#include "sim/output/system_results.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
@@ -20,10 +22,15 @@ namespace {
 
 const SourceLocation kCli{"<command line>", 0, 0};
 
-int64_t bounded(long long v, const char* flag, int64_t max) {
+// A mapping degree within 1..max, named as the user wrote it: the flag (--tp) or the study key
+// (study.mapping.tp).
+int64_t bounded(long long v, const SystemRunArgs& r, const char* degree, int64_t max) {
   if (v < 1 || v > max) {
-    throw InputError(kCli, flag,
-                     "expected 1 to " + std::to_string(max) + ", got " + std::to_string(v));
+    std::string flag = std::string("--") + degree;
+    if (flag == "--attn_dp") flag = "--attn-dp";
+    throw InputError(
+        r.where, r.from_study ? std::string("study.mapping.") + degree : flag,
+        "expected 1 to " + std::to_string(max) + " (the system's chips), got " + std::to_string(v));
   }
   return v;
 }
@@ -80,6 +87,7 @@ engine::SystemSetup system_setup(const SystemRunArgs& r, const config::SystemCon
   const bool degrees = r.tp || r.ep || r.pp || r.dp || r.attn_dp;
   if (r.mapping_file) {
     if (degrees) throw UsageError("--mapping excludes --tp, --ep, --pp, --dp and --attn-dp");
+    // (A study's mapping: is either a file or degrees, so it never gets here with both.)
     const workloads::MappingConfig config = config::load_mapping(*r.mapping_file);
     mapping = config.pools.size() == 1 ? config.pools.front() : config.pool("decode");
   } else {
@@ -87,13 +95,13 @@ engine::SystemSetup system_setup(const SystemRunArgs& r, const config::SystemCon
     const int64_t local = system.network.kind == "hierarchical" ? system.network.local->endpoints
                                                                 : system.network.endpoints;
     const bool moe = model.ffn().experts > 0;
-    mapping.degrees.tp = r.tp ? bounded(*r.tp, "--tp", max) : std::min<int64_t>(8, local);
-    mapping.degrees.ep = r.ep ? bounded(*r.ep, "--ep", max) : (moe ? mapping.degrees.tp : 1);
-    mapping.degrees.pp = r.pp ? bounded(*r.pp, "--pp", max) : 1;
-    mapping.degrees.dp = r.dp ? bounded(*r.dp, "--dp", max) : 1;
-    mapping.degrees.attn_dp = r.attn_dp ? bounded(*r.attn_dp, "--attn-dp", max) : 1;
+    mapping.degrees.tp = r.tp ? bounded(*r.tp, r, "tp", max) : std::min<int64_t>(8, local);
+    mapping.degrees.ep = r.ep ? bounded(*r.ep, r, "ep", max) : (moe ? mapping.degrees.tp : 1);
+    mapping.degrees.pp = r.pp ? bounded(*r.pp, r, "pp", max) : 1;
+    mapping.degrees.dp = r.dp ? bounded(*r.dp, r, "dp", max) : 1;
+    mapping.degrees.attn_dp = r.attn_dp ? bounded(*r.attn_dp, r, "attn_dp", max) : 1;
     mapping.chips = mapping.degrees.tp * mapping.degrees.pp * mapping.degrees.dp;
-    mapping.where = kCli;
+    mapping.where = r.where;
     mapping.pool = "default";
   }
   if (mapping.chips > system.chips) {
@@ -217,6 +225,96 @@ void render_system_json(std::ostream& out, const engine::SystemSetup& setup,
     out << "}}";
   }
   out << "]}\n";
+}
+
+}  // namespace scoville::cli
+
+namespace scoville::cli {
+
+SystemRunArgs system_args(const study::StudyConfig& s) {
+  if (!s.system) throw std::logic_error("system_args: a study without system:");
+  const study::SystemStudyKeys& k = *s.system;
+  SystemRunArgs a;
+  a.system = k.system;
+  a.model = s.model;
+  a.batch = s.batch;
+  a.isl = s.isl;
+  a.osl = s.osl;
+  a.kv_placement = k.kv_placement;
+  a.fidelity = k.fidelity;
+  a.overlap = k.overlap;
+  a.reuse_repeated_ops = k.reuse_repeated_ops;
+  if (!k.mapping_file.empty()) a.mapping_file = k.mapping_file;
+  auto degree = [](const std::optional<int64_t>& v) -> std::optional<long long> {
+    if (!v) return std::nullopt;
+    return static_cast<long long>(*v);
+  };
+  a.tp = degree(k.tp);
+  a.ep = degree(k.ep);
+  a.pp = degree(k.pp);
+  a.dp = degree(k.dp);
+  a.attn_dp = degree(k.attn_dp);
+  a.seed = s.seed;
+  a.where = k.where;
+  a.from_study = true;
+  a.study_yaml = s.yaml_text;
+  return a;
+}
+
+namespace {
+
+// The study this run amounts to, with every default filled in (the mapping as degrees).
+study::StudyConfig resolved_study(const SystemRunArgs& a, const engine::SystemSetup& setup) {
+  study::StudyConfig s;
+  s.name = setup.system.name;
+  s.model = *a.model;
+  s.batch = a.batch;
+  s.isl = a.isl;
+  s.osl = a.osl;
+  s.seed = a.seed;
+  study::SystemStudyKeys k;
+  k.system = *a.system;
+  k.kv_placement = setup.options.kv_placement;
+  k.fidelity = a.fidelity;
+  k.overlap = a.overlap;
+  k.reuse_repeated_ops = a.reuse_repeated_ops;
+  k.tp = setup.mapping.degrees.tp;
+  k.ep = setup.mapping.degrees.ep;
+  k.pp = setup.mapping.degrees.pp;
+  k.dp = setup.mapping.degrees.dp;
+  k.attn_dp = setup.mapping.degrees.attn_dp;
+  s.system = k;
+  return s;
+}
+
+}  // namespace
+
+void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,
+                      const std::optional<std::string>& h5_output, std::ostream& out) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  if (!args.system) throw UsageError("a system run needs --system NAME|FILE");
+  const config::SystemConfig system = config::load_system(*args.system, paths);
+  const engine::SystemSetup setup = system_setup(args, system, paths);
+  engine::SystemStudy study(setup, study_config(args));
+  const engine::SystemStudyResult result = study.run();
+  if (h5_output) {
+    output::SystemRunRecord record;
+    record.resolved_yaml = study::to_yaml(resolved_study(args, setup));
+    record.study_yaml = args.study_yaml.empty() ? record.resolved_yaml : args.study_yaml;
+    record.inputs = {system.file, paths.resolve(*args.model, "workloads/models")};
+    if (!system.chip_file.empty()) record.inputs.push_back(system.chip_file);
+    if (!system.software_file.empty()) record.inputs.push_back(system.software_file);
+    if (args.mapping_file) record.inputs.push_back(*args.mapping_file);
+    record.fidelity = args.fidelity;
+    record.overlap = args.overlap;
+    output::write_h5_atomically(
+        output::build_system_h5(setup, study.config(), result, provenance, record), *h5_output);
+  }
+  if (args.json) {
+    render_system_json(out, setup, study.config(), result);
+  } else {
+    render_system_text(out, setup, study.config(), result);
+  }
 }
 
 }  // namespace scoville::cli

@@ -1,5 +1,6 @@
-// The system side of `scoville run --system` and `scoville ablate`: their shared flags, the setup
-// they build (system + model + mapping + options) and the per-phase report (text and JSON).
+// The system side of `scoville run --system`, of a study with `system:` (`run --study`, sweep
+// points) and of `scoville ablate`: their shared flags, the setup they build (system + model +
+// mapping + options), the run itself and the per-phase report (text, JSON and HDF5).
 #pragma once
 
 #include <optional>
@@ -7,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/engine/system_study.hpp"
+#include "sim/output/provenance.hpp"
+#include "sim/study/study_config.hpp"
 
 namespace scoville::cli {
 
@@ -27,7 +31,22 @@ struct SystemRunArgs {
   bool json = false;
   bool reuse_repeated_ops = false;  // SystemEngineOptions::simulate_repeated_ops_once
   bool any_system_flag = false;     // a flag only the system path understands was given
+  uint64_t seed = 0;                // recorded in outputs (the system path draws nothing)
+  // Where the settings came from: the command line, or a study file (errors then name the
+  // study's keys, e.g. study.mapping.tp, instead of the flags).
+  SourceLocation where{"<command line>", 0, 0};
+  bool from_study = false;
+  std::string study_yaml;  // the study as written (empty for flags)
 };
+
+// The run --system flags a study with `system:` stands for (its model and shape included).
+SystemRunArgs system_args(const study::StudyConfig& study);
+
+// Runs a system study: loads the system, builds the setup, simulates, prints the report (text
+// or JSON by args.json) and, when `h5_output` is given, writes the results file atomically.
+// The one path of `run --system` and of `run --study` with a system study.
+void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,
+                      const std::optional<std::string>& h5_output, std::ostream& out);
 
 // Consumes the current flag when it is one of the system flags; false otherwise.
 bool read_system_flag(ArgReader& a, SystemRunArgs& r);

@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "sim/output/h5_reader.hpp"
+
 namespace scoville::output {
 
 namespace {
@@ -273,7 +275,9 @@ void render_pareto(std::ostringstream& out, const std::vector<ReportInput>& inpu
   };
   std::vector<Series> all;
   for (const ReportInput& in : inputs) {
-    const Table* points = find_table(in.doc, "/points");
+    // A scenario sweep's index keeps its points' serving metrics in /results (docs/sweeps.md).
+    const bool scenario_sweep = attribute_text(in.doc, "point_kind") == "scenario";
+    const Table* points = find_table(in.doc, scenario_sweep ? "/results" : "/points");
     if (!points) continue;
     const Column* x = find_column(*points, "intvty");
     const Column* y = find_column(*points, "tput_per_chip");

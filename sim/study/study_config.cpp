@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "models/kv/kv_placement.hpp"
 #include "sim/base/yaml_reader.hpp"
 
 namespace scoville::study {
@@ -22,6 +23,44 @@ constexpr const char* kDefaultStudy = R"(study:
   seed: 1
 )";
 
+// Mapping degrees are bounded by the system's chip count when the run builds its setup; this
+// bound only keeps the number sane before the system is loaded.
+constexpr int64_t kMaxDegree = 1 << 20;
+
+SystemStudyKeys read_system_keys(MapReader& r) {
+  SystemStudyKeys k;
+  k.system = r.string("system");
+  k.where = r.location_of_key(r.has("mapping") ? "mapping" : "system");
+  k.kv_placement = r.string_or("kv_placement", k.kv_placement);
+  const models::KvPlacementRegistry& placements = models::kv_placement_registry();
+  if (r.has_value("kv_placement") && !placements.contains(k.kv_placement)) {
+    std::string known;
+    for (const std::string& n : placements.names()) known += (known.empty() ? "" : ", ") + n;
+    r.error("kv_placement",
+            "unknown KV placement '" + k.kv_placement + "'; expected one of " + known);
+  }
+  k.fidelity = r.choice_or("fidelity", k.fidelity, {"representative", "all"});
+  k.overlap = r.choice_or("overlap", k.overlap, {"none", "two_batch"});
+  k.reuse_repeated_ops = r.boolean_or("reuse_repeated_ops", false);
+  if (const std::optional<YAML::Node> mapping = r.optional_raw("mapping")) {
+    if (mapping->IsScalar()) {
+      k.mapping_file = r.string("mapping");
+    } else if (std::optional<MapReader> m = r.optional_map("mapping")) {
+      auto degree = [&](const char* key) -> std::optional<int64_t> {
+        if (!m->has_value(key)) return std::nullopt;
+        return m->integer(key, 1, kMaxDegree);
+      };
+      k.tp = degree("tp");
+      k.ep = degree("ep");
+      k.pp = degree("pp");
+      k.dp = degree("dp");
+      k.attn_dp = degree("attn_dp");
+      m->finish();
+    }
+  }
+  return k;
+}
+
 StudyConfig read_study(const YAML::Node& root, const std::string& file, const std::string& text) {
   Diagnostics diagnostics;
   MapReader top(root, file, "", diagnostics);
@@ -36,14 +75,36 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
   s.isl = r.integer("isl", 1, kMaxSequenceTokens);
   s.osl = r.integer("osl", 1, kMaxSequenceTokens);
   s.seed = static_cast<uint64_t>(r.integer_or("seed", 0, 0, INT64_MAX));
-  s.chips = r.string_list("chips");
-  if (std::optional<MapReader> precision = r.optional_map("precision")) {
-    s.precision = workloads::read_precision_override(*precision);
+  if (r.has("system")) {
+    // The system path takes what `run --system` takes; the single-chip keys have no meaning
+    // there (the system file names its chip and its software profile).
+    for (const char* key : {"chips", "precision", "software", "power_cap"}) {
+      if (r.has(key)) {
+        r.optional_raw(key);  // known: this error, not also "unknown key"
+        r.error(key, std::string("'") + key +
+                         "' is a key of single-chip studies; a study with 'system:' runs the "
+                         "system's own chip (give chips: or system:, not both)");
+      }
+    }
+    s.system = read_system_keys(r);
+  } else {
+    for (const char* key :
+         {"kv_placement", "mapping", "fidelity", "overlap", "reuse_repeated_ops"}) {
+      if (r.has(key)) {
+        r.optional_raw(key);
+        r.error(key, std::string("'") + key +
+                         "' needs 'system:' naming a multi-chip system (arch/systems)");
+      }
+    }
+    s.chips = r.string_list("chips");
+    if (std::optional<MapReader> precision = r.optional_map("precision")) {
+      s.precision = workloads::read_precision_override(*precision);
+    }
+    s.software = r.string_or("software", "");
+    // Absent or empty: no override (0 is never a valid cap, so it marks "none").
+    const Power cap = r.quantity_or<Power>("power_cap", Power(0));
+    if (cap.si() > 0) s.power_cap = cap;
   }
-  s.software = r.string_or("software", "");
-  // Absent or empty: no override (0 is never a valid cap, so it marks "none").
-  const Power cap = r.quantity_or<Power>("power_cap", Power(0));
-  if (cap.si() > 0) s.power_cap = cap;
   r.finish();
   diagnostics.throw_if_any();
   return s;
@@ -63,11 +124,34 @@ StudyConfig default_study() {
   return parse_study_string(kDefaultStudy, "<embedded default study>");
 }
 
+namespace {
+
+void emit_system_keys(YAML::Emitter& out, const SystemStudyKeys& k) {
+  out << YAML::Key << "system" << YAML::Value << k.system;
+  out << YAML::Key << "kv_placement" << YAML::Value << k.kv_placement;
+  out << YAML::Key << "fidelity" << YAML::Value << k.fidelity;
+  out << YAML::Key << "overlap" << YAML::Value << k.overlap;
+  if (k.reuse_repeated_ops) out << YAML::Key << "reuse_repeated_ops" << YAML::Value << true;
+  if (!k.mapping_file.empty()) {
+    out << YAML::Key << "mapping" << YAML::Value << k.mapping_file;
+  } else if (k.tp || k.ep || k.pp || k.dp || k.attn_dp) {
+    out << YAML::Key << "mapping" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    const std::pair<const char*, const std::optional<int64_t>*> degrees[] = {
+        {"tp", &k.tp}, {"ep", &k.ep}, {"pp", &k.pp}, {"dp", &k.dp}, {"attn_dp", &k.attn_dp}};
+    for (const auto& [name, value] : degrees) {
+      if (*value) out << YAML::Key << name << YAML::Value << **value;
+    }
+    out << YAML::EndMap;
+  }
+}
+
+}  // namespace
+
 std::string to_yaml(const StudyConfig& s) {
   YAML::Emitter out;
   out << YAML::BeginMap << YAML::Key << "study" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << s.name;
-  out << YAML::Key << "chips" << YAML::Value << YAML::Flow << s.chips;
+  if (!s.system) out << YAML::Key << "chips" << YAML::Value << YAML::Flow << s.chips;
   out << YAML::Key << "model" << YAML::Value << s.model;
   out << YAML::Key << "batch" << YAML::Value << s.batch;
   out << YAML::Key << "isl" << YAML::Value << s.isl;
@@ -84,6 +168,7 @@ std::string to_yaml(const StudyConfig& s) {
   if (s.power_cap) {
     out << YAML::Key << "power_cap" << YAML::Value << format_si(s.power_cap->si(), "W", 12);
   }
+  if (s.system) emit_system_keys(out, *s.system);
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -1,5 +1,7 @@
-// A study: which chips run which model at which request shape. Issue-2 scope: one request shape
-// (batch sequences in lockstep, isl prompt tokens, osl generated tokens) per chip.
+// A study: which chips (or which multi-chip system) run which model at which request shape: one
+// request shape (batch sequences in lockstep, isl prompt tokens, osl generated tokens). With
+// `chips:` each chip runs the model on its own; with `system:` the model runs mapped on the
+// system (SystemEngine), exactly as `scoville run --system` with the same flags.
 #pragma once
 
 #include <cstdint>
@@ -7,10 +9,25 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/error.hpp"
 #include "sim/base/units.hpp"
 #include "workloads/precision_override.hpp"
 
 namespace scoville::study {
+
+// The keys of a study on a multi-chip system: what `scoville run --system` takes as flags.
+struct SystemStudyKeys {
+  std::string system;  // system name (arch/systems/<name>.yaml) or file path
+  std::string kv_placement = "local";
+  std::string fidelity = "representative";
+  std::string overlap = "none";
+  bool reuse_repeated_ops = false;
+  // `mapping:` as a file (a mapping YAML, as --mapping) or as degrees (as --tp ... --attn-dp);
+  // an absent degree takes run --system's default.
+  std::string mapping_file;
+  std::optional<int64_t> tp, ep, pp, dp, attn_dp;
+  SourceLocation where;  // the mapping: key (else system:), for errors found when it runs
+};
 
 struct StudyConfig {
   std::string name;
@@ -28,6 +45,8 @@ struct StudyConfig {
   // Power cap over every chip's own (`power_cap: 500 W`); the chips need a power_management
   // section (DVFS points) to honour it. Absent: each chip's configured cap (default its TDP).
   std::optional<Power> power_cap;
+  // The system path (`system:` instead of `chips:`); unset: the single-chip study.
+  std::optional<SystemStudyKeys> system;
   std::string source;     // file the study came from ("<embedded default study>" for the default)
   std::string yaml_text;  // the study as written, kept for provenance
 };

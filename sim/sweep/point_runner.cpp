@@ -35,13 +35,22 @@ std::string tail_of(const std::string& path) {
   return text.size() > kErrorTailBytes ? text.substr(text.size() - kErrorTailBytes) : text;
 }
 
-pid_t spawn_point(const std::string& executable, const PointFiles& files) {
+// The command line of a point: a study runs as `scoville run`, a scenario as `scoville serve`.
+std::vector<std::string> point_command(const std::string& executable, const SweepPoint& point,
+                                       const PointFiles& files) {
+  if (point.kind == PointKind::kScenario) {
+    return {executable, "serve", "--scenario", files.study, "-o", files.result, "--quiet"};
+  }
+  return {executable, "run", "--study", files.study, "-o", files.result};
+}
+
+pid_t spawn_point(const std::string& executable, const SweepPoint& point, const PointFiles& files) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, files.log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<std::string> args = {executable, "run", "--study", files.study, "-o", files.result};
+  std::vector<std::string> args = point_command(executable, point, files);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -113,7 +122,7 @@ void prepare_directory(const std::string& dir, const SweepConfig& sweep,
       fs::remove(entry.path(), ec);
     }
   }
-  output::write_text_atomically((fs::path(dir) / "sweep.yaml").string(), sweep.text);
+  output::write_text_atomically((fs::path(dir) / "sweep.yaml").string(), sweep.self_contained_text);
   for (const SweepPoint& p : points) {
     const PointFiles files = point_files(dir, p);
     // Unchanged files are not rewritten, so shards sharing a directory do not race on them.
@@ -146,7 +155,7 @@ std::string own_executable() {
 PointStatus run_point(const std::string& executable, const std::string& dir,
                       const SweepPoint& point) {
   const PointFiles files = point_files(dir, point);
-  const pid_t pid = spawn_point(executable, files);
+  const pid_t pid = spawn_point(executable, point, files);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -170,7 +179,7 @@ RunSummary run_points(const std::string& executable, const std::string& dir,
   while (next < todo.size() || !running.empty()) {
     while (next < todo.size() && static_cast<int64_t>(running.size()) < jobs) {
       const SweepPoint* p = todo[next++];
-      running[spawn_point(executable, point_files(dir, *p))] = p;
+      running[spawn_point(executable, *p, point_files(dir, *p))] = p;
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);

@@ -1,7 +1,8 @@
 // Runs sweep points, each in its own process (a SystemC design is elaborated once per process):
-// `scoville run --study points/<id>.yaml -o points/<id>.h5`. A point is done when its .h5 exists
-// (written atomically, so a killed run leaves none); a failed point leaves <id>.err with its exit
-// status and error output, and never stops the others.
+// `scoville run --study points/<id>.yaml -o points/<id>.h5` (a study point) or `scoville serve
+// --scenario points/<id>.yaml -o points/<id>.h5` (a scenario point). A point is done when its .h5
+// exists (written atomically, so a killed run leaves none); a failed point leaves <id>.err with its
+// exit status and error output, and never stops the others.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,7 @@ std::string to_string(PointStatus status);
 
 // Files of one point under the sweep's output directory.
 struct PointFiles {
-  std::string study;   // points/<id>.yaml
+  std::string study;   // points/<id>.yaml (the point's study or scenario)
   std::string result;  // points/<id>.h5
   std::string log;     // points/<id>.log (the run's stdout and stderr)
   std::string error;   // points/<id>.err (present only after a failure)

@@ -9,6 +9,7 @@
 #include "sim/base/rng.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "sim/config/scenario_loader.hpp"
 #include "sim/study/study_config.hpp"
 
 namespace scoville::sweep {
@@ -142,17 +143,58 @@ SweepConfig read_sweep(const YAML::Node& root, const std::string& file, const st
   s.name = r.string_or("name", "sweep");
   s.zip = r.choice_or("combine", "cartesian", {"cartesian", "zip"}) == "zip";
   const std::optional<YAML::Node> inline_study = r.optional_raw("study");
+  const std::optional<YAML::Node> inline_scenario = r.optional_raw("scenario");
   const bool has_base = r.has("base");
   const std::string base = has_base ? r.string("base") : "";
-  if (inline_study && has_base)
-    r.error("base", "give either base: FILE or an inline study:, not both");
-  if (!inline_study && !has_base) r.error("", "missing the base study: give base: FILE or study:");
+  if (static_cast<int>(inline_study.has_value()) + static_cast<int>(inline_scenario.has_value()) +
+          static_cast<int>(has_base) >
+      1) {
+    r.error(has_base ? "base" : "scenario",
+            "give one base: a base: FILE, an inline study: or an inline scenario:");
+  } else if (!inline_study && !inline_scenario && !has_base) {
+    r.error("", "missing the base study or scenario: give base: FILE, study: or scenario:");
+  }
   if (inline_study) {
     s.base = YAML::Node(YAML::NodeType::Map);
     s.base["study"] = YAML::Clone(*inline_study);
+  } else if (inline_scenario) {
+    s.kind = PointKind::kScenario;
+    s.base = YAML::Node(YAML::NodeType::Map);
+    s.base["scenario"] = YAML::Clone(*inline_scenario);
   } else if (has_base) {
     const std::filesystem::path p = std::filesystem::path(file).parent_path() / base;
     s.base = YAML::Clone(load_yaml_file(p.string()));
+    if (s.base.IsMap() && s.base["scenario"]) {
+      s.kind = PointKind::kScenario;
+    } else if (!s.base.IsMap() || !s.base["study"]) {
+      r.error("base",
+              "'" + p.string() + "' is neither a study (study:) nor a scenario (scenario:)");
+    }
+  }
+  // A scenario's relative trace file is relative to the file it was written in; points live in
+  // DIR/points/, so it is made absolute here.
+  if (s.kind == PointKind::kScenario && s.base["scenario"].IsMap()) {
+    YAML::Node requests = s.base["scenario"]["requests"];
+    if (requests.IsMap() && requests["trace"] && requests["trace"].IsScalar()) {
+      const std::filesystem::path trace = requests["trace"].as<std::string>();
+      const std::filesystem::path written_in =
+          has_base ? std::filesystem::path(file).parent_path() / base : std::filesystem::path(file);
+      if (trace.is_relative()) {
+        requests["trace"] =
+            std::filesystem::absolute(written_in.parent_path() / trace).lexically_normal().string();
+      }
+    }
+  }
+  s.self_contained_text = text;
+  if (has_base && s.base.IsMap()) {
+    YAML::Node copy = YAML::Clone(root);
+    copy["sweep"].remove("base");
+    const char* key = s.kind == PointKind::kScenario ? "scenario" : "study";
+    copy["sweep"][key] = YAML::Clone(s.base[key]);
+    YAML::Emitter out;
+    out << copy;
+    s.self_contained_text =
+        "# " + file + " with its base (" + base + ") inline\n" + std::string(out.c_str()) + "\n";
   }
   const std::optional<YAML::Node> axes = r.optional_raw("axes");
   if (!axes || !axes->IsSequence() || axes->size() == 0) {
@@ -193,6 +235,10 @@ SweepConfig read_sweep(const YAML::Node& root, const std::string& file, const st
 }
 
 }  // namespace
+
+std::string to_string(PointKind kind) {
+  return kind == PointKind::kScenario ? "scenario" : "study";
+}
 
 SweepConfig parse_sweep_file(const std::string& path) {
   const std::string text = read_text_file(path);
@@ -261,8 +307,14 @@ std::vector<SweepPoint> expand_points(const SweepConfig& sweep) {
     p.study_yaml = std::string(out.c_str()) + "\n";
     std::string label;
     for (const auto& [k, v] : p.assignments) label += (label.empty() ? "" : ", ") + k + "=" + v;
-    // Every point must be a valid study before anything runs (the message names the point).
-    study::parse_study_string(p.study_yaml, sweep.source + " point " + p.id + " (" + label + ")");
+    // Every point must be valid before anything runs (the message names the point).
+    const std::string name = sweep.source + " point " + p.id + " (" + label + ")";
+    p.kind = sweep.kind;
+    if (sweep.kind == PointKind::kScenario) {
+      config::load_scenario_string(p.study_yaml, name);
+    } else {
+      study::parse_study_string(p.study_yaml, name);
+    }
     points.push_back(std::move(p));
   }
   return points;

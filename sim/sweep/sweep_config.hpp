@@ -2,6 +2,10 @@
 // cartesian product or zipped, expanded into points with stable ids. Each point is a complete
 // study file, so a point runs exactly as `scoville run --study POINT.yaml` would.
 //
+// The base is a study (points run `scoville run --study`) or a serving scenario (`scenario:`
+// inline, or a base file whose top-level key is scenario:; points run `scoville serve
+// --scenario`), docs/sweeps.md.
+//
 //   sweep:
 //     name: batch-by-chip
 //     study: {chips: [h200], model: llama-3.1-8b, batch: 1, isl: 1024, osl: 128, seed: 1}
@@ -30,20 +34,30 @@ struct SweepAxis {
   SourceLocation where;
 };
 
+// What a point is: a study (`scoville run --study POINT.yaml`) or a serving scenario
+// (`scoville serve --scenario POINT.yaml`).
+enum class PointKind { kStudy, kScenario };
+std::string to_string(PointKind kind);
+
 struct SweepConfig {
   std::string name;
   std::string source;  // the sweep file
   std::string text;    // the sweep file as written
-  YAML::Node base;     // the base study document (top-level `study:` map)
+  // The sweep file with a base: FILE replaced by the file's contents inline, so that the copy in
+  // the output directory (which `scoville merge` reads) stands on its own.
+  std::string self_contained_text;
+  PointKind kind = PointKind::kStudy;
+  YAML::Node base;  // the base document (top-level `study:` or `scenario:` map)
   bool zip = false;
   std::vector<SweepAxis> axes;
 };
 
 struct SweepPoint {
   int64_t index = 0;  // position in expansion order (cartesian: last axis fastest)
-  std::string id;     // stable: hash of the assignments, independent of index and axis order
+  PointKind kind = PointKind::kStudy;
+  std::string id;  // stable: hash of the assignments, independent of index and axis order
   std::vector<std::pair<std::string, std::string>> assignments;  // key, value as flow YAML
-  std::string study_yaml;  // the complete study file of this point
+  std::string study_yaml;  // the complete study (or scenario) file of this point
 };
 
 // Points beyond this are refused up front: a sweep that big is a mistake or needs splitting.

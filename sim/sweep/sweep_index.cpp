@@ -98,11 +98,15 @@ output::H5Document build_index(const std::string& dir, const SweepConfig& sweep,
                                const output::Provenance& provenance, IndexCounts& counts) {
   counts = {};
   output::H5Document doc;
-  doc.root_attributes = {
-      {"schema", std::string("scoville.results")}, {"schema_version", kSchemaVersion},
-      {"file_kind", std::string("sweep")},         {"sweep_name", sweep.name},
-      {"tool_version", provenance.tool_version},   {"git_sha", provenance.git_sha},
-      {"command_line", provenance.command_line},   {"created_utc", provenance.created_utc}};
+  doc.root_attributes = {{"schema", std::string("scoville.results")},
+                         {"schema_version", kSchemaVersion},
+                         {"file_kind", std::string("sweep")},
+                         {"sweep_name", sweep.name},
+                         {"point_kind", to_string(sweep.kind)},
+                         {"tool_version", provenance.tool_version},
+                         {"git_sha", provenance.git_sha},
+                         {"command_line", provenance.command_line},
+                         {"created_utc", provenance.created_utc}};
   doc.strings.push_back({"/config/sweep_yaml", sweep.text});
 
   std::vector<std::string> ids, statuses, errors, paths;
@@ -123,7 +127,10 @@ output::H5Document build_index(const std::string& dir, const SweepConfig& sweep,
     if (status == PointStatus::kDone) {
       ++counts.done;
       const output::H5Document run = output::read_results_file(files.result);
-      if (const output::Table* summary = find_table(run, "/summary")) {
+      // A study point's key metrics are its /summary rows (per chip, or one row for a system
+      // run); a scenario point's are its /points row (serving metrics).
+      const std::string table = sweep.kind == PointKind::kScenario ? "/points" : "/summary";
+      if (const output::Table* summary = find_table(run, table)) {
         append_results(results, p.id, *summary, result_rows);
       }
     } else if (status == PointStatus::kFailed) {
@@ -144,8 +151,9 @@ output::H5Document build_index(const std::string& dir, const SweepConfig& sweep,
   index.columns.push_back({"error", "", errors});
   index.columns.push_back({"path", "", paths});
   doc.tables.push_back(std::move(index));
-  results.attributes = {
-      {"description", std::string("each done point's /summary rows, in point order")}};
+  results.attributes = {{"description", std::string(sweep.kind == PointKind::kScenario
+                                                        ? "each done point's /points row"
+                                                        : "each done point's /summary rows")}};
   doc.tables.push_back(std::move(results));
   return doc;
 }

@@ -161,3 +161,59 @@ TEST_CASE("a cartesian product beyond the point limit is refused before expansio
 }
 
 }  // namespace scoville::sweep
+
+namespace scoville::sweep {
+
+namespace {
+
+const std::string kScenario =
+    "  scenario:\n"
+    "    system: {chip: h200, chips: 1}\n"
+    "    model: llama-3.1-8b\n"
+    "    mapping: {default: {chips: 1, tp: 1}}\n"
+    "    requests: {pattern: closed_loop, isl: 64, osl: 8, concurrency: 1, num_prompts: 4}\n";
+
+}  // namespace
+
+TEST_CASE("a sweep over a scenario expands into scenario points", "[sweep]") {
+  const SweepConfig sweep = parse_sweep_string(
+      "sweep:\n" + kScenario +
+          "  axes:\n    - {key: scenario.requests.concurrency, values: [1, 4]}\n",
+      "t.yaml");
+  CHECK(sweep.kind == PointKind::kScenario);
+  const std::vector<SweepPoint> points = expand_points(sweep);
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].kind == PointKind::kScenario);
+  CHECK_THAT(points[1].study_yaml, Catch::Contains("concurrency: 4"));
+  CHECK_THAT(points[1].study_yaml, Catch::StartsWith("scenario:"));
+  // A value the scenario schema refuses is reported before anything runs, naming the point.
+  const std::string e =
+      error_of("sweep:\n" + kScenario +
+               "  axes:\n    - {key: scenario.requests.concurrency, values: [0]}\n");
+  CHECK_THAT(e, Catch::Contains("scenario.requests.concurrency=0"));
+  CHECK_THAT(e, Catch::Contains("concurrency"));
+  // One base only.
+  CHECK_THAT(
+      error_of("sweep:\n" + kBase + kScenario + "  axes:\n    - {key: study.batch, values: [1]}\n"),
+      Catch::Contains("one base"));
+}
+
+TEST_CASE("a sweep over system keys checks each point's study", "[sweep][system]") {
+  const std::string base =
+      "  study: {system: h200-hgx8, model: llama-3.1-8b, batch: 2, isl: 64, osl: 4}\n";
+  const std::vector<SweepPoint> points = expand_points(
+      parse_sweep_string("sweep:\n" + base +
+                             "  axes:\n    - {key: study.kv_placement, values: [local, striped]}\n"
+                             "    - {key: study.mapping.tp, values: [2, 4]}\n",
+                         "t.yaml"));
+  REQUIRE(points.size() == 4);
+  CHECK(points[0].kind == PointKind::kStudy);
+  CHECK_THAT(points[3].study_yaml, Catch::Contains("kv_placement: striped"));
+  CHECK_THAT(points[3].study_yaml, Catch::Contains("tp: 4"));
+  const std::string e =
+      error_of("sweep:\n" + base + "  axes:\n    - {key: study.kv_placement, values: [nowhere]}\n");
+  CHECK_THAT(e, Catch::Contains("study.kv_placement=nowhere"));
+  CHECK_THAT(e, Catch::Contains("unknown KV placement"));
+}
+
+}  // namespace scoville::sweep

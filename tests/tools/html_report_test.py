@@ -70,6 +70,24 @@ for tip in tips:
                   if not isinstance(value, str) else shown == [f"{name} = {value}"],
                   f"hover of row {row[0]} shows {shown} for {name}, expected {value}")
 
+# A scenario sweep's sweep.h5: the Pareto chart comes from /results (its points' metrics).
+scenario_sweep = os.path.join(WORK, "scenario-sweep.yaml")
+with open(scenario_sweep, "w") as f:
+    f.write("sweep:\n  name: report\n  scenario:\n    system: {chip: h200, chips: 1}\n"
+            "    model: llama-3.1-8b\n    mapping: {default: {chips: 1, tp: 1}}\n"
+            "    requests: {pattern: closed_loop, isl: 64, osl: 8, concurrency: 1, num_prompts: 8}\n"
+            "  axes:\n    - {key: scenario.requests.concurrency, values: [1, 4]}\n")
+sweep_dir = os.path.join(WORK, "scenario-sweep")
+ran = subprocess.run([SCOVILLE, "sweep", scenario_sweep, "--quiet", "-o", sweep_dir],
+                     capture_output=True, text=True)
+check(ran.returncode == 0, f"scenario sweep: {ran.stdout}{ran.stderr}")
+scenario_page = os.path.join(WORK, "scenario-report.html")
+done = subprocess.run([SCOVILLE, "report", os.path.join(sweep_dir, "sweep.h5"), "-o",
+                       scenario_page], capture_output=True, text=True)
+check(done.returncode == 0, f"report of a scenario sweep: {done.stderr}")
+with open(scenario_page, encoding="utf-8") as f:
+    check(f.read().count("<circle class=point") == 2, "scenario sweep: Pareto chart of 2 points")
+
 browser = shutil.which("chromium") or shutil.which("chromium-browser")
 check(browser is not None, "chromium is not installed (tools/setup installs it)")
 if browser:

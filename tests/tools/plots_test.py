@@ -102,6 +102,23 @@ for k in range(2):
 check('id="pareto-series-2"' not in svg, "more series than files")
 check("tput_per_kw_tdp" in svg, "y axis not labelled tput_per_kw_tdp")
 
+# A scenario sweep's sweep.h5: its points' serving metrics are in /results, which pareto plots.
+scenario_sweep = os.path.join(WORK, "scenario-sweep.yaml")
+with open(scenario_sweep, "w") as f:
+    f.write("sweep:\n  name: plots\n  scenario:\n    system: {chip: h200, chips: 1}\n"
+            "    model: llama-3.1-8b\n    mapping: {default: {chips: 1, tp: 1}}\n"
+            "    requests: {pattern: closed_loop, isl: 64, osl: 8, concurrency: 1, num_prompts: 8}\n"
+            "  axes:\n    - {key: scenario.requests.concurrency, values: [1, 4]}\n")
+sweep_dir = os.path.join(WORK, "scenario-sweep")
+ran = subprocess.run([SCOVILLE, "sweep", scenario_sweep, "--quiet", "-o", sweep_dir],
+                     capture_output=True, text=True)
+check(ran.returncode == 0, f"scenario sweep: {ran.stdout}{ran.stderr}")
+out = os.path.join(WORK, "pareto-scenario.svg")
+done = subprocess.run([tool, "pareto", os.path.join(sweep_dir, "sweep.h5"), "-o", out],
+                      capture_output=True, text=True)
+check(done.returncode == 0 and 'id="pareto-series-0"' in open(out).read(),
+      f"pareto of a scenario sweep: {done.stderr}")
+
 # Validation: errors (p - m) / m of 0, +10 %, -20 %, +30 % (100 vs 130), -15 % exactly: within
 # ±15 %: 3 of 5 (0, 0.10, -0.15), within ±25 %: 4 of 5.
 predicted = [100.0, 110.0, 80.0, 130.0, 85.0]

@@ -82,10 +82,16 @@ def pareto(paths, output, y="tput_per_chip", x="intvty", table="points"):
     units = {}
     for k, path in enumerate(paths):
         with ResultFile(path) as run:
-            points = run.table(table)
-            units = run.units(table)
+            name = table
+            # A scenario sweep's sweep.h5 keeps the serving metrics of its points in /results
+            # (its /points is the index of the sweep): docs/sweeps.md.
+            if (table == "points" and "results" in run.tables()
+                    and run.provenance.get("point_kind") == "scenario"):
+                name = "results"
+            points = run.table(name)
+            units = run.units(name)
         if x not in points or y not in points:
-            raise KeyError(f"{path}: table '{table}' needs columns '{x}' and '{y}'")
+            raise KeyError(f"{path}: table '{name}' needs columns '{x}' and '{y}'")
         xs, ys = list(points[x]), list(points[y])
         series = axes.scatter(xs, ys, s=18, alpha=0.5, label=os.path.basename(path))
         series.set_gid(f"pareto-series-{k}")
