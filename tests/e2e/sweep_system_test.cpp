@@ -256,7 +256,7 @@ TEST_CASE("a sweep over a serving scenario runs serve per point and indexes its 
   const auto& results = table(index, "/results");
   CHECK(column<double>(results, "concurrency") == std::vector<double>{1, 1, 4, 4});
   CHECK(column<double>(results, "tp") == std::vector<double>{1, 2, 1, 2});
-  for (const char* metric : {"tput_per_chip", "intvty", "median_ttft_ms", "median_tpot_ms"}) {
+  for (const char* metric : {"tput_per_chip", "intvty", "median_ttft_s", "median_tpot_s"}) {
     const auto& values = column<double>(results, metric);
     REQUIRE(values.size() == 4);
     for (double v : values) CHECK(v > 0);
