@@ -20,6 +20,7 @@ namespace scoville::cli {
 extern const char kServeUsage[] =
     R"(  scoville serve --scenario FILE [options]   a serving study (workloads/scenarios/*.yaml)
       --seed N                      overrides the scenario's seed
+      --no-calibration              ignore the system file's calibration overlay (raw peaks)
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points (one row) and /requests (atomically)
       --quiet                       no progress output
@@ -27,7 +28,7 @@ extern const char kServeUsage[] =
 
 int serve_command(const Invocation& invocation, std::ostream& out) {
   std::string scenario_file, output_file;
-  bool json = false;
+  bool json = false, calibration = true;
   std::optional<uint64_t> seed;
   ArgReader a("scoville serve", invocation.args);
   while (a.next()) {
@@ -37,6 +38,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       seed = static_cast<uint64_t>(a.count());
     } else if (a.is("--json")) {
       json = true;
+    } else if (a.is("--no-calibration")) {
+      calibration = false;
     } else if (a.is("--quiet")) {
       // Nothing to report for a single study; accepted for symmetry with inferencex.
     } else if (a.is("-o") || a.is("--output")) {
@@ -57,8 +60,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      "the pools use " + std::to_string(pool_chips) + " chips; the system has " +
                          std::to_string(spec.chips));
   }
-  const ServingHardware hw =
-      resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software);
+  const ServingHardware hw = resolve_hardware(
+      spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software, calibration);
   ServingEngine engine = make_engine(hw, model, spec.mapping, spec.scheduler);
   serving::ServingScenario scenario;
   scenario.workload = spec.requests;
@@ -86,12 +89,14 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      {"system", hw.system_name},
                      {"chip", hw.chip.name},
                      {"model", model.name()},
-                     {"fidelity", "roofline"}});
+                     {"fidelity", "roofline"},
+                     {"calibration", calibration_label(hw)}});
   }
   if (json) {
     std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
                          "\", \"system\": \"" + output::json_escape(hw.system_name) +
-                         "\", \"fidelity\": \"roofline\", \"summary\": {";
+                         "\", \"fidelity\": \"roofline\", \"calibration\": \"" +
+                         output::json_escape(calibration_label(hw)) + "\", \"summary\": {";
     bool first = true;
     for (const auto& [name, value] : point.result.metrics.named()) {
       header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
@@ -102,7 +107,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     return 0;
   }
   out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
-      << " (" << hw.chip.name << "), roofline fidelity (docs/serving.md)\n";
+      << " (" << hw.chip.name << "), roofline fidelity (docs/serving.md), calibration "
+      << calibration_label(hw) << "\n";
   for (const auto& [name, value] : point.result.metrics.named()) {
     char buffer[96];
     std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);

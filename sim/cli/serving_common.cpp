@@ -11,6 +11,7 @@
 
 #include "models/network/topology_builders.hpp"
 #include "sim/base/error.hpp"
+#include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
@@ -58,7 +59,7 @@ std::string pad(const std::string& s, size_t width) {
 }  // namespace
 
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
-                                 const std::string& software) {
+                                 const std::string& software, bool calibration) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   ServingHardware hw;
   hw.chip = config::load_chip(chip, paths);
@@ -69,6 +70,15 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     const config::SystemConfig s = config::load_system(system, paths);
     hw.system_name = s.name;
     hw.network = config::build_network(s);
+    // An overlay describes the system's own chip; a --chip override runs other silicon.
+    const bool own_chip =
+        !s.chip_file.empty() && config::load_chip(s.chip_file, paths).name == hw.chip.name;
+    if (calibration && own_chip) {
+      if (const auto overlay = config::find_overlay(s.file)) {
+        hw.efficiency = overlay->knobs;
+        hw.calibration = overlay->describe();
+      }
+    }
   }
   if (!software.empty()) {
     const config::SoftwareProfile p = config::load_software(software, paths);
@@ -105,8 +115,10 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) {
     return (a.pool == "prefill" ? 0 : 1) < (b.pool == "prefill" ? 0 : 1);
   });
-  auto roofline =
-      std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network, hw.software);
+  serving::RooflineOptions options;
+  options.efficiency = hw.efficiency;
+  auto roofline = std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network,
+                                                               hw.software, options);
   const bool disaggregated = pools.size() == 2;
   for (size_t i = 0; i < pools.size(); ++i) {
     const serving::PoolRole role = !disaggregated ? serving::PoolRole::kColocated
@@ -155,6 +167,10 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   engine.cost = std::make_unique<engine::SystemCostModel>(std::move(setup));
   return engine;
+}
+
+std::string calibration_label(const ServingHardware& hw) {
+  return hw.calibration.empty() ? "none (raw spec peaks)" : hw.calibration;
 }
 
 std::string mapping_label(const workloads::MappingConfig& mapping) {

@@ -36,7 +36,8 @@ struct GroupKey {
 // One compute op of the heaviest role of a stage, reduced to what the roofline needs.
 struct ComputeRec {
   int32_t key = 0;
-  double compute_s = 0;  // FLOPs / peak at its executed precision
+  OpClass cls = OpClass::kOther;  // which calibration knobs apply
+  double compute_s = 0;           // FLOPs / peak at its executed precision
   double weight_b = 0;
   double other_b = 0;  // KV and activation bytes
   std::array<double, models::kMathPrecisionCount> macs{};
@@ -137,6 +138,7 @@ struct RooflineCostModel::Impl {
   ComputeRec price_op(const workloads::Op& op, int32_t key) const {
     ComputeRec r;
     r.key = key;
+    r.cls = op_class(op.kind);
     r.weight_b = op.weight_bytes.si();
     r.other_b = op.kv_read_bytes.si() + op.kv_write_bytes.si() + op.activation_in_bytes.si() +
                 op.activation_out_bytes.si();
@@ -231,6 +233,7 @@ struct RooflineCostModel::Impl {
                              bool cached) const {
     struct Acc {
       double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
+      OpClass cls = OpClass::kOther;
       std::array<double, models::kMathPrecisionCount> macs{};
     };
     struct CAcc {
@@ -279,6 +282,7 @@ struct RooflineCostModel::Impl {
           if (!seen[static_cast<size_t>(r.key)]) {
             seen[static_cast<size_t>(r.key)] = 1;
             order.push_back(r.key);
+            a.cls = r.cls;
           }
           a.compute_s += r.compute_s;
           a.weight_b = std::max(a.weight_b, r.weight_b);  // weights read once per iteration
@@ -302,10 +306,12 @@ struct RooflineCostModel::Impl {
       for (int32_t k : order) {
         const Acc& a = acc[static_cast<size_t>(k)];
         const double bytes = a.weight_b + a.other_b;
-        const double mem_s = bytes / hbm_bw;
-        stage_time += std::max(a.compute_s, mem_s);
+        const EfficiencyKnobs& e = options.efficiency;
+        const double mem_s = e.memory_time(bytes, hbm_bw, a.cls);
+        const double compute_s = e.compute_time(a.compute_s, a.cls);
+        stage_time += std::max(compute_s, mem_s);
         hbm_time += mem_s;
-        compute_time += a.compute_s;
+        compute_time += compute_s;
         for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p];
         counts.vector_flops += a.vector_flops;
         counts.hbm = counts.hbm + Bytes(bytes);
@@ -324,7 +330,8 @@ struct RooflineCostModel::Impl {
                      .scaled(chips_per_stage);
     }
     const double sw = software.per_op_launch.si() * d(fused_ops) +
-                      software.per_layer_sync.si() * d(layers) + software.per_iteration.si();
+                      software.per_layer_sync.si() * d(layers) + software.per_iteration.si() +
+                      options.efficiency.overhead_s(fused_ops);
     time += sw;
     IterationCost cost;
     cost.time = Duration(time);
@@ -419,6 +426,13 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
 }
 
 RooflineCostModel::~RooflineCostModel() = default;
+
+void RooflineCostModel::set_efficiency(const EfficiencyKnobs& knobs) {
+  impl_->options.efficiency = knobs;
+  impl_->batch_cache.clear();  // priced with the old knobs; the op cache does not depend on them
+}
+
+const EfficiencyKnobs& RooflineCostModel::efficiency() const { return impl_->options.efficiency; }
 
 IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
   const Impl& m = *impl_;

@@ -31,6 +31,7 @@
 #include "models/chip/chip_params.hpp"
 #include "models/network/network_model.hpp"
 #include "models/network/topology.hpp"
+#include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
@@ -48,6 +49,7 @@ struct RooflineOptions {
   bool cache = true;
   int bucket_bits = 6;           // relative bucket width 2^-6 (< 0.8% error on a context)
   bool collapse_decodes = true;  // false: one group per distinct decode context (reference)
+  EfficiencyKnobs efficiency;    // calibration (identity: raw peaks; efficiency_knobs.hpp)
 };
 
 // Rounds `value` to its bucket's centre: exact below 2^bits, else to a multiple of
@@ -83,6 +85,11 @@ class RooflineCostModel : public IterationCostModel {
   // A point-to-point transfer between two chips of the network (the KV handoff of
   // disaggregated pools), timed as the collectives are.
   Duration transfer_time(Bytes bytes) const;
+
+  // Replaces the calibration knobs; keeps the knob-independent op cache (what calibrate needs
+  // to evaluate many knob sets on one mapping cheaply).
+  void set_efficiency(const EfficiencyKnobs& knobs);
+  const EfficiencyKnobs& efficiency() const;
 
   int64_t cache_hits() const { return hits_; }
   int64_t cache_misses() const { return misses_; }
