@@ -294,4 +294,23 @@ double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPre
   return terms ? sum / d(terms) : 0.0;
 }
 
+double combined_log_error(const std::vector<RowPlan>& plans,
+                          const std::vector<RowPrediction>& pred) {
+  double sum = 0;
+  int terms = 0;
+  auto add = [&](double predicted, double published) {
+    if (predicted <= 0 || published <= 0) {
+      sum += 100.0;  // a failed prediction is far off, whatever the scale
+    } else {
+      sum += std::pow(std::log(predicted / published), 2);
+    }
+    ++terms;
+  };
+  for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
+    add(pred[i].throughput, plans[i].published);
+    if (plans[i].published_intvty) add(pred[i].intvty, *plans[i].published_intvty);
+  }
+  return terms ? sum / d(terms) : 0.0;
+}
+
 }  // namespace scoville::cli

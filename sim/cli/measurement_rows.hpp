@@ -73,7 +73,12 @@ class RowSimulator {
 double signed_error(double predicted, double published);
 
 // Mean absolute percentage error of the rows' throughput and (where published) interactivity
-// terms together; the fit's objective.
+// terms together: what is reported.
 double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPrediction>& pred);
+// Mean squared log ratio ln(predicted / published) over the same terms: what the fit minimises.
+// Smooth where MAPE has a kink at every row's zero error, so the search follows the narrow
+// valleys along which knobs trade off; symmetric in over- and under-prediction.
+double combined_log_error(const std::vector<RowPlan>& plans,
+                          const std::vector<RowPrediction>& pred);
 
 }  // namespace scoville::cli

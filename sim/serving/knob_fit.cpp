@@ -132,6 +132,94 @@ FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs
       }
     }
   }
+  // Coordinate descent crawls along valleys where knobs trade off (a lower bandwidth fraction
+  // against a larger overhead fit the same rows almost equally); a Nelder-Mead polish in the
+  // same log coordinates, scaled to [0, 1] per knob and clamped to the bounds, follows them.
+  const size_t n = names.size();
+  if (options.simplex_evaluations > 0 && n > 0) {
+    auto to_x = [&](const EfficiencyKnobs& k) {
+      std::vector<double> x(n);
+      for (size_t i = 0; i < n; ++i) {
+        const KnobSpec& spec = knob_spec(names[i]);
+        const double a = to_u(spec, spec.lo), b = to_u(spec, spec.hi);
+        x[i] = (to_u(spec, get_knob(k, names[i])) - a) / (b - a);
+      }
+      return x;
+    };
+    auto knobs_at = [&](std::vector<double> x) {
+      EfficiencyKnobs k = r.knobs;
+      for (size_t i = 0; i < n; ++i) {
+        const KnobSpec& spec = knob_spec(names[i]);
+        const double a = to_u(spec, spec.lo), b = to_u(spec, spec.hi);
+        set_knob(k, names[i], from_u(spec, a + std::clamp(x[i], 0.0, 1.0) * (b - a)));
+      }
+      return k;
+    };
+    const int budget = r.evaluations + options.simplex_evaluations;
+    std::vector<std::vector<double>> xs{to_x(r.knobs)};
+    std::vector<double> fs{best};
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<double> x = xs.front();
+      x[i] += x[i] > 0.85 ? -0.1 : 0.1;  // step inward from a bound
+      xs.push_back(x);
+      fs.push_back(eval(knobs_at(x)));
+    }
+    while (r.evaluations < budget) {
+      std::vector<size_t> order(n + 1);
+      for (size_t i = 0; i <= n; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return fs[a] < fs[b]; });
+      const size_t lo = order.front(), hi = order.back(), second = order[n - 1];
+      double spread = 0;
+      for (size_t i = 0; i <= n; ++i) {
+        for (size_t j = 0; j < n; ++j) spread = std::max(spread, std::fabs(xs[i][j] - xs[lo][j]));
+      }
+      if (spread < 1e-4) break;
+      std::vector<double> centre(n, 0.0);
+      for (size_t i = 0; i <= n; ++i) {
+        if (i == hi) continue;
+        for (size_t j = 0; j < n; ++j) centre[j] += xs[i][j] / static_cast<double>(n);
+      }
+      auto along = [&](double t) {
+        std::vector<double> x(n);
+        for (size_t j = 0; j < n; ++j)
+          x[j] = std::clamp(centre[j] + t * (xs[hi][j] - centre[j]), 0.0, 1.0);
+        return x;
+      };
+      const std::vector<double> xr = along(-1.0);
+      const double fr = eval(knobs_at(xr));
+      if (fr < fs[lo]) {
+        const std::vector<double> xe = along(-2.0);
+        const double fe = eval(knobs_at(xe));
+        xs[hi] = fe < fr ? xe : xr;
+        fs[hi] = std::min(fe, fr);
+      } else if (fr < fs[second]) {
+        xs[hi] = xr;
+        fs[hi] = fr;
+      } else {
+        const std::vector<double> xc = along(fr < fs[hi] ? -0.5 : 0.5);
+        const double fc = eval(knobs_at(xc));
+        if (fc < std::min(fr, fs[hi])) {
+          xs[hi] = xc;
+          fs[hi] = fc;
+        } else {  // shrink towards the best
+          for (size_t i = 0; i <= n; ++i) {
+            if (i == lo) continue;
+            for (size_t j = 0; j < n; ++j) xs[i][j] = xs[lo][j] + 0.5 * (xs[i][j] - xs[lo][j]);
+            fs[i] = eval(knobs_at(xs[i]));
+          }
+        }
+      }
+    }
+    size_t arg = 0;
+    for (size_t i = 1; i <= n; ++i) {
+      if (fs[i] < fs[arg]) arg = i;
+    }
+    if (fs[arg] < best) {
+      best = fs[arg];
+      r.knobs = knobs_at(xs[arg]);
+    }
+  }
   r.after = best;
   return r;
 }

@@ -1,6 +1,7 @@
 // Fitting efficiency knobs (efficiency_knobs.hpp) to measurements: deterministic coordinate
 // descent, one knob at a time by golden-section search in log space inside the knob's bounds,
-// repeated for a few sweeps. The objective is any function of the knobs (calibrate passes the
+// repeated for a few sweeps, then a Nelder-Mead polish in the same coordinates (for knobs that
+// trade off against each other). The objective is any function of the knobs (calibrate passes the
 // mean absolute percentage error of its rows); no randomness, so the same rows give the same
 // knobs bit for bit. A knob is only moved when the objective improves, so the result is never
 // worse than the start.
@@ -30,8 +31,9 @@ void set_knob(EfficiencyKnobs& knobs, const std::string& name, double value);
 double get_knob(const EfficiencyKnobs& knobs, const std::string& name);
 
 struct FitOptions {
-  int sweeps = 3;         // passes over the knobs
-  int golden_steps = 14;  // interval shrinks by 0.618^steps per knob and pass
+  int sweeps = 2;                 // coordinate passes over the knobs
+  int golden_steps = 14;          // interval shrinks by 0.618^steps per knob and pass
+  int simplex_evaluations = 120;  // Nelder-Mead polish afterwards (0: none)
 };
 
 struct FitResult {
