@@ -103,33 +103,32 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
 
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
-  std::map<std::string, ServingHardware> hardware;  // by system file
-  std::map<std::string, std::set<std::string>> fitted, held_out;
+  std::map<std::string, ServingHardware> hardware;      // by system file
+  std::map<std::string, std::set<std::string>> fitted;  // row ids an overlay was fitted on
   std::vector<Outcome> outcomes;
   for (const RowPlan& plan : plans) {
     Outcome o;
     o.plan = plan;
     if (o.plan.skipped.empty()) {
-      try {
-        auto it = hardware.find(plan.system_file);
-        if (it == hardware.end()) {
-          const std::string file = paths.resolve(plan.system_file, "arch/systems");
-          it = hardware
-                   .emplace(plan.system_file,
-                            resolve_hardware(plan.chip, file, 8, software, calibration))
-                   .first;
-          if (calibration) {
-            if (const auto overlay = config::find_overlay(file)) {
-              if (overlay->fit) {
-                fitted[plan.system_file].insert(overlay->fit->rows.begin(),
-                                                overlay->fit->rows.end());
-                held_out[plan.system_file].insert(overlay->fit->held_out.begin(),
-                                                  overlay->fit->held_out.end());
-              }
+      // The system and its overlay first, outside the row's try: a broken file stops the run
+      // (exit code 2) instead of turning every row into "infeasible".
+      auto it = hardware.find(plan.system_file);
+      if (it == hardware.end()) {
+        const std::string file = paths.resolve(plan.system_file, "arch/systems");
+        it = hardware
+                 .emplace(plan.system_file,
+                          resolve_hardware(plan.chip, file, 8, software, calibration))
+                 .first;
+        if (calibration) {
+          if (const auto overlay = config::find_overlay(file)) {
+            if (overlay->fit) {
+              fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
             }
           }
         }
-        const ServingHardware& hw = it->second;
+      }
+      const ServingHardware& hw = it->second;
+      try {
         o.calibration = hw.calibration;
         RowSimulator sim(plan, hw, prompts_per_client);
         o.predicted = sim.run(hw.efficiency);
