@@ -115,10 +115,8 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) {
     return (a.pool == "prefill" ? 0 : 1) < (b.pool == "prefill" ? 0 : 1);
   });
-  serving::RooflineOptions options;
-  options.efficiency = hw.efficiency;
-  auto roofline = std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network,
-                                                               hw.software, options);
+  auto roofline = std::make_unique<serving::RooflineCostModel>(
+      model, hw.chip, pools, hw.network, hw.software, serving::RooflineOptions{}, hw.efficiency);
   const bool disaggregated = pools.size() == 2;
   for (size_t i = 0; i < pools.size(); ++i) {
     const serving::PoolRole role = !disaggregated ? serving::PoolRole::kColocated

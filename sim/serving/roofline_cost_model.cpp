@@ -99,6 +99,7 @@ struct RooflineCostModel::Impl {
   std::unique_ptr<models::NetworkModel> network;
   SoftwareOverheads software;
   RooflineOptions options;
+  EfficiencyKnobs efficiency;
   std::array<double, models::kMathPrecisionCount> matrix_rate{};  // FLOP/s, 0: unsupported
   double vector_rate = 0;
   double hbm_bw = 0;
@@ -306,7 +307,7 @@ struct RooflineCostModel::Impl {
       for (int32_t k : order) {
         const Acc& a = acc[static_cast<size_t>(k)];
         const double bytes = a.weight_b + a.other_b;
-        const EfficiencyKnobs& e = options.efficiency;
+        const EfficiencyKnobs& e = efficiency;
         const double mem_s = e.memory_time(bytes, hbm_bw, a.cls);
         const double compute_s = e.compute_time(a.compute_s, a.cls);
         stage_time += std::max(compute_s, mem_s);
@@ -331,7 +332,7 @@ struct RooflineCostModel::Impl {
     }
     const double sw = software.per_op_launch.si() * d(fused_ops) +
                       software.per_layer_sync.si() * d(layers) + software.per_iteration.si() +
-                      options.efficiency.overhead_s(fused_ops);
+                      efficiency.overhead_s(fused_ops);
     time += sw;
     IterationCost cost;
     cost.time = Duration(time);
@@ -382,7 +383,8 @@ struct RooflineCostModel::Impl {
 RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,
                                      std::vector<workloads::PoolMapping> pools,
                                      std::optional<models::Topology> network,
-                                     SoftwareOverheads software, RooflineOptions options)
+                                     SoftwareOverheads software, RooflineOptions options,
+                                     EfficiencyKnobs efficiency)
     : impl_(std::make_unique<Impl>(std::move(model))) {
   Impl& m = *impl_;
   m.chip = std::move(chip);
@@ -391,6 +393,7 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
   if (m.topology) m.network = std::make_unique<models::NetworkModel>(*m.topology);
   m.software = software;
   m.options = options;
+  m.efficiency = efficiency;
   if (options.bucket_bits < 1 || options.bucket_bits > 20) {
     throw InputError(SourceLocation{"<roofline>", 0, 0}, "bucket_bits", "expected 1 to 20");
   }
@@ -428,11 +431,11 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
 RooflineCostModel::~RooflineCostModel() = default;
 
 void RooflineCostModel::set_efficiency(const EfficiencyKnobs& knobs) {
-  impl_->options.efficiency = knobs;
+  impl_->efficiency = knobs;
   impl_->batch_cache.clear();  // priced with the old knobs; the op cache does not depend on them
 }
 
-const EfficiencyKnobs& RooflineCostModel::efficiency() const { return impl_->options.efficiency; }
+const EfficiencyKnobs& RooflineCostModel::efficiency() const { return impl_->efficiency; }
 
 IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
   const Impl& m = *impl_;

@@ -49,7 +49,6 @@ struct RooflineOptions {
   bool cache = true;
   int bucket_bits = 6;           // relative bucket width 2^-6 (< 0.8% error on a context)
   bool collapse_decodes = true;  // false: one group per distinct decode context (reference)
-  EfficiencyKnobs efficiency;    // calibration (identity: raw peaks; efficiency_knobs.hpp)
 };
 
 // Rounds `value` to its bucket's centre: exact below 2^bits, else to a multiple of
@@ -67,11 +66,12 @@ class RooflineCostModel : public IterationCostModel {
  public:
   // `pools[i]` is the mapping of ServingSystem::pools[i]. `network`: the chips' network (its
   // first endpoints are a pool's chips); nullopt only when no mapping needs a collective.
+  // `efficiency`: calibration knobs (identity: raw peaks; efficiency_knobs.hpp).
   // Throws InputError for a mapping the model does not admit or that does not fit in HBM.
   RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,
                     std::vector<workloads::PoolMapping> pools,
                     std::optional<models::Topology> network, SoftwareOverheads software = {},
-                    RooflineOptions options = {});
+                    RooflineOptions options = {}, EfficiencyKnobs efficiency = {});
   ~RooflineCostModel() override;
   RooflineCostModel(const RooflineCostModel&) = delete;
   RooflineCostModel& operator=(const RooflineCostModel&) = delete;

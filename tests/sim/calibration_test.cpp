@@ -25,11 +25,9 @@ config::DataPaths paths() { return config::DataPaths{SCOVILLE_SOURCE_DIR}; }
 RooflineCostModel h200_model(const EfficiencyKnobs& knobs) {
   workloads::PoolMapping p;
   p.chips = 1;
-  RooflineOptions o;
-  o.efficiency = knobs;
   return RooflineCostModel(
       workloads::load_model(paths().resolve("llama-3.1-8b", "workloads/models")),
-      config::load_chip("h200", paths()), {p}, std::nullopt, {}, o);
+      config::load_chip("h200", paths()), {p}, std::nullopt, {}, {}, knobs);
 }
 
 double part(const IterationCost& c, const std::string& name) {
