@@ -203,8 +203,10 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
     y << "    held_out: " << list(f.held_out) << "  # ids predictable but not fitted on\n";
     y << "    knobs: " << list(f.knobs) << "  # the knobs fitted; the others keep defaults\n";
     y << "    objective: " << quoted(f.objective) << "  # text\n";
-    y << "    mape_before: " << g(f.mape_before) << "  # [MEAS] % objective at default knobs\n";
-    y << "    mape_after: " << g(f.mape_after) << "  # [MEAS] % objective at the fitted knobs\n";
+    y << "    mape_before: " << g(f.mape_before)
+      << "  # [MEAS] MAPE % over the rows at the raw peaks\n";
+    y << "    mape_after: " << g(f.mape_after)
+      << "  # [MEAS] MAPE % over the rows with these knobs\n";
     y << "    command: " << quoted(f.command) << "  # how to fit again\n";
   }
   return y.str();
