@@ -16,6 +16,7 @@ extern const char kAblateUsage[];
 extern const char kInferencexUsage[];
 extern const char kServeUsage[];
 extern const char kValidateUsage[];
+extern const char kCalibrateUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -31,6 +32,7 @@ const std::vector<CommandEntry>& command_table() {
       {"inferencex", kInferencexUsage, inferencex_command},
       {"serve", kServeUsage, serve_command},
       {"validate", kValidateUsage, validate_command},
+      {"calibrate", kCalibrateUsage, calibrate_command},
   };
   return table;
 }

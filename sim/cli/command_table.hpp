@@ -35,6 +35,7 @@ int ablate_command(const Invocation& invocation, std::ostream& out);
 int inferencex_command(const Invocation& invocation, std::ostream& out);
 int serve_command(const Invocation& invocation, std::ostream& out);
 int validate_command(const Invocation& invocation, std::ostream& out);
+int calibrate_command(const Invocation& invocation, std::ostream& out);
 
 const std::vector<CommandEntry>& command_table();
 // All commands' usage, or only `command`'s when it names one.

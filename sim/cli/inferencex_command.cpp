@@ -45,6 +45,7 @@ extern const char kInferencexUsage[] =
       --max-batched-tokens N        token budget per iteration (default 8192)
       --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
       --software NAME|FILE          software overheads profile (arch/software; default none)
+      --no-calibration              ignore the system file's calibration overlay (raw peaks)
       --fidelity roofline|cycle     iteration pricing (default roofline): cycle runs each
                                     iteration on the SystemC system engine (with its iteration
                                     cache); needs a system file, one co-located pool, no --search
@@ -73,6 +74,7 @@ struct Options {
   int64_t mtp_depth = 0;
   double mtp_acceptance = 0.0;
   std::string software;
+  bool calibration = true;  // apply the system file's calibration overlay, if any
   std::string fidelity = "roofline";
   std::optional<std::string> power_cap;
   uint64_t seed = 1;
@@ -141,6 +143,8 @@ Options parse(const std::vector<std::string>& args) {
       o.mtp_acceptance = parse_fraction("--mtp-acceptance", a.value(), 0.0, 1.0);
     } else if (a.is("--software")) {
       o.software = a.value();
+    } else if (a.is("--no-calibration")) {
+      o.calibration = false;
     } else if (a.is("--fidelity")) {
       o.fidelity = a.value();
     } else if (a.is("--power-cap")) {
@@ -294,11 +298,13 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     network_chips = std::max(network_chips, total);
   }
   ServingHardware hw =
-      resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software);
+      resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software, o.calibration);
   if (o.power_cap) {
     apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");
   }
+  // The cycle engine prices hardware only: calibration knobs are a roofline matter.
+  const std::string calibration = cycle ? "not applied (cycle fidelity)" : calibration_label(hw);
 
   serving::SchedulerConfig scheduler;
   scheduler.max_num_batched_tokens = o.max_batched_tokens;
@@ -368,6 +374,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                      {"chip", hw.chip.name},
                      {"model", model.name()},
                      {"fidelity", o.fidelity},
+                     {"calibration", calibration},
                      {"isl", std::to_string(o.isl)},
                      {"osl", std::to_string(o.osl)}});
   }
@@ -381,13 +388,14 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
         output::json_escape(hw.chip.name) + "\", \"model\": \"" +
         output::json_escape(model.name()) + "\", \"isl\": " + std::to_string(o.isl) +
         ", \"osl\": " + std::to_string(o.osl) + ", \"fidelity\": \"" + o.fidelity +
+        "\", \"calibration\": \"" + output::json_escape(calibration) +
         "\", \"points_tried\": " + std::to_string(points.size()) + ", ";
     print_points_json(out, header, shown);
     return 0;
   }
   out << "# scoville inferencex: " << model.name() << " on " << hw.system_name << " ("
       << hw.chip.name << "), ISL " << o.isl << ", OSL " << o.osl << ", " << o.fidelity
-      << " fidelity (docs/serving.md)\n";
+      << " fidelity (docs/serving.md), calibration " << calibration << "\n";
   if (o.search) {
     out << "# --search: " << points.size() << " points tried, " << shown.size()
         << " on the Pareto frontier shown; " << skipped.size() << " infeasible\n";

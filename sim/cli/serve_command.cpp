@@ -23,6 +23,7 @@ extern const char kServeUsage[] =
       --seed N                      overrides the scenario's seed
       --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
                                     scenario's power.cap; the chip needs power_management)
+      --no-calibration              ignore the system file's calibration overlay (raw peaks)
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points (one row) and /requests (atomically)
       --quiet                       no progress output
@@ -30,7 +31,7 @@ extern const char kServeUsage[] =
 
 int serve_command(const Invocation& invocation, std::ostream& out) {
   std::string scenario_file, output_file;
-  bool json = false;
+  bool json = false, calibration = true;
   std::optional<uint64_t> seed;
   std::optional<std::string> power_cap;
   ArgReader a("scoville serve", invocation.args);
@@ -43,6 +44,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       power_cap = a.value();
     } else if (a.is("--json")) {
       json = true;
+    } else if (a.is("--no-calibration")) {
+      calibration = false;
     } else if (a.is("--quiet")) {
       // Nothing to report for a single study; accepted for symmetry with inferencex.
     } else if (a.is("-o") || a.is("--output")) {
@@ -63,8 +66,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      "the pools use " + std::to_string(pool_chips) + " chips; the system has " +
                          std::to_string(spec.chips));
   }
-  ServingHardware hw =
-      resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software);
+  ServingHardware hw = resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips),
+                                        spec.software, calibration);
   if (power_cap) {
     apply_power_cap(hw, parse_power_cap(*power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");
@@ -99,12 +102,14 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      {"system", hw.system_name},
                      {"chip", hw.chip.name},
                      {"model", model.name()},
-                     {"fidelity", "roofline"}});
+                     {"fidelity", "roofline"},
+                     {"calibration", calibration_label(hw)}});
   }
   if (json) {
     std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
                          "\", \"system\": \"" + output::json_escape(hw.system_name) +
-                         "\", \"fidelity\": \"roofline\", \"summary\": {";
+                         "\", \"fidelity\": \"roofline\", \"calibration\": \"" +
+                         output::json_escape(calibration_label(hw)) + "\", \"summary\": {";
     bool first = true;
     for (const auto& [name, value] : point.result.metrics.named()) {
       header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
@@ -115,7 +120,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     return 0;
   }
   out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
-      << " (" << hw.chip.name << "), roofline fidelity (docs/serving.md)\n";
+      << " (" << hw.chip.name << "), roofline fidelity (docs/serving.md), calibration "
+      << calibration_label(hw) << "\n";
   for (const auto& [name, value] : point.result.metrics.named()) {
     char buffer[96];
     std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);

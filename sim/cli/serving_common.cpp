@@ -13,6 +13,7 @@
 #include "models/power/power_accounting.hpp"
 #include "sim/base/error.hpp"
 #include "sim/cli/serving_power_report.hpp"
+#include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
@@ -60,7 +61,7 @@ std::string pad(const std::string& s, size_t width) {
 }  // namespace
 
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
-                                 const std::string& software) {
+                                 const std::string& software, bool calibration) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   ServingHardware hw;
   hw.chip = config::load_chip(chip, paths);
@@ -73,6 +74,15 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     hw.network = config::build_network(s);
     hw.system_power = s.power;
     hw.system_chips = s.chips;
+    // An overlay describes the system's own chip; a --chip override runs other silicon.
+    const bool own_chip =
+        !s.chip_file.empty() && config::load_chip(s.chip_file, paths).name == hw.chip.name;
+    if (calibration && own_chip) {
+      if (const auto overlay = config::find_overlay(s.file)) {
+        hw.efficiency = overlay->knobs;
+        hw.calibration = overlay->describe();
+      }
+    }
   }
   if (!software.empty()) {
     const config::SoftwareProfile p = config::load_software(software, paths);
@@ -116,8 +126,8 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) {
     return (a.pool == "prefill" ? 0 : 1) < (b.pool == "prefill" ? 0 : 1);
   });
-  auto roofline =
-      std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network, hw.software);
+  auto roofline = std::make_unique<serving::RooflineCostModel>(
+      model, hw.chip, pools, hw.network, hw.software, serving::RooflineOptions{}, hw.efficiency);
   const bool disaggregated = pools.size() == 2;
   for (size_t i = 0; i < pools.size(); ++i) {
     const serving::PoolRole role = !disaggregated ? serving::PoolRole::kColocated
@@ -176,6 +186,10 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   engine.cost = std::make_unique<engine::SystemCostModel>(std::move(setup));
   return engine;
+}
+
+std::string calibration_label(const ServingHardware& hw) {
+  return hw.calibration.empty() ? "none (raw spec peaks)" : hw.calibration;
 }
 
 std::string mapping_label(const workloads::MappingConfig& mapping) {

@@ -30,12 +30,20 @@ struct ServingHardware {
   // The system file's power section (all-in figures) and its chip count; absent: none given.
   std::optional<models::SystemPowerParams> system_power;
   int64_t system_chips = 0;
+  // The system file's calibration overlay (sim/config/calibration_overlay.hpp), applied by the
+  // roofline; identity knobs and an empty description when none applies.
+  serving::EfficiencyKnobs efficiency;
+  std::string calibration;  // e.g. "h200-hgx8.calibration.yaml"; empty: none applied
 };
 
+// The provenance line of a run's calibration: the overlay applied, or "none (...)".
+std::string calibration_label(const ServingHardware& hw);
+
 // `system` empty: a single switch of `chips` chips built from the chip's ports ([ASSUMPTION]
-// latencies, docs/serving.md). Otherwise a system file (network part) and `chip`.
+// latencies, docs/serving.md). Otherwise a system file (network part) and `chip`, and, when
+// `calibration` is true, the system file's calibration overlay if it has one.
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
-                                 const std::string& software);
+                                 const std::string& software, bool calibration = true);
 
 // The cost model and the ServingSystem pools for a mapping (one pool: co-located; prefill and
 // decode: disaggregated, KV handed over the network). Throws InputError when infeasible.

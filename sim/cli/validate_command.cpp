@@ -1,25 +1,25 @@
 // `scoville validate`: predicted against published serving figures, side by side. Reads the
-// measurements CSV (../shared/validation/measurements.csv columns), predicts the rows whose chip
-// is in arch/chips and whose model is in scope (GPT-OSS 120B, DeepSeek R1, Llama 3.3 70B) with
-// the roofline cost model, and lists every other row with the reason it was skipped.
-// Minimal on purpose: no calibration, one mapping per row (TP = chips, EP = TP for MoE).
+// measurements CSV (../shared/validation/measurements.csv columns), plans each row
+// (measurement_rows.hpp: chip, model, precision, the replica its concurrency is per), predicts
+// the rows it can with the roofline cost model and the system's calibration overlay (unless
+// --no-calibration), and lists every other row with the reason it was skipped. Errors are
+// summarised as MAPE per system and per model, split into the rows the overlays were fitted on
+// and the rows they were not (held out), so that fit quality is never sold as prediction.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/cli/serving_common.hpp"
+#include "sim/cli/measurement_rows.hpp"
+#include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/output/json_text.hpp"
-#include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
 
@@ -27,90 +27,33 @@ extern const char kValidateUsage[] =
     R"(  scoville validate --measurements FILE.csv [options]   predicted vs published serving figures
       --software NAME|none          software overheads profile (default gpu-cuda-graphs)
       --prompts-per-client K        requests per client of each predicted point (default 10)
+      --no-calibration              ignore arch/systems/*.calibration.yaml (raw spec peaks)
       --json                        print JSON instead of the table
 )";
 
 namespace {
 
-// One CSV record (RFC 4180 quoting, one line per record).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        out.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.emplace_back();
-    } else if (c != '\r') {
-      out.back() += c;
+struct Outcome {
+  RowPlan plan;
+  RowPrediction predicted;
+  std::string set;  // "fit" (an overlay was fitted on it), "held-out", or "" (no fitted overlay)
+  std::string calibration;
+};
+
+struct Errors {
+  double tput_sum = 0, intvty_sum = 0;
+  int tput_n = 0, intvty_n = 0;
+  void add(const Outcome& o) {
+    tput_sum += std::fabs(signed_error(o.predicted.throughput, o.plan.published));
+    ++tput_n;
+    if (o.plan.published_intvty) {
+      intvty_sum += std::fabs(signed_error(o.predicted.intvty, *o.plan.published_intvty));
+      ++intvty_n;
     }
   }
-  return out;
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-// The chip a published system is built from ("" when none of those in scope).
-std::string chip_of(const std::string& system) {
-  if (contains(system, "GB200")) return "gb200";
-  if (contains(system, "B200")) return "b200";
-  if (contains(system, "H200")) return "h200";
-  return "";
-}
-
-// The workloads/models name of a published model ("" when out of scope).
-std::string model_of(const std::string& model) {
-  if (contains(model, "gpt-oss-120b")) return "gpt-oss-120b";
-  if (contains(model, "DeepSeek-R1") || contains(model, "DeepSeek-V3/R1")) return "deepseek-r1";
-  if (contains(model, "Llama-3.3-70B")) return "llama-3.3-70b";
-  return "";
-}
-
-std::optional<double> number(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  try {
-    size_t used = 0;
-    const double v = std::stod(s, &used);
-    if (used == s.size() && std::isfinite(v)) return v;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
-struct Row {
-  std::map<std::string, std::string> fields;
-  int line = 0;
-  const std::string& at(const std::string& k) const {
-    static const std::string empty;
-    auto it = fields.find(k);
-    return it == fields.end() ? empty : it->second;
-  }
+  double tput() const { return tput_n ? tput_sum / tput_n : 0.0; }
+  double intvty() const { return intvty_n ? intvty_sum / intvty_n : 0.0; }
 };
-
-struct Outcome {
-  std::string id, system, model, chip, metric;
-  int64_t isl = 0, osl = 0, concurrency = 0, chips = 0;
-  double published = 0, predicted = 0;
-  std::optional<double> published_intvty;
-  double predicted_intvty = 0;
-  std::string skipped;  // non-empty: why not predicted
-};
-
-double signed_error(double predicted, double published) {
-  return published != 0 ? (predicted - published) / published * 100.0 : 0.0;
-}
 
 std::string fmt(double v, int decimals) {
   char b[64];
@@ -118,12 +61,26 @@ std::string fmt(double v, int decimals) {
   return b;
 }
 
+// Summaries: by system, by model, and by fit set, each over every predicted row.
+std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
+    const std::vector<Outcome>& outcomes) {
+  std::map<std::string, Errors> by_system, by_model, by_set, all;
+  for (const Outcome& o : outcomes) {
+    if (!o.plan.skipped.empty()) continue;
+    by_system[o.plan.system_file].add(o);
+    by_model[o.plan.model].add(o);
+    by_set[o.set.empty() ? "uncalibrated" : o.set].add(o);
+    all["all"].add(o);
+  }
+  return {{"system", by_system}, {"model", by_model}, {"set", by_set}, {"all", all}};
+}
+
 }  // namespace
 
 int validate_command(const Invocation& invocation, std::ostream& out) {
   std::string path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
-  bool json = false;
+  bool json = false, calibration = true;
   ArgReader a("scoville validate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -133,6 +90,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     } else if (a.is("--prompts-per-client")) {
       prompts_per_client = a.count();
       if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
+    } else if (a.is("--no-calibration")) {
+      calibration = false;
     } else if (a.is("--json")) {
       json = true;
     } else {
@@ -141,154 +100,158 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   }
   if (path.empty()) throw UsageError{"--measurements is required"};
   if (software == "none") software.clear();
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
-
-  std::string line;
-  std::vector<std::string> header;
-  std::vector<Row> rows;
-  int number_of_line = 0;
-  while (std::getline(in, line)) {
-    ++number_of_line;
-    if (line.empty()) continue;
-    const std::vector<std::string> cells = split_csv(line);
-    if (header.empty()) {
-      header = cells;
-      for (const char* need : {"id", "system", "model", "isl", "osl", "concurrency",
-                               "throughput_metric", "throughput"}) {
-        if (std::find(header.begin(), header.end(), need) == header.end()) {
-          throw InputError(SourceLocation{path, 1, 1}, need, "expected this column in the header");
-        }
-      }
-      continue;
-    }
-    Row r;
-    r.line = number_of_line;
-    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) r.fields[header[i]] = cells[i];
-    rows.push_back(std::move(r));
-  }
 
   const config::DataPaths paths = config::DataPaths::from_environment();
-  const std::vector<std::string> chips_known = paths.available("arch/chips");
+  const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
+  std::map<std::string, ServingHardware> hardware;      // by system file
+  std::map<std::string, std::set<std::string>> fitted;  // row ids an overlay was fitted on
   std::vector<Outcome> outcomes;
-  for (const Row& r : rows) {
+  for (const RowPlan& plan : plans) {
     Outcome o;
-    o.id = r.at("id");
-    o.system = r.at("system");
-    o.model = r.at("model");
-    o.metric = r.at("throughput_metric");
-    o.chip = chip_of(o.system);
-    const std::string model = model_of(o.model);
-    const auto isl = number(r.at("isl"));
-    const auto osl = number(r.at("osl"));
-    const auto conc = number(r.at("concurrency"));
-    const auto published = number(r.at("throughput"));
-    const auto chips = number(r.at("chips"));
-    o.published_intvty = number(r.at("interactivity_tok_s_user"));
-    if (o.chip.empty()) {
-      o.skipped = "chip not H200 / B200 / GB200";
-    } else if (model.empty()) {
-      o.skipped = "model not GPT-OSS 120B / DeepSeek R1 / Llama 3.3 70B";
-    } else if (std::find(chips_known.begin(), chips_known.end(), o.chip) == chips_known.end()) {
-      o.skipped = "no " + o.chip + " in arch/chips";
-    } else if (!isl || !osl || !conc) {
-      o.skipped = "no isl / osl / concurrency (not a closed-loop point)";
-    } else if (!published) {
-      o.skipped = "no published throughput";
-    } else if (contains(o.system, "multinode") || (chips && *chips > 8)) {
-      o.skipped = "multi-node deployment not modelled";
-    }
-    if (o.skipped.empty()) {
-      o.isl = static_cast<int64_t>(*isl);
-      o.osl = static_cast<int64_t>(*osl);
-      o.concurrency = static_cast<int64_t>(*conc);
-      o.chips = chips ? static_cast<int64_t>(*chips) : 8;  // the "8-GPU" systems
-      o.published = *published;
+    o.plan = plan;
+    if (o.plan.skipped.empty()) {
+      // The system and its overlay first, outside the row's try: a broken file stops the run
+      // (exit code 2) instead of turning every row into "infeasible".
+      auto it = hardware.find(plan.system_file);
+      if (it == hardware.end()) {
+        const std::string file = paths.resolve(plan.system_file, "arch/systems");
+        it = hardware
+                 .emplace(plan.system_file,
+                          resolve_hardware(plan.chip, file, 8, software, calibration))
+                 .first;
+        if (calibration) {
+          if (const auto overlay = config::find_overlay(file)) {
+            if (overlay->fit) {
+              fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
+            }
+          }
+        }
+      }
+      const ServingHardware& hw = it->second;
       try {
-        const workloads::ModelConfig m =
-            workloads::load_model(paths.resolve(model, "workloads/models"));
-        const ServingHardware hw = resolve_hardware(o.chip, "", o.chips, software);
-        workloads::PoolMapping p;
-        p.chips = o.chips;
-        p.degrees.tp = o.chips;
-        p.degrees.ep = m.ffn().type == workloads::FfnType::kMoe ? o.chips : 1;
-        p.where = SourceLocation{path, r.line, 1};
-        serving::SchedulerConfig scheduler;
-        scheduler.max_num_seqs = o.concurrency;
-        const ServingEngine engine = make_engine(hw, m, workloads::MappingConfig{{p}}, scheduler);
-        serving::ServingScenario sc;
-        sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
-        sc.workload.concurrency = o.concurrency;
-        sc.workload.num_prompts = prompts_per_client * o.concurrency;
-        sc.workload.lengths = {o.isl, o.osl, 0.8};
-        sc.system = engine.system;
-        const serving::ServingMetrics metrics = serving::run_serving(sc, *engine.cost, 1).metrics;
-        o.predicted = o.metric == "output_tok_s_per_chip"  ? metrics.output_tput_per_chip
-                      : o.metric == "input_tok_s_per_chip" ? metrics.input_tput_per_chip
-                                                           : metrics.tput_per_chip;
-        o.predicted_intvty = metrics.intvty;
+        o.calibration = hw.calibration;
+        RowSimulator sim(plan, hw, prompts_per_client);
+        o.predicted = sim.run(hw.efficiency);
+        if (fitted[plan.system_file].count(plan.id)) {
+          o.set = "fit";
+        } else if (!hw.calibration.empty()) {
+          o.set = "held-out";
+        }
       } catch (const InputError& e) {
-        o.skipped = std::string("infeasible: ") + e.what();
+        o.plan.skipped = std::string("infeasible: ") + e.what();
       }
     }
     outcomes.push_back(o);
   }
+  const auto groups = summaries(outcomes);
 
   if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
-        << "\"roofline\", \"software\": \"" << output::json_escape(software) << "\", \"rows\": [";
+        << "\"roofline\", \"software\": \"" << output::json_escape(software)
+        << "\", \"calibration\": " << (calibration ? "true" : "false") << ", \"rows\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const Outcome& o = outcomes[i];
-      out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(o.id) << "\", \"system\": \""
-          << output::json_escape(o.system) << "\", \"model\": \"" << output::json_escape(o.model)
-          << "\"";
-      if (!o.skipped.empty()) {
-        out << ", \"skipped\": \"" << output::json_escape(o.skipped) << "\"}";
+      const RowPlan& p = o.plan;
+      out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(p.id) << "\", \"system\": \""
+          << output::json_escape(p.system) << "\", \"model\": \""
+          << output::json_escape(p.model_published) << "\"";
+      if (!p.skipped.empty()) {
+        out << ", \"skipped\": \"" << output::json_escape(p.skipped) << "\"}";
         continue;
       }
-      out << ", \"chip\": \"" << o.chip << "\", \"chips\": " << o.chips
-          << ", \"concurrency\": " << o.concurrency << ", \"metric\": \"" << o.metric
-          << "\", \"published\": " << output::json_number(o.published)
-          << ", \"predicted\": " << output::json_number(o.predicted)
-          << ", \"error_pct\": " << output::json_number(signed_error(o.predicted, o.published))
+      out << ", \"chip\": \"" << p.chip << "\", \"system_file\": \"" << p.system_file
+          << "\", \"workload_model\": \"" << p.model << "\", \"precision\": \""
+          << output::json_escape(p.precision_override) << "\", \"isl\": " << p.isl
+          << ", \"osl\": " << p.osl << ", \"concurrency\": " << p.concurrency
+          << ", \"replica_chips\": " << p.replica_chips
+          << ", \"implied_chips\": " << output::json_number(p.implied_chips) << ", \"metric\": \""
+          << p.metric << "\", \"set\": \"" << o.set << "\", \"calibration\": \""
+          << output::json_escape(o.calibration)
+          << "\", \"published\": " << output::json_number(p.published)
+          << ", \"predicted\": " << output::json_number(o.predicted.throughput)
+          << ", \"error_pct\": "
+          << output::json_number(signed_error(o.predicted.throughput, p.published))
           << ", \"published_intvty\": "
-          << (o.published_intvty ? output::json_number(*o.published_intvty) : "null")
-          << ", \"predicted_intvty\": " << output::json_number(o.predicted_intvty) << "}";
+          << (p.published_intvty ? output::json_number(*p.published_intvty) : "null")
+          << ", \"predicted_intvty\": " << output::json_number(o.predicted.intvty)
+          << ", \"intvty_error_pct\": "
+          << (p.published_intvty
+                  ? output::json_number(signed_error(o.predicted.intvty, *p.published_intvty))
+                  : "null")
+          << "}";
     }
-    out << "]}\n";
+    out << "], \"mape\": {";
+    for (size_t g = 0; g < groups.size(); ++g) {
+      out << (g ? ", " : "") << "\"" << groups[g].first << "\": {";
+      size_t i = 0;
+      for (const auto& [key, e] : groups[g].second) {
+        out << (i++ ? ", " : "") << "\"" << output::json_escape(key)
+            << "\": {\"tput_pct\": " << output::json_number(e.tput())
+            << ", \"tput_rows\": " << e.tput_n
+            << ", \"intvty_pct\": " << output::json_number(e.intvty())
+            << ", \"intvty_rows\": " << e.intvty_n << "}";
+      }
+      out << "}";
+    }
+    out << "}}\n";
     return 0;
   }
+  std::set<std::string> overlays;
+  for (const Outcome& o : outcomes) {
+    if (!o.calibration.empty()) overlays.insert(o.calibration);
+  }
+  std::string overlay_text;
+  for (const std::string& s : overlays) overlay_text += (overlay_text.empty() ? "" : ", ") + s;
   out << "# scoville validate: " << path << " (roofline fidelity, software "
-      << (software.empty() ? "none" : software) << ", TP = chips, EP = TP for MoE; chip stands "
-      << "for the published system's GPU)\n";
-  out << "#  id  chip   model           isl/osl     conc  metric                  published  "
-         "predicted   error   intvty pub  intvty pred   error\n";
+      << (software.empty() ? "none" : software) << ", calibration "
+      << (!calibration           ? "off (--no-calibration)"
+          : overlay_text.empty() ? "none"
+                                 : overlay_text)
+      << "; one replica of the chips its concurrency is per, TP = EP = those chips)\n";
+  out << "#  id  chip   model           isl/osl    conc  rep  set       metric           "
+         "published  predicted   error   intvty pub  intvty pred   error\n";
   int predicted = 0;
   for (const Outcome& o : outcomes) {
-    if (!o.skipped.empty()) continue;
+    const RowPlan& p = o.plan;
+    if (!p.skipped.empty()) continue;
     ++predicted;
     char b[320];
-    std::snprintf(b, sizeof b, "%5s  %-5s  %-14s  %5lld/%-5lld %5lld  %-22s %10.1f %10.1f %+7.1f%%",
-                  o.id.c_str(), o.chip.c_str(), o.model.substr(0, 14).c_str(),
-                  static_cast<long long>(o.isl), static_cast<long long>(o.osl),
-                  static_cast<long long>(o.concurrency), o.metric.c_str(), o.published, o.predicted,
-                  signed_error(o.predicted, o.published));
+    std::snprintf(b, sizeof b,
+                  "%5s  %-5s  %-14s  %5lld/%-5lld %4lld  %3lld  %-8s  %-15s %10.1f %10.1f %+7.1f%%",
+                  p.id.c_str(), p.chip.c_str(), p.model.substr(0, 14).c_str(),
+                  static_cast<long long>(p.isl), static_cast<long long>(p.osl),
+                  static_cast<long long>(p.concurrency), static_cast<long long>(p.replica_chips),
+                  o.set.empty() ? "-" : o.set.c_str(), p.metric.substr(0, 15).c_str(), p.published,
+                  o.predicted.throughput, signed_error(o.predicted.throughput, p.published));
     out << b;
-    if (o.published_intvty) {
-      std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%\n", *o.published_intvty,
-                    o.predicted_intvty, signed_error(o.predicted_intvty, *o.published_intvty));
+    if (p.published_intvty) {
+      std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%\n", *p.published_intvty,
+                    o.predicted.intvty, signed_error(o.predicted.intvty, *p.published_intvty));
     } else {
-      std::snprintf(b, sizeof b, " %11s %12.1f\n", "-", o.predicted_intvty);
+      std::snprintf(b, sizeof b, " %11s %12.1f\n", "-", o.predicted.intvty);
     }
     out << b;
   }
-  std::map<std::string, int> reasons;
+  out << "# mean absolute percentage error (throughput per chip | interactivity, rows):\n";
+  for (const auto& [group, table] : groups) {
+    for (const auto& [key, e] : table) {
+      char b[200];
+      std::snprintf(b, sizeof b, "#   %-7s %-14s %6.1f%% (%d) | %6.1f%% (%d)\n", group.c_str(),
+                    key.c_str(), e.tput(), e.tput_n, e.intvty(), e.intvty_n);
+      out << b;
+    }
+  }
+  std::map<std::string, std::vector<std::string>> reasons;
   for (const Outcome& o : outcomes) {
-    if (!o.skipped.empty()) ++reasons[o.skipped];
+    if (!o.plan.skipped.empty()) reasons[o.plan.skipped].push_back(o.plan.id);
   }
   out << "# " << predicted << " rows predicted, " << outcomes.size() - predicted << " skipped:\n";
-  for (const auto& [reason, count] : reasons) {
-    out << "#   " << fmt(count, 0) << " x " << reason << "\n";
+  for (const auto& [reason, ids] : reasons) {
+    std::string list;
+    for (size_t i = 0; i < ids.size() && i < 12; ++i) list += (i ? " " : "") + ids[i];
+    if (ids.size() > 12) list += " ...";
+    out << "#   " << fmt(static_cast<double>(ids.size()), 0) << " x " << reason << " (ids " << list
+        << ")\n";
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
@@ -23,6 +24,8 @@ std::string to_string(FileKind kind) {
       return "model";
     case FileKind::kSystem:
       return "system";
+    case FileKind::kCalibration:
+      return "calibration overlay";
   }
   return "model";
 }
@@ -35,6 +38,7 @@ FileKind detect_kind(const std::string& path) {
     if (root["study"]) return FileKind::kStudy;
     if (root["system"]) return FileKind::kSystem;
     if (root["layers"] || root["attention"]) return FileKind::kModel;
+    if (root["calibration"]) return FileKind::kCalibration;
   }
   throw InputError(location_of(root, path), "",
                    "not a Scoville file: expected a top-level 'chip:', 'energy:', 'study:' or "
@@ -59,6 +63,18 @@ FileKind check_file(const std::string& path) {
     case FileKind::kSystem:
       parse_system(path);
       break;
+    case FileKind::kCalibration: {
+      // Beside its system file (the usual name): check it the way runs read it, inherits:
+      // followed; under any other name, the file alone.
+      const std::string suffix = ".calibration.yaml";
+      const size_t n = suffix.size();
+      if (path.size() > n && path.compare(path.size() - n, n, suffix) == 0) {
+        find_overlay(path.substr(0, path.size() - n) + ".yaml");
+      } else {
+        parse_overlay(path);
+      }
+      break;
+    }
   }
   return kind;
 }
@@ -269,6 +285,8 @@ std::string dump_file(const std::string& path) {
       return dump_model(workloads::load_model(path));
     case FileKind::kSystem:
       return dump_system(parse_system(path));
+    case FileKind::kCalibration:
+      return overlay_yaml(parse_overlay(path));
   }
   return "";
 }

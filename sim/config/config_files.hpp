@@ -6,7 +6,7 @@
 
 namespace scoville::config {
 
-enum class FileKind { kChip, kEnergy, kStudy, kModel, kSystem };
+enum class FileKind { kChip, kEnergy, kStudy, kModel, kSystem, kCalibration };
 std::string to_string(FileKind kind);
 
 // Reads the file just far enough to tell its kind (InputError on unreadable or malformed YAML).

@@ -29,7 +29,11 @@ std::vector<std::string> DataPaths::available(const std::string& folder) const {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(root + "/" + folder, ec)) {
-    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    const std::string stem = entry.path().stem().string();
+    // Calibration overlays live beside the system files but are not systems.
+    const bool overlay =
+        stem.size() > 12 && stem.compare(stem.size() - 12, 12, ".calibration") == 0;
+    if (entry.path().extension() == ".yaml" && !overlay) names.push_back(stem);
   }
   std::sort(names.begin(), names.end());
   return names;

@@ -38,7 +38,8 @@ struct GroupKey {
 // One compute op of the heaviest role of a stage, reduced to what the roofline needs.
 struct ComputeRec {
   int32_t key = 0;
-  double compute_s = 0;  // FLOPs / peak at its executed precision
+  OpClass cls = OpClass::kOther;  // which calibration knobs apply
+  double compute_s = 0;           // FLOPs / peak at its executed precision
   double weight_b = 0;
   double other_b = 0;  // KV and activation bytes
   std::array<double, models::kMathPrecisionCount> macs{};
@@ -102,6 +103,7 @@ struct RooflineCostModel::Impl {
   std::unique_ptr<models::NetworkModel> network;
   SoftwareOverheads software;
   RooflineOptions options;
+  EfficiencyKnobs efficiency;
   std::array<double, models::kMathPrecisionCount> matrix_rate{};  // FLOP/s, 0: unsupported
   double vector_rate = 0;
   double hbm_bw = 0;
@@ -186,6 +188,7 @@ struct RooflineCostModel::Impl {
   ComputeRec price_op(const workloads::Op& op, int32_t key) const {
     ComputeRec r;
     r.key = key;
+    r.cls = op_class(op.kind);
     r.weight_b = op.weight_bytes.si();
     r.other_b = op.kv_read_bytes.si() + op.kv_write_bytes.si() + op.activation_in_bytes.si() +
                 op.activation_out_bytes.si();
@@ -291,6 +294,7 @@ struct RooflineCostModel::Impl {
                              bool cached) const {
     struct Acc {
       double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
+      OpClass cls = OpClass::kOther;
       std::array<double, models::kMathPrecisionCount> macs{};
     };
     struct CAcc {
@@ -349,6 +353,7 @@ struct RooflineCostModel::Impl {
             seen[static_cast<size_t>(r.key)] = 1;
             order.push_back(r.key);
           }
+          a.cls = r.cls;  // per op key; every attention-DP slot of the key needs it
           a.compute_s += r.compute_s;
           a.weight_b = std::max(a.weight_b, r.weight_b);  // weights read once per iteration
           a.other_b += r.other_b;
@@ -377,12 +382,13 @@ struct RooflineCostModel::Impl {
         for (size_t slot = 0; slot < slots; ++slot) {
           const Acc& a = acc[static_cast<size_t>(k) * slots + slot];
           const double bytes = a.weight_b + a.other_b;
-          const double mem_s = bytes / hbm_bw;
-          const double t = std::max(a.compute_s, mem_s);
+          const double mem_s = efficiency.memory_time(bytes, hbm_bw, a.cls);
+          const double compute_s = efficiency.compute_time(a.compute_s, a.cls);
+          const double t = std::max(compute_s, mem_s);
           if (t > op_s) {
             op_s = t;
             op_mem = mem_s;
-            op_compute = a.compute_s;
+            op_compute = compute_s;
           }
           const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
           for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p] * w;
@@ -413,7 +419,8 @@ struct RooflineCostModel::Impl {
                      .scaled(chips_per_stage);
     }
     const double sw = software.per_op_launch.si() * d(fused_ops) +
-                      software.per_layer_sync.si() * d(layers) + software.per_iteration.si();
+                      software.per_layer_sync.si() * d(layers) + software.per_iteration.si() +
+                      efficiency.overhead_s(fused_ops);
     time += sw;
     IterationCost cost;
     cost.time = Duration(time);
@@ -485,7 +492,8 @@ struct RooflineCostModel::Impl {
 RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,
                                      std::vector<workloads::PoolMapping> pools,
                                      std::optional<models::Topology> network,
-                                     SoftwareOverheads software, RooflineOptions options)
+                                     SoftwareOverheads software, RooflineOptions options,
+                                     EfficiencyKnobs efficiency)
     : impl_(std::make_unique<Impl>(std::move(model))) {
   Impl& m = *impl_;
   m.chip = std::move(chip);
@@ -494,6 +502,7 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
   if (m.topology) m.network = std::make_unique<models::NetworkModel>(*m.topology);
   m.software = software;
   m.options = options;
+  m.efficiency = efficiency;
   if (options.bucket_bits < 1 || options.bucket_bits > 20) {
     throw InputError(SourceLocation{"<roofline>", 0, 0}, "bucket_bits", "expected 1 to 20");
   }
@@ -529,6 +538,13 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
 }
 
 RooflineCostModel::~RooflineCostModel() = default;
+
+void RooflineCostModel::set_efficiency(const EfficiencyKnobs& knobs) {
+  impl_->efficiency = knobs;
+  impl_->batch_cache.clear();  // priced with the old knobs; the op cache does not depend on them
+}
+
+const EfficiencyKnobs& RooflineCostModel::efficiency() const { return impl_->efficiency; }
 
 IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
   const Impl& m = *impl_;

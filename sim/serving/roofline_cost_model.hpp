@@ -39,6 +39,7 @@
 #include "models/kv/kv_placement.hpp"
 #include "models/network/network_model.hpp"
 #include "models/network/topology.hpp"
+#include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
@@ -75,11 +76,12 @@ class RooflineCostModel : public IterationCostModel {
  public:
   // `pools[i]` is the mapping of ServingSystem::pools[i]. `network`: the chips' network (its
   // first endpoints are a pool's chips); nullopt only when no mapping needs a collective.
+  // `efficiency`: calibration knobs (identity: raw peaks; efficiency_knobs.hpp).
   // Throws InputError for a mapping the model does not admit or that does not fit in HBM.
   RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,
                     std::vector<workloads::PoolMapping> pools,
                     std::optional<models::Topology> network, SoftwareOverheads software = {},
-                    RooflineOptions options = {});
+                    RooflineOptions options = {}, EfficiencyKnobs efficiency = {});
   ~RooflineCostModel() override;
   RooflineCostModel(const RooflineCostModel&) = delete;
   RooflineCostModel& operator=(const RooflineCostModel&) = delete;
@@ -97,6 +99,11 @@ class RooflineCostModel : public IterationCostModel {
   // (models::KvPlacement::prefill_handoff) from the prefill pool's chips to the decode pool's,
   // timed on the network as one step (sampled per pair of chip spans, interpolated in bytes).
   Duration kv_handoff_time(Bytes bytes, models::ChipSpan prefill, models::ChipSpan decode) const;
+
+  // Replaces the calibration knobs; keeps the knob-independent op cache (what calibrate needs
+  // to evaluate many knob sets on one mapping cheaply).
+  void set_efficiency(const EfficiencyKnobs& knobs);
+  const EfficiencyKnobs& efficiency() const;
 
   int64_t cache_hits() const { return hits_; }
   int64_t cache_misses() const { return misses_; }

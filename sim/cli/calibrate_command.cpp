@@ -1,0 +1,208 @@
+// `scoville calibrate`: fits a system's efficiency knobs (sim/serving/efficiency_knobs.hpp) to
+// published measurements and writes them as an overlay next to the system file
+// (arch/systems/<name>.calibration.yaml, sim/config/calibration_overlay.hpp). The hardware files
+// are never edited. The fit starts from the raw peaks (no overlay) and minimises the squared log
+// error of throughput per chip and interactivity over the chosen rows (reported as MAPE)
+// (serving/knob_fit.hpp: deterministic coordinate descent, then Nelder-Mead). Each row's engine is
+// built once and re-priced per knob set, so a fit costs simulations, not mappings.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/cli/measurement_rows.hpp"
+#include "sim/config/calibration_overlay.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "sim/serving/knob_fit.hpp"
+
+namespace scoville::cli {
+
+extern const char kCalibrateUsage[] =
+    R"(  scoville calibrate --measurements FILE.csv --system FILE|NAME... [options]
+                                    fit a system's efficiency knobs to measured rows; write
+                                    arch/systems/<name>.calibration.yaml next to it
+      --rows all|half|ID,ID...      rows to fit (default half: every other predictable row of
+                                    the system in id order, the rest held out for validate)
+      --knobs NAME,NAME...          knobs to fit (default compute_efficiency.all,
+                                    bandwidth_efficiency.all,per_iteration_overhead)
+      --software NAME|none          software overheads profile (default gpu-cuda-graphs)
+      --prompts-per-client K        requests per client while fitting (default 4)
+      --sweeps N                    coordinate-descent passes (default 2; then a
+                                    Nelder-Mead polish of up to 120 evaluations)
+      -o, --output FILE             the overlay (one --system only; default beside the system)
+      --dry-run                     fit and print, write nothing
+)";
+
+namespace {
+
+std::string g(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
+}  // namespace
+
+int calibrate_command(const Invocation& invocation, std::ostream& out) {
+  std::string path, rows_filter = "half", software = "gpu-cuda-graphs", output;
+  std::vector<std::string> systems;
+  std::vector<std::string> knobs = {"compute_efficiency.all", "bandwidth_efficiency.all",
+                                    "per_iteration_overhead"};
+  int64_t prompts_per_client = 4;
+  serving::FitOptions fit_options;
+  bool dry_run = false;
+  ArgReader a("scoville calibrate", invocation.args);
+  while (a.next()) {
+    if (a.is("--measurements")) {
+      path = a.value();
+    } else if (a.is("--system")) {
+      systems.push_back(a.value());
+    } else if (a.is("--rows")) {
+      rows_filter = a.value();
+    } else if (a.is("--knobs")) {
+      knobs = a.list();
+    } else if (a.is("--software")) {
+      software = a.value();
+    } else if (a.is("--prompts-per-client")) {
+      prompts_per_client = a.count();
+      if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
+    } else if (a.is("--sweeps")) {
+      fit_options.sweeps = static_cast<int>(a.count());
+      if (fit_options.sweeps < 1) throw UsageError{"--sweeps: expected at least 1"};
+    } else if (a.is("-o") || a.is("--output")) {
+      output = a.value();
+    } else if (a.is("--dry-run")) {
+      dry_run = true;
+    } else {
+      a.unknown();
+    }
+  }
+  if (path.empty()) throw UsageError{"--measurements is required"};
+  if (systems.empty()) throw UsageError{"--system is required (one or more system files)"};
+  if (!output.empty() && systems.size() != 1) throw UsageError{"-o needs exactly one --system"};
+  for (const std::string& k : knobs) {
+    try {
+      serving::knob_spec(k);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError{std::string("--knobs: ") + e.what()};
+    }
+  }
+  std::set<std::string> wanted_ids;
+  if (rows_filter != "all" && rows_filter != "half") {
+    std::string item;
+    for (char c : rows_filter + ",") {
+      if (c == ',') {
+        if (item.empty()) throw UsageError{"--rows: expected all, half or a list of row ids"};
+        wanted_ids.insert(item);
+        item.clear();
+      } else {
+        item += c;
+      }
+    }
+  }
+  if (software == "none") software.clear();
+  std::string command = "scoville calibrate";
+  for (const std::string& arg : invocation.args) command += " " + arg;
+
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
+  for (const std::string& system_arg : systems) {
+    const std::string file = paths.resolve(system_arg, "arch/systems");
+    const config::SystemConfig system = config::load_system(file, paths);
+    const std::string system_name = std::filesystem::path(file).stem().string();
+    const std::string chip = std::filesystem::path(config::require_chip(system)).stem().string();
+    const ServingHardware hw = resolve_hardware(chip, file, 8, software, false);
+    // The system's predictable rows (by id order), then the chosen ones.
+    std::vector<RowPlan> candidates;
+    for (const RowPlan& p : plans) {
+      if (p.skipped.empty() && p.system_file == system_name) candidates.push_back(p);
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const RowPlan& x, const RowPlan& y) {
+      return std::stoll("0" + x.id) < std::stoll("0" + y.id);
+    });
+    std::vector<RowPlan> chosen;
+    std::vector<std::string> held_out;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const bool take = rows_filter == "all"    ? true
+                        : rows_filter == "half" ? i % 2 == 0
+                                                : wanted_ids.count(candidates[i].id) > 0;
+      (take ? chosen.push_back(candidates[i]) : held_out.push_back(candidates[i].id));
+    }
+    std::vector<RowSimulator> sims;
+    std::vector<RowPlan> fitted_plans;
+    std::vector<std::string> infeasible;
+    for (const RowPlan& p : chosen) {
+      try {
+        sims.emplace_back(p, hw, prompts_per_client);
+        fitted_plans.push_back(p);
+      } catch (const InputError& e) {
+        infeasible.push_back(p.id + " (" + e.what() + ")");
+      }
+    }
+    if (fitted_plans.empty()) {
+      throw InputError(SourceLocation{path, 0, 0}, "",
+                       "no predictable row of " + system_name + " to fit (rows '" + rows_filter +
+                           "'); systems without measurements inherit a fitted sibling's overlay "
+                           "(docs/calibration.md)");
+    }
+    auto predict = [&](const serving::EfficiencyKnobs& k) {
+      std::vector<RowPrediction> pred;
+      for (RowSimulator& s : sims) pred.push_back(s.run(k));
+      return pred;
+    };
+    const serving::FitResult fit = serving::fit_knobs(
+        knobs, hw.efficiency,
+        [&](const serving::EfficiencyKnobs& k) {
+          return combined_log_error(fitted_plans, predict(k));
+        },
+        fit_options);
+    const double mape_before = combined_mape(fitted_plans, predict(hw.efficiency));
+    const double mape_after = combined_mape(fitted_plans, predict(fit.knobs));
+
+    config::CalibrationOverlay overlay;
+    overlay.system = system_name;
+    overlay.knobs = fit.knobs;
+    config::CalibrationFit f;
+    f.measurements = path;
+    for (const RowPlan& p : fitted_plans) f.rows.push_back(p.id);
+    f.held_out = held_out;
+    f.knobs = knobs;
+    f.objective =
+        "least squares of ln(predicted / published) of throughput per chip and interactivity "
+        "over the rows; reported as their mean absolute % error; prompts per client " +
+        std::to_string(prompts_per_client);
+    f.mape_before = mape_before;
+    f.mape_after = mape_after;
+    f.command = command;
+    overlay.fit = f;
+    const std::string target = output.empty() ? config::overlay_path_for(file) : output;
+    overlay.file = target;
+
+    out << "# " << system_name << ": fitted on rows";
+    for (const std::string& id : f.rows) out << " " << id;
+    out << " (held out:";
+    for (const std::string& id : held_out) out << " " << id;
+    out << "); MAPE " << g(mape_before) << "% -> " << g(mape_after) << "% (fit objective "
+        << g(fit.before) << " -> " << g(fit.after) << " in " << fit.evaluations
+        << " evaluations)\n";
+    for (const std::string& id : infeasible) out << "#   not fitted, infeasible: " << id << "\n";
+    for (const std::string& k : knobs) {
+      const serving::KnobSpec& spec = serving::knob_spec(k);
+      out << "#   " << k << " = " << g(serving::get_knob(fit.knobs, k))
+          << (spec.unit.empty() ? "" : " ") << spec.unit << "  (" << spec.why << ")\n";
+    }
+    if (dry_run) continue;
+    output::write_text_atomically(target, config::overlay_yaml(overlay));
+    out << "# wrote " << target << "\n";
+  }
+  return 0;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,316 @@
+#include "sim/cli/measurement_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <utility>
+
+#include "sim/base/error.hpp"
+#include "sim/config/data_paths.hpp"
+#include "workloads/model_loader.hpp"
+#include "workloads/precision_override.hpp"
+
+namespace scoville::cli {
+
+namespace {
+
+// One CSV record (RFC 4180 quoting, one line per record).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The chip a published system is built from ("" when none of those in scope).
+std::string chip_of(const std::string& system) {
+  if (contains(system, "GB200")) return "gb200";
+  if (contains(system, "B200")) return "b200";
+  if (contains(system, "H200")) return "h200";
+  return "";
+}
+
+// The arch/systems file standing for a chip's published systems (its overlay applies).
+std::string system_file_of(const std::string& chip) {
+  if (chip == "gb200") return "gb200-nvl72";
+  if (chip == "b200") return "b200-hgx8";
+  if (chip == "h200") return "h200-hgx8";
+  return "";
+}
+
+// The workloads/models name of a published model ("" when out of scope).
+std::string model_of(const std::string& model) {
+  if (contains(model, "gpt-oss-120b")) return "gpt-oss-120b";
+  if (contains(model, "DeepSeek-R1") || contains(model, "DeepSeek-V3/R1")) return "deepseek-r1";
+  if (contains(model, "Llama-3.3-70B")) return "llama-3.3-70b";
+  if (contains(model, "Kimi-K2.5") && !contains(model, "K2.6")) return "kimi-k2.5";
+  return "";
+}
+
+// The published precision as a precision override of the model file. INT4 (Kimi on H200) has
+// no format of its own here: MXFP4 has the same 4-bit payload plus a scale per 32 values.
+std::string precision_override_of(const std::string& model, const std::string& published) {
+  const std::string p = lower(published);
+  const bool fp4 = contains(p, "fp4") || contains(p, "int4");
+  const std::string fp4_format = contains(p, "nvfp4") ? "nvfp4" : "mxfp4";
+  if (model == "llama-3.3-70b") {
+    if (fp4) return "weights=" + fp4_format + ",activations=fp8,kv_cache=fp8";
+    if (contains(p, "fp8")) return "weights=fp8,activations=fp8,kv_cache=fp8";
+  }
+  if (model == "deepseek-r1") {
+    if (fp4) return "experts=" + fp4_format;
+    if (contains(p, "fp8")) return "experts=fp8";
+  }
+  if (model == "kimi-k2.5" && fp4) return "experts=" + fp4_format;
+  return "";  // gpt-oss: the model file's MXFP4 experts are what was served
+}
+
+std::optional<double> number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  try {
+    size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+const std::string& MeasurementRow::at(const std::string& key) const {
+  static const std::string empty;
+  auto it = fields.find(key);
+  return it == fields.end() ? empty : it->second;
+}
+
+std::vector<MeasurementRow> read_measurements(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<MeasurementRow> rows;
+  int number_of_line = 0;
+  while (std::getline(in, line)) {
+    ++number_of_line;
+    if (line.empty()) continue;
+    const std::vector<std::string> cells = split_csv(line);
+    if (header.empty()) {
+      header = cells;
+      for (const char* need : {"id", "system", "model", "isl", "osl", "concurrency",
+                               "throughput_metric", "throughput"}) {
+        if (std::find(header.begin(), header.end(), need) == header.end()) {
+          throw InputError(SourceLocation{path, 1, 1}, need, "expected this column in the header");
+        }
+      }
+      continue;
+    }
+    MeasurementRow r;
+    r.line = number_of_line;
+    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) r.fields[header[i]] = cells[i];
+    rows.push_back(std::move(r));
+  }
+  if (header.empty()) throw InputError(SourceLocation{path, 0, 0}, "", "empty measurements file");
+  return rows;
+}
+
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const std::vector<std::string> chips_known = paths.available("arch/chips");
+  std::vector<RowPlan> plans;
+  std::map<std::string, std::map<int64_t, int>> replica_votes;  // model -> size -> rows
+  for (const MeasurementRow& r : rows) {
+    RowPlan o;
+    o.id = r.at("id");
+    o.line = r.line;
+    o.system = r.at("system");
+    o.model_published = r.at("model");
+    o.metric = r.at("throughput_metric");
+    o.precision = r.at("precision");
+    o.chip = chip_of(o.system);
+    o.model = model_of(o.model_published);
+    o.system_file = system_file_of(o.chip);
+    const auto isl = number(r.at("isl"));
+    const auto osl = number(r.at("osl"));
+    const auto conc = number(r.at("concurrency"));
+    const auto published = number(r.at("throughput"));
+    const auto chips = number(r.at("chips"));
+    const auto ttft = number(r.at("ttft_ms"));
+    const auto tpot = number(r.at("tpot_ms"));
+    const std::string notes = lower(r.at("notes"));
+    o.published_intvty = number(r.at("interactivity_tok_s_user"));
+    if (published && isl && osl && conc && ttft && tpot && o.metric == "total_tok_s_per_chip") {
+      // Little's law: InferenceX lengths are uniform in [0.8, 1] x nominal (mean 0.9 x).
+      const double e2e_s = *ttft / 1e3 + std::max(0.0, 0.9 * *osl - 1.0) * *tpot / 1e3;
+      if (e2e_s > 0) o.implied_chips = *conc * 0.9 * (*isl + *osl) / e2e_s / *published;
+    }
+    if (o.chip.empty()) {
+      o.skipped = "chip not H200 / B200 / GB200";
+    } else if (o.model.empty()) {
+      o.skipped = "model not GPT-OSS 120B / DeepSeek R1 / Llama 3.3 70B / Kimi K2.5";
+    } else if (std::find(chips_known.begin(), chips_known.end(), o.chip) == chips_known.end()) {
+      o.skipped = "no " + o.chip + " in arch/chips";
+    } else if (!isl || !osl) {
+      o.skipped = "no isl / osl (MLPerf scenario, not a closed-loop point)";
+    } else if (!conc) {
+      o.skipped = "best-throughput point without its concurrency (would need a sweep)";
+    } else if (!published) {
+      o.skipped = "no published throughput";
+    } else if (contains(notes, "mtp enabled")) {
+      o.skipped = "MTP with disaggregated multi-node pools (not modelled by validate)";
+    } else if (contains(o.system, "multinode") || (chips && *chips > 8) || o.implied_chips > 12) {
+      o.skipped = "multi-node deployment not modelled";
+    } else if (contains(r.at("framework"), "Dynamo")) {
+      o.skipped = "disaggregated serving (Dynamo) with an unpublished prefill/decode split";
+    }
+    if (o.skipped.empty()) {
+      o.isl = static_cast<int64_t>(*isl);
+      o.osl = static_cast<int64_t>(*osl);
+      o.concurrency = static_cast<int64_t>(*conc);
+      o.published = *published;
+      o.precision_override = precision_override_of(o.model, o.precision);
+      if (o.implied_chips > 0) {
+        const double l2 = std::log2(o.implied_chips);
+        const double rounded = std::clamp(std::round(l2), 0.0, 3.0);
+        if (std::fabs(l2 - rounded) > 0.25) {
+          o.skipped = "self-inconsistent: Little's law on its medians implies " +
+                      std::to_string(o.implied_chips) + " chips per replica";
+        } else {
+          o.replica_chips = int64_t{1} << static_cast<int>(rounded);
+          ++replica_votes[o.model][o.replica_chips];
+        }
+      }
+    }
+    plans.push_back(o);
+  }
+  for (RowPlan& o : plans) {
+    if (!o.skipped.empty() || o.replica_chips != 0) continue;
+    // No medians of its own: the replica size most of its model's rows show, else 8 chips.
+    int64_t best = 8;
+    int votes = 0;
+    for (const auto& [size, n] : replica_votes[o.model]) {
+      if (n > votes) best = size, votes = n;
+    }
+    o.replica_chips = best;
+  }
+  return plans;
+}
+
+struct RowSimulator::State {
+  RowPlan plan;
+  ServingEngine engine;
+  serving::RooflineCostModel* roofline = nullptr;
+  int64_t prompts_per_client = 10;
+};
+
+RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
+                           int64_t prompts_per_client)
+    : state_(std::make_unique<State>()) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  State& s = *state_;
+  s.plan = plan;
+  s.prompts_per_client = prompts_per_client;
+  workloads::ModelConfig m = workloads::load_model(paths.resolve(plan.model, "workloads/models"));
+  if (!plan.precision_override.empty()) {
+    m = workloads::apply_precision_override(
+        m, workloads::parse_precision_override(plan.precision_override, "precision"));
+  }
+  workloads::PoolMapping p;
+  p.chips = plan.replica_chips;
+  p.degrees.tp = plan.replica_chips;
+  p.degrees.ep = m.ffn().type == workloads::FfnType::kMoe ? plan.replica_chips : 1;
+  p.where = SourceLocation{"measurements row " + plan.id, plan.line, 1};
+  serving::SchedulerConfig scheduler;
+  scheduler.max_num_seqs = plan.concurrency;
+  s.engine = make_engine(hw, m, workloads::MappingConfig{{p}}, scheduler);
+  s.roofline = dynamic_cast<serving::RooflineCostModel*>(s.engine.cost.get());
+}
+
+RowSimulator::~RowSimulator() = default;
+RowSimulator::RowSimulator(RowSimulator&&) noexcept = default;
+
+RowPrediction RowSimulator::run(const serving::EfficiencyKnobs& knobs) {
+  State& s = *state_;
+  s.roofline->set_efficiency(knobs);
+  serving::ServingScenario sc;
+  sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
+  sc.workload.concurrency = s.plan.concurrency;
+  sc.workload.num_prompts = s.prompts_per_client * s.plan.concurrency;
+  sc.workload.lengths = {s.plan.isl, s.plan.osl, 0.8};
+  sc.system = s.engine.system;
+  const serving::ServingMetrics metrics = serving::run_serving(sc, *s.engine.cost, 1).metrics;
+  RowPrediction p;
+  p.throughput = s.plan.metric == "output_tok_s_per_chip"  ? metrics.output_tput_per_chip
+                 : s.plan.metric == "input_tok_s_per_chip" ? metrics.input_tput_per_chip
+                                                           : metrics.tput_per_chip;
+  p.intvty = metrics.intvty;
+  return p;
+}
+
+double signed_error(double predicted, double published) {
+  return published != 0 ? (predicted - published) / published * 100.0 : 0.0;
+}
+
+double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPrediction>& pred) {
+  double sum = 0;
+  int terms = 0;
+  for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
+    sum += std::fabs(signed_error(pred[i].throughput, plans[i].published));
+    ++terms;
+    if (plans[i].published_intvty) {
+      sum += std::fabs(signed_error(pred[i].intvty, *plans[i].published_intvty));
+      ++terms;
+    }
+  }
+  return terms ? sum / d(terms) : 0.0;
+}
+
+double combined_log_error(const std::vector<RowPlan>& plans,
+                          const std::vector<RowPrediction>& pred) {
+  double sum = 0;
+  int terms = 0;
+  auto add = [&](double predicted, double published) {
+    if (predicted <= 0 || published <= 0) {
+      sum += 100.0;  // a failed prediction is far off, whatever the scale
+    } else {
+      sum += std::pow(std::log(predicted / published), 2);
+    }
+    ++terms;
+  };
+  for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
+    add(pred[i].throughput, plans[i].published);
+    if (plans[i].published_intvty) add(pred[i].intvty, *plans[i].published_intvty);
+  }
+  return terms ? sum / d(terms) : 0.0;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,84 @@
+// What `scoville validate` and `scoville calibrate` share: reading the published measurements
+// (../shared/validation/measurements.csv), deciding per row what to simulate (or why it cannot
+// be), and simulating a row with given efficiency knobs.
+//
+// The replica a row describes: InferenceX reports throughput per GPU, and for GPT-OSS and Llama
+// its "concurrency" turns out to be per replica of one GPU, not per 8-GPU system: by Little's
+// law, concurrency x tokens per request / E2E latency / throughput per chip gives the chips the
+// concurrency is spread over, and that is 1 (not 8) on those rows while it is 8 on the DeepSeek
+// rows. So the replica is read from each row's own medians (rounded to 1, 2, 4 or 8 chips); a row
+// without TTFT and TPOT takes the replica size its model's other rows show.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/cli/serving_common.hpp"
+#include "sim/serving/efficiency_knobs.hpp"
+
+namespace scoville::cli {
+
+struct MeasurementRow {
+  std::map<std::string, std::string> fields;
+  int line = 0;
+  const std::string& at(const std::string& key) const;
+};
+
+// Throws InputError naming the file (and the missing column) when it cannot be read.
+std::vector<MeasurementRow> read_measurements(const std::string& path);
+
+// A row as Scoville predicts it.
+struct RowPlan {
+  std::string id, system, model_published, metric, precision;
+  std::string chip;                // arch/chips name ("" when out of scope)
+  std::string model;               // workloads/models name
+  std::string system_file;         // arch/systems name whose overlay applies (e.g. h200-hgx8)
+  std::string precision_override;  // "class=format,..." from the row's precision ("" none)
+  int64_t isl = 0, osl = 0, concurrency = 0;
+  int64_t replica_chips = 0;  // chips of the simulated replica (TP = EP = this)
+  double implied_chips = 0;   // Little's law on the row's medians (0: no medians)
+  double published = 0;
+  std::optional<double> published_intvty;
+  int line = 0;
+  std::string skipped;  // non-empty: why it is not predicted
+};
+
+// Plans every row (two passes: rows without medians borrow their model's replica size).
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
+
+struct RowPrediction {
+  double throughput = 0;  // in the row's metric
+  double intvty = 0;
+};
+
+// One planned row, its engine built once; run() re-prices it with other knobs (the roofline's op
+// cache is kept between runs, so a fit pays the mapping work once).
+class RowSimulator {
+ public:
+  RowSimulator(const RowPlan& plan, const ServingHardware& hw, int64_t prompts_per_client);
+  ~RowSimulator();
+  RowSimulator(RowSimulator&&) noexcept;
+  RowPrediction run(const serving::EfficiencyKnobs& knobs);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The signed error in percent.
+double signed_error(double predicted, double published);
+
+// Mean absolute percentage error of the rows' throughput and (where published) interactivity
+// terms together: what is reported.
+double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPrediction>& pred);
+// Mean squared log ratio ln(predicted / published) over the same terms: what the fit minimises.
+// Smooth where MAPE has a kink at every row's zero error, so the search follows the narrow
+// valleys along which knobs trade off; symmetric in over- and under-prediction.
+double combined_log_error(const std::vector<RowPlan>& plans,
+                          const std::vector<RowPrediction>& pred);
+
+}  // namespace scoville::cli

@@ -1,0 +1,215 @@
+#include "sim/config/calibration_overlay.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "sim/base/yaml_reader.hpp"
+
+namespace scoville::config {
+
+namespace {
+
+const char* kClasses[] = {"gemm", "attention", "other"};
+
+std::vector<std::string> id_list(MapReader& r, const std::string& key) {
+  std::vector<std::string> out;
+  const std::optional<YAML::Node> node = r.optional_raw(key);
+  if (!node || node->IsNull()) return out;
+  if (!node->IsSequence()) {
+    r.error(key, "expected a list of row ids, e.g. [4, 13]");
+    return out;
+  }
+  for (const YAML::Node& item : *node) {
+    if (!item.IsScalar()) {
+      r.error(key, "expected a list of row ids, e.g. [4, 13]");
+      return out;
+    }
+    out.push_back(item.as<std::string>());
+  }
+  return out;
+}
+
+void read_fractions(MapReader& knobs, const std::string& key,
+                    std::array<double, serving::kOpClassCount>& out) {
+  std::optional<MapReader> m = knobs.optional_map(key);
+  if (!m) return;  // absent: peak (1) for every class
+  for (size_t c = 0; c < out.size(); ++c) out[c] = m->number_or(kClasses[c], 1.0, 0.01, 1.0);
+  m->finish();
+}
+
+CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file) {
+  Diagnostics diagnostics;
+  MapReader top(root, file, "", diagnostics);
+  MapReader r = top.map("calibration");
+  top.finish();
+  CalibrationOverlay o;
+  o.file = file;
+  o.knobs_file = file;
+  o.system = r.string("system");
+  o.inherits = r.string_or("inherits", "");
+  o.why = r.string_or("why", "");
+  std::optional<MapReader> knobs = r.optional_map("knobs");
+  if (!o.inherits.empty() && knobs) {
+    r.error("knobs", "an overlay either inherits another system's knobs or has its own, not both");
+  }
+  if (o.inherits.empty() && !knobs) {
+    r.error("knobs", "expected fitted knobs (or `inherits: <system>`)");
+  }
+  if (knobs) {
+    read_fractions(*knobs, "compute_efficiency", o.knobs.compute);
+    read_fractions(*knobs, "bandwidth_efficiency", o.knobs.bandwidth);
+    o.knobs.per_op =
+        knobs->quantity_or<Duration>("per_op_overhead", Duration(0), Range::kNonNegative);
+    o.knobs.per_iteration =
+        knobs->quantity_or<Duration>("per_iteration_overhead", Duration(0), Range::kNonNegative);
+    knobs->finish();
+  }
+  if (std::optional<MapReader> f = r.optional_map("fit")) {
+    CalibrationFit fit;
+    fit.measurements = f->string_or("measurements", "");
+    fit.rows = id_list(*f, "rows");
+    fit.held_out = id_list(*f, "held_out");
+    fit.knobs = id_list(*f, "knobs");
+    fit.objective = f->string_or("objective", "");
+    fit.mape_before = f->number_or("mape_before", 0.0, 0.0, 1e9);
+    fit.mape_after = f->number_or("mape_after", 0.0, 0.0, 1e9);
+    fit.command = f->string_or("command", "");
+    f->finish();
+    o.fit = fit;
+  }
+  r.finish();
+  diagnostics.throw_if_any();
+  return o;
+}
+
+std::string g(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
+// A duration in the unit that reads best (the overlay is read by people too).
+std::string duration_text(Duration t) {
+  const double s = t.si();
+  if (s == 0) return "0 s";
+  if (s < 1e-3) return g(s * 1e6) + " us";
+  return g(s * 1e3) + " ms";
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string list(const std::vector<std::string>& ids) {
+  std::string out = "[";
+  for (size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + quoted(ids[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string CalibrationOverlay::describe() const {
+  const std::string name = std::filesystem::path(file).filename().string();
+  if (inherits.empty()) return name;
+  return name + " (knobs of " + std::filesystem::path(knobs_file).filename().string() + ")";
+}
+
+std::string overlay_path_for(const std::string& system_file) {
+  const std::filesystem::path p(system_file);
+  return (p.parent_path() / (p.stem().string() + ".calibration.yaml")).string();
+}
+
+CalibrationOverlay parse_overlay(const std::string& path) {
+  return read_overlay(load_yaml_file(path), path);
+}
+
+CalibrationOverlay parse_overlay_string(const std::string& yaml, const std::string& display_name) {
+  return read_overlay(load_yaml_string(yaml, display_name), display_name);
+}
+
+std::optional<CalibrationOverlay> find_overlay(const std::string& system_file) {
+  const std::string path = overlay_path_for(system_file);
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  CalibrationOverlay o = parse_overlay(path);
+  if (!o.inherits.empty()) {
+    const std::string parent_path =
+        (std::filesystem::path(path).parent_path() / (o.inherits + ".calibration.yaml")).string();
+    if (!std::filesystem::exists(parent_path)) {
+      throw InputError(SourceLocation{path, 0, 0}, "calibration.inherits",
+                       "no overlay " + parent_path + " to inherit knobs from");
+    }
+    const CalibrationOverlay parent = parse_overlay(parent_path);
+    if (!parent.inherits.empty()) {
+      // One level only: knobs are borrowed from a system that was itself fitted.
+      throw InputError(SourceLocation{parent_path, 0, 0}, "calibration.inherits",
+                       "inherited overlays must hold fitted knobs, not inherit in turn");
+    }
+    o.knobs = parent.knobs;
+    o.knobs_file = parent_path;
+  }
+  return o;
+}
+
+std::string overlay_yaml(const CalibrationOverlay& o) {
+  std::ostringstream y;
+  y << "# Calibration overlay of " << o.system << ".yaml (written by `scoville calibrate`; see\n"
+    << "# docs/calibration.md). Efficiency knobs of the roofline serving model; the hardware\n"
+    << "# numbers in the system and chip files are untouched. --no-calibration ignores this "
+       "file.\n";
+  y << "calibration:\n";
+  y << "  system: " << o.system << "  # the system file this overlay belongs to\n";
+  if (!o.why.empty()) y << "  why: " << quoted(o.why) << "  # text\n";
+  if (!o.inherits.empty()) {
+    y << "  inherits: " << o.inherits << "  # its fitted knobs are used; none fitted here\n";
+    return y.str();
+  }
+  const std::string tag = o.fit ? "[MEAS] fitted by scoville calibrate" : "[ASSUMPTION]";
+  auto fitted = [&](const std::string& knob) {
+    if (!o.fit) return false;
+    for (const std::string& k : o.fit->knobs) {
+      const std::string group = knob.substr(0, knob.find('.'));
+      if (k == knob || k == group + ".all") return true;
+    }
+    return false;
+  };
+  auto note = [&](const std::string& knob) {
+    return fitted(knob) ? "  # " + tag : std::string("  # [ASSUMPTION] not fitted (default)");
+  };
+  y << "  knobs:\n";
+  const std::pair<const char*, const std::array<double, serving::kOpClassCount>*> groups[] = {
+      {"compute_efficiency", &o.knobs.compute}, {"bandwidth_efficiency", &o.knobs.bandwidth}};
+  for (const auto& [group, values] : groups) {
+    y << "    " << group << ":  # fraction of peak per op class\n";
+    for (size_t c = 0; c < values->size(); ++c) {
+      y << "      " << kClasses[c] << ": " << g((*values)[c])
+        << note(std::string(group) + "." + kClasses[c]) << "\n";
+    }
+  }
+  y << "    per_op_overhead: " << duration_text(o.knobs.per_op) << note("per_op_overhead")
+    << "; added per fused op\n";
+  y << "    per_iteration_overhead: " << duration_text(o.knobs.per_iteration)
+    << note("per_iteration_overhead") << "; added per iteration\n";
+  if (o.fit) {
+    const CalibrationFit& f = *o.fit;
+    y << "  fit:\n";
+    y << "    measurements: " << quoted(f.measurements) << "  # the CSV fitted to\n";
+    y << "    rows: " << list(f.rows) << "  # ids of the rows fitted on\n";
+    y << "    held_out: " << list(f.held_out) << "  # ids predictable but not fitted on\n";
+    y << "    knobs: " << list(f.knobs) << "  # the knobs fitted; the others keep defaults\n";
+    y << "    objective: " << quoted(f.objective) << "  # text\n";
+    y << "    mape_before: " << g(f.mape_before)
+      << "  # [MEAS] MAPE % over the rows at the raw peaks\n";
+    y << "    mape_after: " << g(f.mape_after)
+      << "  # [MEAS] MAPE % over the rows with these knobs\n";
+    y << "    command: " << quoted(f.command) << "  # how to fit again\n";
+  }
+  return y.str();
+}
+
+}  // namespace scoville::config

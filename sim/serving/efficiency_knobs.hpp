@@ -1,0 +1,53 @@
+// Calibration knobs of the roofline cost model: how far a real serving stack stays from the
+// chip's peaks. The roofline prices an op at max(FLOPs / peak, bytes / HBM bandwidth); real
+// kernels reach a fraction of each peak, and a real stack pays host and launch time the
+// software profile (arch/software) only estimates. Each knob exists for one of those gaps:
+//   compute[c]    achieved fraction of peak math rate for op class c (gemm, attention, other):
+//                 GEMM tiles waste work at small batch and ramp the clock down under load,
+//                 attention kernels reach less than GEMMs, vector ops less again;
+//   bandwidth[c]  achieved fraction of HBM bandwidth for op class c: streaming weights reaches
+//                 ~70-90 % of peak, paged KV gathers less;
+//   per_op        extra time per fused op (launch gaps, kernel tails) beyond the profile's;
+//   per_iteration extra time per iteration (scheduler, sampling, host sync) beyond the profile's.
+// Identity (all fractions 1, overheads 0) leaves the roofline as it was: raw spec predictions.
+// Values come from `scoville calibrate` overlays (sim/config/calibration_overlay.hpp); this file
+// only applies them, so the roofline's arithmetic stays in one small place.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "sim/base/units.hpp"
+#include "workloads/op.hpp"
+
+namespace scoville::serving {
+
+enum class OpClass : uint8_t { kGemm = 0, kAttention = 1, kOther = 2 };
+constexpr int kOpClassCount = 3;
+const char* to_string(OpClass c);
+
+// kMatmul -> gemm, kAttention -> attention, everything else (vector, memory) -> other.
+OpClass op_class(workloads::OpKind kind);
+
+struct EfficiencyKnobs {
+  std::array<double, kOpClassCount> compute{{1.0, 1.0, 1.0}};    // fraction of peak, (0, 1]
+  std::array<double, kOpClassCount> bandwidth{{1.0, 1.0, 1.0}};  // fraction of HBM peak, (0, 1]
+  Duration per_op;         // added per fused op of an iteration
+  Duration per_iteration;  // added once per iteration
+
+  bool identity() const;
+  // The op's times once the class's efficiencies are applied.
+  double compute_time(double peak_time_s, OpClass c) const {
+    return peak_time_s / compute[static_cast<size_t>(c)];
+  }
+  double memory_time(double bytes, double peak_bandwidth, OpClass c) const {
+    return bytes / (peak_bandwidth * bandwidth[static_cast<size_t>(c)]);
+  }
+  // Extra software time of an iteration of `fused_ops` ops.
+  double overhead_s(int64_t fused_ops) const {
+    return per_op.si() * static_cast<double>(fused_ops) + per_iteration.si();
+  }
+};
+
+}  // namespace scoville::serving

@@ -1,0 +1,98 @@
+// `scoville calibrate` and `scoville validate` with and without a calibration overlay, on a tiny
+// measurements file, in a private copy of the data directory (overlays are written beside the
+// system files, which the source tree's must not get from a test).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "tests/e2e/test_support.hpp"
+
+using namespace scoville::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Two H200 rows of one replica each: by Little's law concurrency x 0.9 x (isl + osl) / E2E /
+// throughput is 1 chip (E2E = TTFT + (0.9 x osl - 1) x TPOT).
+const char* kCsv =
+    "id,source,system,chips,model,precision,framework,isl,osl,concurrency,throughput_metric,"
+    "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,e2e_s,notes\n"
+    "1,test,NVIDIA H200 (8-GPU),,gpt-oss-120b,FP4(MXFP4),x,256,32,2,total_tok_s_per_chip,"
+    "1000,59.3,50,16.85,,synthetic\n"
+    "2,test,NVIDIA H200 (8-GPU),,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
+    "1500,44,60,22.7,,synthetic\n"
+    "3,test,AMD MI300X (8-GPU),,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
+    "1500,44,60,22.7,,out of scope\n";
+
+struct DataCopy {
+  TempDir dir{"calibrate-cli"};
+  std::string env;
+  DataCopy() {
+    for (const char* sub : {"arch", "workloads/models"}) {
+      fs::create_directories(fs::path(dir.file(sub)).parent_path());
+      fs::copy(source_dir() + "/" + sub, dir.file(sub), fs::copy_options::recursive);
+    }
+    for (const auto& e : fs::directory_iterator(dir.file("arch/systems"))) {
+      if (e.path().string().find(".calibration.yaml") != std::string::npos) fs::remove(e.path());
+    }
+    env = "SCOVILLE_DATA_DIR=" + dir.file("");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("calibrate writes an overlay that validate applies and --no-calibration ignores",
+          "[cli][calibration]") {
+  DataCopy data;
+  const std::string csv = data.dir.write("m.csv", kCsv);
+  const CommandResult fit =
+      run_scoville("calibrate --measurements " + csv +
+                       " --system h200-hgx8 --rows all --knobs per_iteration_overhead --sweeps 1"
+                       " --prompts-per-client 1",
+                   data.env);
+  INFO(fit.output);
+  REQUIRE(fit.exit_code == 0);
+  const std::string overlay = data.dir.file("arch/systems/h200-hgx8.calibration.yaml");
+  REQUIRE(fs::exists(overlay));
+  const std::string text = read_file(overlay);
+  CHECK(text.find("rows: [\"1\", \"2\"]") != std::string::npos);
+  CHECK(text.find("per_iteration_overhead") != std::string::npos);
+  CHECK(text.find("scoville calibrate --measurements") != std::string::npos);
+
+  const CommandResult with =
+      run_scoville("validate --measurements " + csv + " --json --prompts-per-client 1", data.env);
+  INFO(with.output);
+  REQUIRE(with.exit_code == 0);
+  CHECK(with.output.find("\"calibration\": \"h200-hgx8.calibration.yaml\"") != std::string::npos);
+  CHECK(with.output.find("\"set\": \"fit\"") != std::string::npos);
+  CHECK(with.output.find("\"skipped\": \"chip not H200") != std::string::npos);
+  const CommandResult without = run_scoville(
+      "validate --measurements " + csv + " --json --prompts-per-client 1 --no-calibration",
+      data.env);
+  REQUIRE(without.exit_code == 0);
+  CHECK(without.output.find("\"calibration\": false") != std::string::npos);
+  CHECK(without.output.find("h200-hgx8.calibration.yaml") == std::string::npos);
+  CHECK(without.output != with.output);
+
+  // A broken overlay stops validate with the file named, exit code 2.
+  data.dir.write("arch/systems/h200-hgx8.calibration.yaml",
+                 "calibration:\n  system: h200-hgx8\n  knobs:\n    per_op_overhead: fast\n");
+  const CommandResult bad =
+      run_scoville("validate --measurements " + csv + " --prompts-per-client 1", data.env);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("h200-hgx8.calibration.yaml:4") != std::string::npos);
+}
+
+TEST_CASE("calibrate refuses a system without measured rows instead of guessing",
+          "[cli][calibration]") {
+  DataCopy data;
+  const std::string csv = data.dir.write("m.csv", kCsv);
+  const CommandResult r =
+      run_scoville("calibrate --measurements " + csv + " --system gb300-nvl72 --dry-run", data.env);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("no predictable row of gb300-nvl72") != std::string::npos);
+  CHECK(run_scoville("calibrate --measurements " + csv, data.env).exit_code == 2);
+  CHECK(run_scoville("calibrate --measurements " + csv + " --system h200-hgx8 --knobs speed",
+                     data.env)
+            .exit_code == 2);
+}

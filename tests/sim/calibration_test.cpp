@@ -1,0 +1,227 @@
+// Calibration: the knobs the roofline honours, the fitter, and the overlay file.
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/measurement_rows.hpp"
+#include "sim/config/calibration_overlay.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/serving/knob_fit.hpp"
+#include "sim/serving/roofline_cost_model.hpp"
+#include "workloads/model_loader.hpp"
+
+using namespace scoville;
+using namespace scoville::serving;
+
+namespace {
+
+config::DataPaths paths() { return config::DataPaths{SCOVILLE_SOURCE_DIR}; }
+
+RooflineCostModel h200_model(const EfficiencyKnobs& knobs) {
+  workloads::PoolMapping p;
+  p.chips = 1;
+  return RooflineCostModel(
+      workloads::load_model(paths().resolve("llama-3.1-8b", "workloads/models")),
+      config::load_chip("h200", paths()), {p}, std::nullopt, {}, {}, knobs);
+}
+
+double part(const IterationCost& c, const std::string& name) {
+  for (const auto& [n, t] : c.breakdown) {
+    if (n == name) return t.si();
+  }
+  return -1;
+}
+
+IterationBatch decode(int64_t n, int64_t context) {
+  IterationBatch b;
+  for (int64_t i = 0; i < n; ++i)
+    b.sequences.push_back({SequencePhase::kDecode, 1, context - 1, context});
+  return b;
+}
+
+IterationBatch prefill(int64_t tokens) {
+  IterationBatch b;
+  b.sequences.push_back({SequencePhase::kPrefill, tokens, 0, tokens});
+  return b;
+}
+
+std::string temp_dir(const std::string& tag) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("scoville-calib-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("the roofline scales op times by the class efficiencies and adds the overheads",
+          "[calibration]") {
+  const RooflineCostModel raw = h200_model({});
+  EfficiencyKnobs k;
+  k.bandwidth.fill(0.5);
+  k.compute.fill(0.25);
+  k.per_iteration = Duration(3e-3);
+  k.per_op = Duration(2e-6);
+  const RooflineCostModel slow = h200_model(k);
+  for (const IterationBatch& b : {decode(4, 512), prefill(4096)}) {
+    const IterationCost a = raw.cost(b), c = slow.cost(b);
+    CHECK(part(c, "hbm") == Approx(2.0 * part(a, "hbm")).epsilon(1e-12));
+    CHECK(part(c, "compute") == Approx(4.0 * part(a, "compute")).epsilon(1e-12));
+    CHECK(part(c, "software") > part(a, "software") + 3e-3);
+    CHECK(c.time.si() > a.time.si());
+  }
+  // set_efficiency re-prices (the batch cache must not keep the old knobs' costs).
+  RooflineCostModel m = h200_model({});
+  const double before = m.cost(decode(4, 512)).time.si();
+  m.set_efficiency(k);
+  CHECK(m.cost(decode(4, 512)).time.si() == Approx(slow.cost(decode(4, 512)).time.si()));
+  m.set_efficiency({});
+  CHECK(m.cost(decode(4, 512)).time.si() == before);
+}
+
+TEST_CASE("fit_knobs finds the minimum of a known objective inside the bounds", "[calibration]") {
+  // A separable bowl in log space with its minimum at known knob values.
+  const double c0 = 0.55, b0 = 0.8, t0 = 4e-3;
+  auto objective = [&](const EfficiencyKnobs& k) {
+    return std::pow(std::log(k.compute[0] / c0), 2) + std::pow(std::log(k.bandwidth[1] / b0), 2) +
+           std::pow((k.per_iteration.si() - t0) / 1e-3, 2);
+  };
+  const FitResult r =
+      fit_knobs({"compute_efficiency.all", "bandwidth_efficiency.all", "per_iteration_overhead"},
+                {}, objective);
+  CHECK(r.knobs.compute[0] == Approx(c0).epsilon(0.01));
+  CHECK(r.knobs.compute[2] == r.knobs.compute[0]);  // ".all" ties the classes
+  CHECK(r.knobs.bandwidth[1] == Approx(b0).epsilon(0.01));
+  CHECK(r.knobs.per_iteration.si() == Approx(t0).epsilon(0.02));
+  CHECK(r.after < r.before);
+  // Bounds hold even when the objective pulls outside them.
+  const FitResult low = fit_knobs({"compute_efficiency.gemm"}, {},
+                                  [](const EfficiencyKnobs& k) { return k.compute[0]; });
+  CHECK(low.knobs.compute[0] == Approx(knob_spec("compute_efficiency.gemm").lo).epsilon(0.01));
+  CHECK_THROWS_AS(knob_spec("compute_efficiency.tensor"), std::invalid_argument);
+}
+
+TEST_CASE("calibrate recovers the knobs that generated synthetic rows", "[calibration]") {
+  // Rows produced by the serving model itself with known knobs; the fit starts from the peaks.
+  EfficiencyKnobs truth;
+  truth.bandwidth.fill(0.6);
+  truth.per_iteration = Duration(2e-3);
+  const cli::ServingHardware hw = cli::resolve_hardware("h200", "", 1, "", false);
+  std::vector<cli::RowPlan> plans;
+  std::vector<cli::RowSimulator> sims;
+  // Two rows that weigh the knobs differently: one sequence with a short context (weights
+  // dominate a step, the overhead is a large share) and 64 with long contexts (KV reads dominate).
+  for (const auto& [concurrency, isl] : {std::pair<int64_t, int64_t>{1, 128}, {64, 2048}}) {
+    cli::RowPlan p;
+    p.id = std::to_string(concurrency);
+    p.model = "llama-3.1-8b";
+    p.metric = "total_tok_s_per_chip";
+    p.isl = isl;
+    p.osl = 64;
+    p.concurrency = concurrency;
+    p.replica_chips = 1;
+    sims.emplace_back(p, hw, 1);
+    const cli::RowPrediction t = sims.back().run(truth);
+    p.published = t.throughput;
+    p.published_intvty = t.intvty;
+    plans.push_back(p);
+  }
+  auto objective = [&](const EfficiencyKnobs& k) {
+    std::vector<cli::RowPrediction> pred;
+    for (cli::RowSimulator& s : sims) pred.push_back(s.run(k));
+    return cli::combined_log_error(plans, pred);
+  };
+  const FitResult r =
+      fit_knobs({"bandwidth_efficiency.all", "per_iteration_overhead"}, {}, objective);
+  CHECK(r.before > 0.05);  // ~25 % off
+  CHECK(r.after < 1e-5);
+  CHECK(r.knobs.bandwidth[0] == Approx(0.6).epsilon(0.03));
+  CHECK(r.knobs.per_iteration.si() == Approx(2e-3).epsilon(0.05));
+  // Deterministic: the same rows give the same knobs bit for bit.
+  const FitResult again =
+      fit_knobs({"bandwidth_efficiency.all", "per_iteration_overhead"}, {}, objective);
+  CHECK(again.knobs.bandwidth[0] == r.knobs.bandwidth[0]);
+  CHECK(again.knobs.per_iteration.si() == r.knobs.per_iteration.si());
+}
+
+TEST_CASE("an overlay survives a write and read round trip", "[calibration]") {
+  config::CalibrationOverlay o;
+  o.system = "h200-hgx8";
+  o.knobs.compute = {0.5, 0.4, 0.9};
+  o.knobs.bandwidth = {0.75, 0.75, 0.75};
+  o.knobs.per_op = Duration(1.5e-6);
+  o.knobs.per_iteration = Duration(2.25e-3);
+  config::CalibrationFit f;
+  f.measurements = "m.csv";
+  f.rows = {"4", "13"};
+  f.held_out = {"22"};
+  f.knobs = {"compute_efficiency.gemm", "bandwidth_efficiency.all"};
+  f.objective = "mape";
+  f.mape_before = 80.5;
+  f.mape_after = 9.25;
+  f.command = "scoville calibrate --measurements \"m.csv\"";
+  o.fit = f;
+  const config::CalibrationOverlay back =
+      config::parse_overlay_string(config::overlay_yaml(o), "x");
+  CHECK(back.system == o.system);
+  CHECK(back.knobs.compute == o.knobs.compute);
+  CHECK(back.knobs.bandwidth == o.knobs.bandwidth);
+  CHECK(back.knobs.per_op.si() == Approx(1.5e-6));
+  CHECK(back.knobs.per_iteration.si() == Approx(2.25e-3));
+  REQUIRE(back.fit);
+  CHECK(back.fit->rows == f.rows);
+  CHECK(back.fit->held_out == f.held_out);
+  CHECK(back.fit->knobs == f.knobs);
+  CHECK(back.fit->command == f.command);
+  CHECK(back.fit->mape_after == Approx(9.25));
+}
+
+TEST_CASE("a bad overlay is one located InputError", "[calibration]") {
+  const std::string text =
+      "calibration:\n"
+      "  system: h200-hgx8\n"
+      "  knobs:\n"
+      "    compute_efficiency:\n"
+      "      gemm: 1.5\n";
+  try {
+    config::parse_overlay_string(text, "bad.calibration.yaml");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("bad.calibration.yaml:5") != std::string::npos);
+    CHECK(what.find("gemm") != std::string::npos);
+  }
+  CHECK_THROWS_AS(config::parse_overlay_string("calibration:\n  system: x\n", "none.yaml"),
+                  InputError);
+  CHECK_THROWS_AS(
+      config::parse_overlay_string(
+          "calibration:\n  system: x\n  inherits: y\n  knobs:\n    per_op_overhead: 1 us\n",
+          "both.yaml"),
+      InputError);
+}
+
+TEST_CASE("an inheriting overlay takes its sibling's fitted knobs, one level only",
+          "[calibration]") {
+  const std::string dir = temp_dir("inherit");
+  std::ofstream(dir + "/parent.calibration.yaml")
+      << "calibration:\n  system: parent\n  knobs:\n    bandwidth_efficiency: {gemm: 0.7, "
+         "attention: 0.6, other: 0.5}\n    per_iteration_overhead: 3 ms\n";
+  std::ofstream(dir + "/child.calibration.yaml")
+      << "calibration:\n  system: child\n  inherits: parent\n  why: no measurements\n";
+  std::ofstream(dir + "/grandchild.calibration.yaml")
+      << "calibration:\n  system: grandchild\n  inherits: child\n";
+  CHECK_FALSE(config::find_overlay(dir + "/absent.yaml"));
+  const auto child = config::find_overlay(dir + "/child.yaml");
+  REQUIRE(child);
+  CHECK(child->knobs.bandwidth[1] == Approx(0.6));
+  CHECK(child->knobs.per_iteration.si() == Approx(3e-3));
+  CHECK(child->describe().find("parent.calibration.yaml") != std::string::npos);
+  CHECK_THROWS_AS(config::find_overlay(dir + "/grandchild.yaml"), InputError);
+  std::filesystem::remove_all(dir);
+}
