@@ -58,8 +58,12 @@ int64_t blocks_for(int64_t tokens, int64_t block_tokens) {
 class Run {
  public:
   Run(const ServingSystem& system, const IterationCostModel& cost_model,
-      const workloads::RequestPlan& plan, uint64_t seed)
-      : system_(system), cost_model_(cost_model), plan_(plan), mtp_rng_(seed, "serving.mtp") {}
+      const workloads::RequestPlan& plan, uint64_t seed, SchedulerObserver* observer)
+      : system_(system),
+        cost_model_(cost_model),
+        plan_(plan),
+        mtp_rng_(seed, "serving.mtp"),
+        observer_(observer) {}
 
   ServingTrace execute() {
     check_requests();
@@ -206,8 +210,9 @@ class Run {
     return w;
   }
 
-  void preempt_last(Pool& p) {
+  void preempt_last(Pool& p, Duration now) {
     Sequence victim = p.running.back();
+    if (observer_ != nullptr) observer_->on_preemption(p.index, victim.request, now);
     p.running.pop_back();
     p.free_blocks += victim.blocks;
     p.stats.preemptions += 1;
@@ -236,7 +241,7 @@ class Run {
       while (blocks_for(p.running[i].computed + tokens, block) - p.running[i].blocks >
              p.free_blocks) {
         self_preempted = p.running.size() == i + 1;
-        preempt_last(p);
+        preempt_last(p, now);
         preempted = true;
         if (self_preempted) break;
       }
@@ -286,11 +291,28 @@ class Run {
     p.stats.max_batch_sequences =
         std::max(p.stats.max_batch_sequences, static_cast<int64_t>(p.in_flight.size()));
     p.busy = true;
+    if (observer_ != nullptr) observe_iteration(p, now, cost);
     Event e;
     e.time = now + cost.time;
     e.kind = EventKind::kIterationEnd;
     e.pool = p.index;
     push(e);
+  }
+
+  void observe_iteration(const Pool& p, Duration now, const IterationCost& cost) const {
+    ObservedIteration o;
+    o.pool = p.index;
+    o.start = now;
+    o.end = now + cost.time;
+    o.energy = cost.energy;
+    for (const Scheduled& s : p.in_flight) {
+      o.sequences.push_back(
+          ObservedSequence{p.running[s.running_index].request, s.work.phase, s.work.new_tokens});
+    }
+    o.kv_blocks_used = p.config->kv_capacity_blocks - p.free_blocks;
+    o.running = static_cast<int64_t>(p.running.size());
+    o.waiting = static_cast<int64_t>(p.waiting.size());
+    observer_->on_iteration(o);
   }
 
   // Tokens a decode step yields: 1 + accepted drafts.
@@ -386,6 +408,10 @@ class Run {
     }
     trace_.stats.kv_transfers += 1;
     trace_.stats.kv_transfer_bytes += t.bytes;
+    if (observer_ != nullptr) {
+      observer_->on_kv_transfer(
+          ObservedKvTransfer{s.request, p.index, p.index + 1, now, now + delay, t.tokens, t.bytes});
+    }
     Event e;
     e.time = now + delay;
     e.kind = EventKind::kKvArrival;
@@ -417,6 +443,7 @@ class Run {
   const IterationCostModel& cost_model_;
   const workloads::RequestPlan& plan_;
   RngStream mtp_rng_;
+  SchedulerObserver* observer_;
   std::vector<Pool> pools_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   int64_t next_order_ = 0;
@@ -441,10 +468,10 @@ ContinuousBatchingScheduler::ContinuousBatchingScheduler(const ServingSystem& sy
                                                          const IterationCostModel& cost_model)
     : system_(system), cost_model_(cost_model) {}
 
-ServingTrace ContinuousBatchingScheduler::run(const workloads::RequestPlan& plan,
-                                              uint64_t seed) const {
+ServingTrace ContinuousBatchingScheduler::run(const workloads::RequestPlan& plan, uint64_t seed,
+                                              SchedulerObserver* observer) const {
   validate(system_);
-  return Run(system_, cost_model_, plan, seed).execute();
+  return Run(system_, cost_model_, plan, seed, observer).execute();
 }
 
 }  // namespace scoville::serving
