@@ -16,6 +16,7 @@
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
+#include "sim/output/system_trace.hpp"
 #include "sim/output/terminal_style.hpp"
 #include "workloads/precision_override.hpp"
 
@@ -53,7 +54,8 @@ extern const char kRunUsage[] =
                                     chip's power_management section; docs/power.md)
       --json                        print the results as JSON instead of a table
       -o, --output FILE.h5          also write results to HDF5 (atomically)
-      --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically)
+      --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically); with
+                                    --system: critical paths, collectives replayed per link
       --trace-window START:END      keep only that span of each chip's timeline (e.g. '0 s:5 ms')
       --trace-chips NAME[,NAME]     keep only those chips in the timeline
       --trace-file FILE             run one chip role's trace file (native .yaml or Chakra
@@ -195,12 +197,19 @@ int64_t bounded_count(long long v, const char* flag, int64_t max) {
   return v;
 }
 
-int run_system(const RunOptions& r, std::ostream& out) {
+int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& out) {
   const config::DataPaths paths = config::DataPaths::from_environment();
-  if (r.study_file || !r.chips.empty() || r.h5_output || r.trace_output || r.precision) {
+  if (r.study_file || !r.chips.empty() || r.h5_output || r.precision || !r.trace_chips.empty()) {
     throw UsageError(
-        "scoville run --system takes --model, --batch, --isl, --osl and the system flags; "
-        "--study, --chip, --precision, -o and --trace are for single-chip studies");
+        "scoville run --system takes --model, --batch, --isl, --osl, the system flags and "
+        "--trace (with --trace-window, --trace-max-events); --study, --chip, --precision, -o "
+        "and --trace-chips are for single-chip studies");
+  }
+  output::TraceOptions trace;
+  if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);
+  if (r.trace_max_events) output::parse_trace_max_events(*r.trace_max_events, trace);
+  if ((r.trace_window || r.trace_max_events) && !r.trace_output) {
+    throw UsageError("--trace-window and --trace-max-events need --trace FILE.json");
   }
   SystemRunArgs args = r.system_args;
   args.system = r.system;
@@ -212,7 +221,16 @@ int run_system(const RunOptions& r, std::ostream& out) {
   const config::SystemConfig system = config::load_system(*r.system, paths);
   const engine::SystemSetup setup = system_setup(args, system, paths);
   engine::SystemStudy study(setup, study_config(args));
-  const engine::SystemStudyResult result = study.run();
+  // Recording the critical paths only observes: the report is the same with and without.
+  std::vector<engine::SystemTimelineIteration> timeline;
+  const engine::SystemStudyResult result = study.run(r.trace_output ? &timeline : nullptr);
+  if (r.trace_output) {
+    output::write_text_atomically(
+        *r.trace_output,
+        output::render_system_trace(
+            study.engine().topology(), setup, timeline,
+            output::Provenance::current(invocation.argc, invocation.argv, 0), trace));
+  }
   if (args.json) {
     render_system_json(out, setup, study.config(), result);
   } else {
@@ -227,7 +245,8 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   RunOptions r = parse_run(invocation.args);
   if (r.trace_file) return run_trace_file(r, out);
   if (r.system) {
-    if (names_system(*r.system, config::DataPaths::from_environment())) return run_system(r, out);
+    if (names_system(*r.system, config::DataPaths::from_environment()))
+      return run_system(r, invocation, out);
     r.chips.push_back(*r.system);  // a chip name: the single-chip study, as before
   }
   if (r.system_args.any_system_flag) {
