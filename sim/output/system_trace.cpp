@@ -7,6 +7,7 @@
 #include "models/activity/activity_track.hpp"
 #include "models/network/flow_replay.hpp"
 #include "models/network/router.hpp"
+#include "sim/base/error.hpp"
 #include "sim/output/trace_event_writer.hpp"
 
 namespace scoville::output {
@@ -84,11 +85,17 @@ std::string render_system_trace(const models::Topology& topology, const engine::
       }
       auto found = replays.find(span.schedule.get());
       if (found == replays.end()) {
-        found = replays
-                    .emplace(span.schedule.get(),
-                             models::replay_schedule(topology, router, *span.schedule,
-                                                     static_cast<size_t>(flow_budget)))
-                    .first;
+        try {
+          found = replays
+                      .emplace(span.schedule.get(),
+                               models::replay_schedule(topology, router, *span.schedule,
+                                                       static_cast<size_t>(flow_budget)))
+                      .first;
+        } catch (const InputError&) {
+          // A step too large to replay flow by flow (kMaxReplayFlows): shown on the path only.
+          ++not_replayed;
+          continue;
+        }
       }
       const models::Replay& replay = found->second;
       flow_budget -= static_cast<int64_t>(replay.flows.size());
