@@ -16,9 +16,9 @@ import trace_checks  # noqa: E402
 
 SCOVILLE, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(WORK, exist_ok=True)
-# Tiny: TP 2 of an 8-GPU HGX (two chips on the NVSwitch), 3 decode samples.
+# Tiny: TP 2 of an 8-GPU HGX (two chips on the NVSwitch), a short prompt and two output tokens.
 RUN = [SCOVILLE, "run", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--batch", "1",
-       "--isl", "128", "--osl", "4", "--tp", "2", "--json"]
+       "--isl", "64", "--osl", "2", "--tp", "2", "--json"]
 failures = []
 
 
