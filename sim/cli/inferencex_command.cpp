@@ -15,6 +15,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/serving_common.hpp"
 #include "sim/cli/serving_power_report.hpp"
+#include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/mapping_loader.hpp"
@@ -55,6 +56,14 @@ extern const char kInferencexUsage[] =
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points and /requests (atomically)
       --quiet                       no progress bar (it shows only on a terminal anyway)
+      --trace FILE.json             write a Perfetto / Chrome JSON timeline of one point: a
+                                    process per pool, a thread per request
+                                    (docs/results-format.md, Timelines)
+      --trace-point N               the concurrency traced (one of --concurrency; default the
+                                    first); with --search, the first mapping that runs it
+      --trace-window START:END      keep only that span of the timeline (e.g. '0 s:2 s')
+      --trace-max-events N          at most N slices per thread, points per counter and
+                                    request threads (default 5000)
 )";
 
 namespace {
@@ -80,6 +89,8 @@ struct Options {
   uint64_t seed = 1;
   bool json = false, quiet = false;
   std::string output;
+  ServingTraceArgs trace;
+  std::optional<int64_t> trace_point;
 };
 
 double parse_fraction(const std::string& flag, const std::string& text, double lo, double hi) {
@@ -102,7 +113,11 @@ Options parse(const std::vector<std::string>& args) {
     return static_cast<int64_t>(v);
   };
   while (a.next()) {
-    if (a.is("--system")) {
+    if (read_serving_trace_flag(a, o.trace)) {
+      continue;
+    } else if (a.is("--trace-point")) {
+      o.trace_point = positive("--trace-point");
+    } else if (a.is("--system")) {
       o.system = a.value();
     } else if (a.is("--chip")) {
       o.chip = a.value();
@@ -177,6 +192,14 @@ Options parse(const std::vector<std::string>& args) {
   }
   if (o.concurrency.empty()) {
     for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);
+  }
+  if (o.trace_point) {
+    if (!o.trace.output) throw UsageError{"--trace-point needs --trace FILE.json"};
+    if (std::find(o.concurrency.begin(), o.concurrency.end(), *o.trace_point) ==
+        o.concurrency.end()) {
+      throw UsageError{"--trace-point " + std::to_string(*o.trace_point) +
+                       " is not one of the --concurrency values"};
+    }
   }
   return o;
 }
@@ -263,6 +286,9 @@ std::vector<workloads::MappingConfig> candidates(const Options& o,
 
 int inferencex_command(const Invocation& invocation, std::ostream& out) {
   const Options o = parse(invocation.args);
+  const output::TraceOptions trace_options = serving_trace_options(o.trace);
+  const int64_t traced_concurrency = o.trace_point.value_or(o.concurrency.front());
+  bool traced = false;
   const config::DataPaths paths = config::DataPaths::from_environment();
   const bool chip_system = names_chip(o.system);
   const bool cycle = o.fidelity == "cycle";
@@ -347,13 +373,24 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
       point.ep = first.degrees.ep;
       point.attn_dp = first.degrees.attn_dp;
       point.chips = scenario.system.total_chips();
+      // One point is traced; the recorder only watches (same results with and without).
+      const bool trace_this = o.trace.output && !traced && n == traced_concurrency;
+      output::ServingTimelineRecorder recorder;
       try {
-        point.result = serving::run_serving(scenario, *engine->cost, o.seed);
+        point.result =
+            serving::run_serving(scenario, *engine->cost, o.seed, trace_this ? &recorder : nullptr);
       } catch (const InputError& e) {
         if (!o.search) throw;
         skipped.push_back(label + " at concurrency " + std::to_string(n) + ": " + e.what());
         progress.step(label);
         continue;
+      }
+      if (trace_this) {
+        write_serving_trace(*o.trace.output, scenario.system, point.result, recorder,
+                            "inferencex " + label + " at concurrency " + std::to_string(n),
+                            output::Provenance::current(invocation.argc, invocation.argv, o.seed),
+                            trace_options);
+        traced = true;
       }
       fill_point_stats(point);
       points.push_back(std::move(point));
@@ -365,6 +402,11 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     for (const std::string& s : skipped) why += "\n  " + s;
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--search",
                      "no feasible mapping:" + why);
+  }
+  if (o.trace.output && !traced) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--trace-point",
+                     "no feasible mapping ran concurrency " + std::to_string(traced_concurrency) +
+                         ", so there is no point to trace");
   }
   mark_pareto(points);
 

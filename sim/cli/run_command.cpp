@@ -16,6 +16,7 @@
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
+#include "sim/output/system_trace.hpp"
 #include "sim/output/terminal_style.hpp"
 #include "workloads/precision_override.hpp"
 
@@ -55,7 +56,8 @@ extern const char kRunUsage[] =
                                     chip's power_management section; docs/power.md)
       --json                        print the results as JSON instead of a table
       -o, --output FILE.h5          also write results to HDF5 (atomically)
-      --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically)
+      --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically); with
+                                    --system: critical paths, collectives replayed per link
       --trace-window START:END      keep only that span of each chip's timeline (e.g. '0 s:5 ms')
       --trace-chips NAME[,NAME]     keep only those chips in the timeline
       --trace-file FILE             run one chip role's trace file (native .yaml or Chakra
@@ -197,14 +199,30 @@ int64_t bounded_count(long long v, const char* flag, int64_t max) {
   return v;
 }
 
+// The timeline a system run writes with --trace (none without it).
+std::optional<SystemTraceRequest> system_trace_request(const RunOptions& r,
+                                                       const Invocation& invocation) {
+  if ((r.trace_window || r.trace_max_events) && !r.trace_output) {
+    throw UsageError("--trace-window and --trace-max-events need --trace FILE.json");
+  }
+  if (!r.trace_output) return std::nullopt;
+  SystemTraceRequest trace{
+      *r.trace_output, {}, output::Provenance::current(invocation.argc, invocation.argv, 0)};
+  if (r.trace_window) output::parse_trace_window(*r.trace_window, trace.options);
+  if (r.trace_max_events) output::parse_trace_max_events(*r.trace_max_events, trace.options);
+  return trace;
+}
+
 // `run --system NAME` with flags: the flags become the system run's settings.
 int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& out) {
-  if (r.study_file || !r.chips.empty() || r.trace_output || r.precision || r.power_cap) {
+  if (r.study_file || !r.chips.empty() || r.precision || r.power_cap || !r.trace_chips.empty()) {
     throw UsageError(
-        "scoville run --system takes --model, --batch, --isl, --osl, --seed, -o, --json and the "
-        "system flags; --study (a study file can hold system: itself), --chip, --precision, "
-        "--power-cap and --trace are for single-chip studies");
+        "scoville run --system takes --model, --batch, --isl, --osl, --seed, -o, --json, the "
+        "system flags and --trace (with --trace-window, --trace-max-events); --study (a study "
+        "file can hold system: itself), --chip, --precision, --power-cap and --trace-chips are "
+        "for single-chip studies");
   }
+  const std::optional<SystemTraceRequest> trace = system_trace_request(r, invocation);
   SystemRunArgs args = r.system_args;
   args.system = r.system;
   args.model = r.model;
@@ -214,7 +232,7 @@ int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& 
   if (r.osl) args.osl = bounded_count(*r.osl, "--osl", study::kMaxSequenceTokens);
   if (r.seed) args.seed = static_cast<uint64_t>(*r.seed);
   run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
-                   r.h5_output, out);
+                   r.h5_output, out, trace ? &*trace : nullptr);
   return 0;
 }
 
@@ -222,15 +240,16 @@ int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& 
 // --batch, --isl, --osl and --seed override the file as they do for single-chip studies.
 int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
                           const Invocation& invocation, std::ostream& out) {
-  if (!r.chips.empty() || r.trace_output || r.precision || r.power_cap) {
+  if (!r.chips.empty() || r.precision || r.power_cap || !r.trace_chips.empty()) {
     throw UsageError(s.source +
-                     " runs a system (system:); --chip, --precision, --power-cap and --trace are "
-                     "for single-chip studies");
+                     " runs a system (system:); --chip, --precision, --power-cap and "
+                     "--trace-chips are for single-chip studies");
   }
   SystemRunArgs args = system_args(s);
   args.json = r.json;
+  const std::optional<SystemTraceRequest> trace = system_trace_request(r, invocation);
   run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
-                   r.h5_output, out);
+                   r.h5_output, out, trace ? &*trace : nullptr);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/serving_common.hpp"
 #include "sim/cli/serving_power_report.hpp"
+#include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
 #include "sim/output/json_text.hpp"
@@ -27,6 +28,12 @@ extern const char kServeUsage[] =
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points (one row) and /requests (atomically)
       --quiet                       no progress output
+      --trace FILE.json             write a Perfetto / Chrome JSON timeline of the run: a
+                                    process per pool (iterations, counters), a thread per
+                                    request, KV hand-over arrows (docs/results-format.md)
+      --trace-window START:END      keep only that span of the timeline (e.g. '0 s:2 s')
+      --trace-max-events N          at most N slices per thread, points per counter and
+                                    request threads (default 5000)
 )";
 
 int serve_command(const Invocation& invocation, std::ostream& out) {
@@ -34,9 +41,12 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   bool json = false, calibration = true;
   std::optional<uint64_t> seed;
   std::optional<std::string> power_cap;
+  ServingTraceArgs trace;
   ArgReader a("scoville serve", invocation.args);
   while (a.next()) {
-    if (a.is("--scenario")) {
+    if (read_serving_trace_flag(a, trace)) {
+      continue;
+    } else if (a.is("--scenario")) {
       scenario_file = a.value();
     } else if (a.is("--seed")) {
       seed = static_cast<uint64_t>(a.count());
@@ -55,6 +65,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     }
   }
   if (scenario_file.empty()) throw UsageError{"--scenario is required"};
+  const output::TraceOptions trace_options = serving_trace_options(trace);
   const config::ServingStudySpec spec = config::load_scenario(scenario_file);
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::ModelConfig model =
@@ -92,7 +103,15 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   point.ep = spec.mapping.pools.back().degrees.ep;
   point.attn_dp = spec.mapping.pools.back().degrees.attn_dp;
   point.chips = scenario.system.total_chips();
-  point.result = serving::run_serving(scenario, *engine.cost, run_seed);
+  // The recorder only watches: results are the same with and without --trace.
+  output::ServingTimelineRecorder recorder;
+  point.result =
+      serving::run_serving(scenario, *engine.cost, run_seed, trace.output ? &recorder : nullptr);
+  if (trace.output) {
+    write_serving_trace(
+        *trace.output, scenario.system, point.result, recorder, "serve " + spec.name,
+        output::Provenance::current(invocation.argc, invocation.argv, run_seed), trace_options);
+  }
   fill_point_stats(point);
   std::vector<ServingPoint> points{point};
   mark_pareto(points);

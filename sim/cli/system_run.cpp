@@ -12,8 +12,10 @@
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/output/atomic_file.hpp"
 #include "sim/output/json_text.hpp"
 #include "sim/output/system_results.hpp"
+#include "sim/output/system_trace.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
@@ -290,13 +292,21 @@ study::StudyConfig resolved_study(const SystemRunArgs& a, const engine::SystemSe
 }  // namespace
 
 void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,
-                      const std::optional<std::string>& h5_output, std::ostream& out) {
+                      const std::optional<std::string>& h5_output, std::ostream& out,
+                      const SystemTraceRequest* trace) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   if (!args.system) throw UsageError("a system run needs --system NAME|FILE");
   const config::SystemConfig system = config::load_system(*args.system, paths);
   const engine::SystemSetup setup = system_setup(args, system, paths);
   engine::SystemStudy study(setup, study_config(args));
-  const engine::SystemStudyResult result = study.run();
+  // Recording the critical paths only observes: the report is the same with and without.
+  std::vector<engine::SystemTimelineIteration> timeline;
+  const engine::SystemStudyResult result = study.run(trace ? &timeline : nullptr);
+  if (trace) {
+    output::write_text_atomically(
+        trace->file, output::render_system_trace(study.engine().topology(), setup, timeline,
+                                                 trace->provenance, trace->options));
+  }
   if (h5_output) {
     output::SystemRunRecord record;
     record.resolved_yaml = study::to_yaml(resolved_study(args, setup));

@@ -12,6 +12,7 @@
 #include "sim/cli/arg_reader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/engine/system_study.hpp"
+#include "sim/output/perfetto_trace.hpp"
 #include "sim/output/provenance.hpp"
 #include "sim/study/study_config.hpp"
 
@@ -45,8 +46,16 @@ SystemRunArgs system_args(const study::StudyConfig& study);
 // Runs a system study: loads the system, builds the setup, simulates, prints the report (text
 // or JSON by args.json) and, when `h5_output` is given, writes the results file atomically.
 // The one path of `run --system` and of `run --study` with a system study.
+// With `trace`, also writes the run's timeline (the critical paths and every network transfer
+// on them, sim/output/system_trace.hpp) atomically; recording it does not change the results.
+struct SystemTraceRequest {
+  std::string file;
+  output::TraceOptions options;
+  output::Provenance provenance;
+};
 void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,
-                      const std::optional<std::string>& h5_output, std::ostream& out);
+                      const std::optional<std::string>& h5_output, std::ostream& out,
+                      const SystemTraceRequest* trace = nullptr);
 
 // Consumes the current flag when it is one of the system flags; false otherwise.
 bool read_system_flag(ArgReader& a, SystemRunArgs& r);

@@ -148,6 +148,7 @@ CollectiveTiming CollectiveTimer::exchange(const std::string& group, int64_t sta
   out.energy = r.energy;
   out.bytes = schedule_bytes(schedule);
   out.algorithm = "direct";
+  out.schedule = std::make_shared<const models::Schedule>(std::move(schedule));
   return out;
 }
 
@@ -172,6 +173,7 @@ CollectiveTiming CollectiveTimer::shift(int64_t offset, Bytes bytes) {
   out.energy = res.energy;
   out.bytes = schedule_bytes(schedule);
   out.algorithm = "direct";
+  out.schedule = std::make_shared<const models::Schedule>(std::move(schedule));
   return out;
 }
 
@@ -217,10 +219,11 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
     const models::CollectiveResult one = network_.run_collective(name, first, size);
     out.algorithm = one.algorithm;
     if (timed.size() == 1) {
+      models::Schedule only = models::collective(name).find(one.algorithm)->expand(first, size);
       out.time = one.timing.time;
       out.energy = one.timing.energy * scale;
-      out.bytes =
-          schedule_bytes(models::collective(name).find(one.algorithm)->expand(first, size)) * scale;
+      out.bytes = schedule_bytes(only) * scale;
+      out.schedule = std::make_shared<const models::Schedule>(std::move(only));
       return out;
     }
     const models::Algorithm* algorithm = models::collective(name).find(one.algorithm);
@@ -241,6 +244,7 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
   out.time = r.time;
   out.energy = r.energy * scale;
   out.bytes = schedule_bytes(merged) * scale;
+  out.schedule = std::make_shared<const models::Schedule>(std::move(merged));
   return out;
 }
 

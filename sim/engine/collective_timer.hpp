@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -22,6 +23,9 @@ struct CollectiveTiming {
   Bytes bytes;             // sent over the network by every instance together
   bool scale_out = false;  // some group spans more than one local domain
   std::string algorithm;
+  // The schedule `time` was measured on (timelines replay it flow by flow): every instance, or
+  // the first local domain's when the domains are alike. Null when nothing moved.
+  std::shared_ptr<const models::Schedule> schedule;
 };
 
 class CollectiveTimer {

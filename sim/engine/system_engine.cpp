@@ -234,6 +234,7 @@ SystemEngine::RoleKv SystemEngine::price_kv(const KvCosts& kv, const workloads::
     const CollectiveTiming c =
         timer_->exchange("tp", role.stage, peer / static_cast<double>(tp - 1));
     out.time += c.time;
+    if (timeline_ != nullptr) out.network.emplace_back("KV peer reads", c);
     if (count_pool) {
       out.energy += c.energy;
       out.bytes += c.bytes;
@@ -244,6 +245,7 @@ SystemEngine::RoleKv SystemEngine::price_kv(const KvCosts& kv, const workloads::
     // The prompt's KV goes from each prefill rank to the same rank of the decode pool.
     const CollectiveTiming c = timer_->shift(setup_.mapping.chips, kv.written);
     out.time += c.time;
+    if (timeline_ != nullptr) out.network.emplace_back("KV hand-over", c);
     if (count_pool) {
       out.energy += c.energy;
       out.bytes += c.bytes;
@@ -310,6 +312,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   // Per role: the slowest of its simulated chips, and the energy of all its ranks.
   std::map<int64_t, RoleTime> stage_time;  // slowest role per stage
   std::map<int64_t, bool> stage_network_counted;
+  std::map<int64_t, std::vector<TimelineSpan>> stage_walk;  // timelines only
   for (size_t r = 0; r < mapped.roles.size(); ++r) {
     const workloads::ChipRole& role = mapped.roles[r];
     std::vector<ChipRun> runs;
@@ -335,20 +338,31 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     out.kv_transfer_energy += role_kv.energy;
     out.kv_transfer_bytes += role_kv.bytes;
     RoleTime slowest;
+    std::vector<TimelineSpan> slowest_walk;
     for (const ChipRun& run : runs) {
       RoleTime t;
+      std::vector<TimelineSpan> walk;  // filled only for a timeline
+      Duration cursor;
       std::map<int, Duration> layer_compute;
       std::map<int, Duration> layer_comm;
       size_t op = 0;
       for (const workloads::TraceNode& node : role.trace.nodes) {
         if (node.kind == workloads::TraceNodeKind::kCompute) {
           const Duration d = run.op_time[op];
+          if (timeline_ != nullptr) {
+            walk.push_back({role.stage, node.op.name, false, cursor, d, nullptr});
+            cursor += d;
+          }
           (run.op_bound[op] == stats::Bound::kHbm ? t.hbm : t.compute) += d;
           layer_compute[node.layer] += d;
           ++op;
           continue;
         }
         const CollectiveTiming c = timer_->time(node.collective, role.stage);
+        if (timeline_ != nullptr && c.time.si() > 0) {
+          walk.push_back({role.stage, node.name, true, cursor, c.time, c.schedule});
+          cursor += c.time;
+        }
         (c.scale_out ? t.scale_out : t.local) += c.time;
         layer_comm[node.layer] += c.time;
         if (c.time.si() > 0) ++t.collectives;
@@ -358,6 +372,18 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
         }
       }
       t.kv = role_kv.time;
+      if (timeline_ != nullptr) {
+        Duration network;
+        for (const auto& [name, c] : role_kv.network) {
+          walk.push_back({role.stage, name, true, cursor, c.time, c.schedule});
+          cursor += c.time;
+          network += c.time;
+        }
+        if (role_kv.time > network) {
+          walk.push_back(
+              {role.stage, "KV host reads", false, cursor, role_kv.time - network, nullptr});
+        }
+      }
       if (setup_.options.overlap == Overlap::kTwoBatch) {
         t.total += t.kv;
         for (const auto& [layer, compute] : layer_compute) {
@@ -370,10 +396,28 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
       } else {
         t.total = t.compute + t.hbm + t.local + t.scale_out + t.kv;
       }
-      if (t.total > slowest.total) slowest = t;
+      if (t.total > slowest.total) {
+        slowest = t;
+        slowest_walk = std::move(walk);
+      }
     }
     RoleTime& stage = stage_time[role.stage];
-    if (slowest.total > stage.total) stage = slowest;
+    if (slowest.total > stage.total) {
+      stage = slowest;
+      stage_walk[role.stage] = std::move(slowest_walk);
+    }
+  }
+  if (timeline_ != nullptr) {
+    // Stages one after another, as their times add up below.
+    timeline_->clear();
+    Duration offset;
+    for (const auto& [stage, t] : stage_time) {
+      for (TimelineSpan span : stage_walk[stage]) {
+        span.start += offset;
+        timeline_->push_back(std::move(span));
+      }
+      offset += t.total;
+    }
   }
   // Stages run one after the other for one batch (a pipeline's latency); parts add up likewise.
   for (const auto& [stage, t] : stage_time) {

@@ -85,6 +85,18 @@ struct SystemIterationResult {
   int64_t collectives = 0;      // collective nodes of the slowest role
 };
 
+// One span of a pool's critical path in an iteration, for timelines (`run --system --trace`): the
+// ops and collectives of the slowest role of each pipeline stage, one after another (drawn
+// serially even with two-batch overlap), then its KV transfers.
+struct TimelineSpan {
+  int64_t stage = 0;
+  std::string name;  // the op, or e.g. "all_reduce tp"
+  bool collective = false;
+  Duration start;  // from the iteration's start
+  Duration duration;
+  std::shared_ptr<const models::Schedule> schedule;  // network spans: the flows timed
+};
+
 struct SystemSetup {
   config::SystemConfig system;
   models::ChipParams chip;
@@ -101,6 +113,8 @@ class SystemEngine {
   ~SystemEngine();
 
   SystemIterationResult run(const workloads::IterationShape& shape);
+  // Every later run() also fills `spans` (null: stop). Recording changes no result.
+  void record_timeline(std::vector<TimelineSpan>* spans) { timeline_ = spans; }
 
   const SystemSetup& setup() const { return setup_; }
   const models::Topology& topology() const { return *topology_; }
@@ -121,6 +135,7 @@ class SystemEngine {
     Duration time;  // per chip of the role
     Energy energy;  // whole pool (host energy per role)
     Bytes bytes;
+    std::vector<std::pair<std::string, CollectiveTiming>> network;  // for timelines
   };
   KvShares kv_shares(const workloads::ChipRole& role, const workloads::IterationShape& shape) const;
   RoleKv price_kv(const KvCosts& kv, const workloads::ChipRole& role,
@@ -131,6 +146,7 @@ class SystemEngine {
   std::unique_ptr<CollectiveTimer> timer_;
   std::unique_ptr<models::KvPlacement> placement_;
   std::vector<std::unique_ptr<models::ChipModule>> modules_;
+  std::vector<TimelineSpan>* timeline_ = nullptr;
 };
 
 // Loads the system's chip and software profile, and makes a setup (model and mapping given).

@@ -32,16 +32,29 @@ void accumulate(SystemIterationResult& a, const SystemIterationResult& b, double
 SystemStudy::SystemStudy(SystemSetup setup, SystemStudyConfig config)
     : engine_(std::make_unique<SystemEngine>(std::move(setup))), config_(config) {}
 
-SystemStudyResult SystemStudy::run() {
+SystemStudyResult SystemStudy::run(std::vector<SystemTimelineIteration>* timeline) {
   SystemStudyResult out;
+  auto simulate = [&](const workloads::IterationShape& shape, double weight) {
+    if (timeline == nullptr) return engine_->run(shape);
+    SystemTimelineIteration it;
+    it.phase = shape.phase == workloads::Phase::kPrefill ? "prefill" : "decode";
+    it.context = shape.context;
+    it.weight = weight;
+    engine_->record_timeline(&it.spans);
+    it.result = engine_->run(shape);
+    engine_->record_timeline(nullptr);
+    timeline->push_back(std::move(it));
+    return timeline->back().result;
+  };
   SystemPhaseResult prefill{"prefill", config_.batch * config_.isl, 1, {}};
   accumulate(prefill.total,
-             engine_->run({workloads::Phase::kPrefill, config_.batch, config_.isl, config_.isl}),
+             simulate({workloads::Phase::kPrefill, config_.batch, config_.isl, config_.isl}, 1.0),
              1.0);
   ++out.engine_iterations;
   SystemPhaseResult decode{"decode", config_.batch * config_.osl, config_.osl, {}};
   for (const DecodeSample& s : decode_samples(config_.isl, config_.osl)) {
-    accumulate(decode.total, engine_->run({workloads::Phase::kDecode, config_.batch, 1, s.context}),
+    accumulate(decode.total,
+               simulate({workloads::Phase::kDecode, config_.batch, 1, s.context}, s.weight),
                s.weight);
     ++out.engine_iterations;
   }

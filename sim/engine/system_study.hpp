@@ -31,13 +31,24 @@ struct SystemStudyResult {
   int64_t engine_iterations = 0;  // iterations simulated
 };
 
+// One simulated iteration for a timeline: what it stood for and its critical path.
+struct SystemTimelineIteration {
+  std::string phase;  // "prefill" or "decode"
+  int64_t context = 0;
+  double weight = 1.0;  // real iterations this one stands for (decode samples)
+  SystemIterationResult result;
+  std::vector<TimelineSpan> spans;
+};
+
 // Adds b x w into a (every time, energy and counter field).
 void accumulate(SystemIterationResult& a, const SystemIterationResult& b, double w);
 
 class SystemStudy {
  public:
   SystemStudy(SystemSetup setup, SystemStudyConfig config);
-  SystemStudyResult run();
+  // `timeline` (optional) receives every simulated iteration's critical path; results are the
+  // same with and without it.
+  SystemStudyResult run(std::vector<SystemTimelineIteration>* timeline = nullptr);
   const SystemEngine& engine() const { return *engine_; }
   const SystemStudyConfig& config() const { return config_; }
 

@@ -16,23 +16,25 @@ void EventWriter::sort_index(int pid, int tid, const char* what, int index) {
        << "\",\"args\":{\"sort_index\":" << index << "}}";
 }
 
-void EventWriter::slice(int pid, int tid, const std::string& name, const std::string& category,
+bool EventWriter::slice(int pid, int tid, const std::string& name, const std::string& category,
                         Duration start, Duration duration, const std::string& args_json) {
-  if (!admit(pid, std::to_string(tid))) return;
+  if (!admit(pid, std::to_string(tid))) return false;
   begin();
   out_ << "{\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"name\":\""
        << json_escape(name) << "\",\"cat\":\"" << json_escape(category)
        << "\",\"ts\":" << json_number(to_us(start)) << ",\"dur\":" << json_number(to_us(duration))
        << ",\"args\":{" << args_json << "}}";
+  return true;
 }
 
-void EventWriter::counter(int pid, const char* name, Duration at, const char* series,
+bool EventWriter::counter(int pid, const char* name, Duration at, const char* series,
                           double value) {
-  if (!admit(pid, name)) return;
+  if (!admit(pid, name)) return false;
   begin();
   out_ << "{\"ph\":\"C\",\"pid\":" << pid << ",\"name\":\"" << name
        << "\",\"ts\":" << json_number(to_us(at)) << ",\"args\":{\"" << series
        << "\":" << json_number(value) << "}}";
+  return true;
 }
 
 void EventWriter::flow(char phase, int pid, int tid, int64_t id, const std::string& name,

@@ -19,9 +19,10 @@ class EventWriter {
 
   void metadata(int pid, int tid, const char* what, const std::string& name);
   void sort_index(int pid, int tid, const char* what, int index);
-  void slice(int pid, int tid, const std::string& name, const std::string& category, Duration start,
+  // Both return whether the event was written (false: the cap left it out).
+  bool slice(int pid, int tid, const std::string& name, const std::string& category, Duration start,
              Duration duration, const std::string& args_json);
-  void counter(int pid, const char* name, Duration at, const char* series, double value);
+  bool counter(int pid, const char* name, Duration at, const char* series, double value);
   // One end of a flow arrow ('s' start or 'f' finish, bound to the enclosing slice of the
   // thread at `at`). Flows are not capped here: callers bound them so that pairs stay whole.
   void flow(char phase, int pid, int tid, int64_t id, const std::string& name,

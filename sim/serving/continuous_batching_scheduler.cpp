@@ -72,8 +72,12 @@ int64_t rank_capacity_blocks(const PoolConfig& pool) {
 class Run {
  public:
   Run(const ServingSystem& system, const IterationCostModel& cost_model,
-      const workloads::RequestPlan& plan, uint64_t seed)
-      : system_(system), cost_model_(cost_model), plan_(plan), mtp_rng_(seed, "serving.mtp") {}
+      const workloads::RequestPlan& plan, uint64_t seed, SchedulerObserver* observer)
+      : system_(system),
+        cost_model_(cost_model),
+        plan_(plan),
+        mtp_rng_(seed, "serving.mtp"),
+        observer_(observer) {}
 
   ServingTrace execute() {
     check_requests();
@@ -231,8 +235,9 @@ class Run {
 
   // Preempts running[index] by recompute: its KV is dropped (a no-op when its block manager
   // already evicted it) and it goes back to the front of the waiting queue.
-  void preempt(Pool& p, size_t index) {
+  void preempt(Pool& p, size_t index, Duration now) {
     Sequence victim = p.running[index];
+    if (observer_ != nullptr) observer_->on_preemption(p.index, victim.request, now);
     p.running.erase(p.running.begin() + static_cast<std::ptrdiff_t>(index));
     p.kv[static_cast<size_t>(victim.rank)].release(victim.request);
     p.stats.preemptions += 1;
@@ -249,11 +254,11 @@ class Run {
 
   // Preempts the running sequences the block manager evicted (youngest first), all of them
   // younger than running[i], so index i and the scheduled indices stay valid.
-  void preempt_evicted(Pool& p, size_t i) {
+  void preempt_evicted(Pool& p, size_t i, Duration now) {
     for (int64_t request : evicted_) {
       for (size_t j = p.running.size(); j-- > i + 1;) {
         if (p.running[j].request == request) {
-          preempt(p, j);
+          preempt(p, j, now);
           break;
         }
       }
@@ -293,13 +298,13 @@ class Run {
       // needs their blocks; when even all of them would not do, they and this one go.
       const bool grown = kv.grow(p.running[i].request, tokens);
       if (!evicted_.empty()) preempted = true;
-      preempt_evicted(p, i);
+      preempt_evicted(p, i, now);
       if (!grown) {
         const int64_t rank = p.running[i].rank;
         for (size_t j = p.running.size(); j-- > i + 1;) {
-          if (p.running[j].rank == rank) preempt(p, j);
+          if (p.running[j].rank == rank) preempt(p, j, now);
         }
-        preempt(p, i);
+        preempt(p, i, now);
         preempted = true;
         continue;  // running[i] is now the next sequence
       }
@@ -352,11 +357,31 @@ class Run {
     p.stats.max_batch_sequences =
         std::max(p.stats.max_batch_sequences, static_cast<int64_t>(p.in_flight.size()));
     p.busy = true;
+    if (observer_ != nullptr) observe_iteration(p, now, cost);
     Event e;
     e.time = now + cost.time;
     e.kind = EventKind::kIterationEnd;
     e.pool = p.index;
     push(e);
+  }
+
+  void observe_iteration(const Pool& p, Duration now, const IterationCost& cost) const {
+    ObservedIteration o;
+    o.pool = p.index;
+    o.start = now;
+    o.end = now + cost.time;
+    o.energy = cost.energy;
+    for (const Scheduled& s : p.in_flight) {
+      o.sequences.push_back(
+          ObservedSequence{p.running[s.running_index].request, s.work.phase, s.work.new_tokens});
+    }
+    o.kv_blocks_used = 0;
+    for (const models::KvBlockManager& kv : p.kv) {
+      o.kv_blocks_used += kv.capacity_blocks() - kv.free_blocks();
+    }
+    o.running = static_cast<int64_t>(p.running.size());
+    o.waiting = static_cast<int64_t>(p.waiting.size());
+    observer_->on_iteration(o);
   }
 
   // Tokens a decode step yields: 1 + accepted drafts.
@@ -455,6 +480,10 @@ class Run {
     }
     trace_.stats.kv_transfers += 1;
     trace_.stats.kv_transfer_bytes += t.bytes;
+    if (observer_ != nullptr) {
+      observer_->on_kv_transfer(
+          ObservedKvTransfer{s.request, p.index, p.index + 1, now, now + delay, t.tokens, t.bytes});
+    }
     Event e;
     e.time = now + delay;
     e.kind = EventKind::kKvArrival;
@@ -489,6 +518,7 @@ class Run {
   const IterationCostModel& cost_model_;
   const workloads::RequestPlan& plan_;
   RngStream mtp_rng_;
+  SchedulerObserver* observer_;
   std::vector<Pool> pools_;
   std::vector<int64_t> evicted_;  // requests a KV block manager evicted, in eviction order
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
@@ -514,10 +544,10 @@ ContinuousBatchingScheduler::ContinuousBatchingScheduler(const ServingSystem& sy
                                                          const IterationCostModel& cost_model)
     : system_(system), cost_model_(cost_model) {}
 
-ServingTrace ContinuousBatchingScheduler::run(const workloads::RequestPlan& plan,
-                                              uint64_t seed) const {
+ServingTrace ContinuousBatchingScheduler::run(const workloads::RequestPlan& plan, uint64_t seed,
+                                              SchedulerObserver* observer) const {
   validate(system_);
-  return Run(system_, cost_model_, plan, seed).execute();
+  return Run(system_, cost_model_, plan, seed, observer).execute();
 }
 
 }  // namespace scoville::serving

@@ -27,6 +27,7 @@
 
 #include "sim/serving/iteration_cost_model.hpp"
 #include "sim/serving/request_record.hpp"
+#include "sim/serving/scheduler_observer.hpp"
 #include "sim/serving/scheduler_stats.hpp"
 #include "sim/serving/serving_config.hpp"
 #include "workloads/requests/request.hpp"
@@ -46,7 +47,9 @@ class ContinuousBatchingScheduler {
   // Serves every request of the plan to completion. Requests that can never be served (longer
   // than a pool's KV capacity, or than the token budget without chunked prefill) are refused up
   // front with InputError naming the request. `seed` drives the sampled MTP acceptance.
-  ServingTrace run(const workloads::RequestPlan& plan, uint64_t seed) const;
+  // `observer`, when given, is told what happens (timelines); it changes no result.
+  ServingTrace run(const workloads::RequestPlan& plan, uint64_t seed,
+                   SchedulerObserver* observer = nullptr) const;
 
  private:
   const ServingSystem& system_;

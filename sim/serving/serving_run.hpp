@@ -19,8 +19,9 @@ struct ServingResult {
 };
 
 // Validates the scenario (InputError on bad fields), generates the requests from `seed`, serves
-// them and computes the metrics.
+// them and computes the metrics. `observer` (optional) watches the scheduler; results are the
+// same with or without it.
 ServingResult run_serving(const ServingScenario& scenario, const IterationCostModel& cost_model,
-                          uint64_t seed);
+                          uint64_t seed, SchedulerObserver* observer = nullptr);
 
 }  // namespace scoville::serving
