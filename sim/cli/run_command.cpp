@@ -59,7 +59,8 @@ extern const char kRunUsage[] =
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically); with
                                     --system: critical paths, collectives replayed per link
       --trace-window START:END      keep only that span of each chip's timeline (e.g. '0 s:5 ms')
-      --trace-chips NAME[,NAME]     keep only those chips in the timeline
+      --trace-chips NAME[,NAME]     keep only those chips in the timeline (with --system:
+                                    chip numbers, e.g. 0,3)
       --trace-file FILE             run one chip role's trace file (native .yaml or Chakra
                                     .et) on the single --chip instead of a study; collectives
                                     are reported as not simulated
@@ -202,25 +203,26 @@ int64_t bounded_count(long long v, const char* flag, int64_t max) {
 // The timeline a system run writes with --trace (none without it).
 std::optional<SystemTraceRequest> system_trace_request(const RunOptions& r,
                                                        const Invocation& invocation) {
-  if ((r.trace_window || r.trace_max_events) && !r.trace_output) {
-    throw UsageError("--trace-window and --trace-max-events need --trace FILE.json");
+  if ((r.trace_window || r.trace_max_events || !r.trace_chips.empty()) && !r.trace_output) {
+    throw UsageError("--trace-window, --trace-chips and --trace-max-events need --trace FILE.json");
   }
   if (!r.trace_output) return std::nullopt;
   SystemTraceRequest trace{
       *r.trace_output, {}, output::Provenance::current(invocation.argc, invocation.argv, 0)};
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace.options);
   if (r.trace_max_events) output::parse_trace_max_events(*r.trace_max_events, trace.options);
+  trace.options.chips = r.trace_chips;  // chip numbers of the system (checked by the writer)
   return trace;
 }
 
 // `run --system NAME` with flags: the flags become the system run's settings.
 int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& out) {
-  if (r.study_file || !r.chips.empty() || r.precision || r.power_cap || !r.trace_chips.empty()) {
+  if (r.study_file || !r.chips.empty() || r.precision || r.power_cap) {
     throw UsageError(
         "scoville run --system takes --model, --batch, --isl, --osl, --seed, -o, --json, the "
-        "system flags and --trace (with --trace-window, --trace-max-events); --study (a study "
-        "file can hold system: itself), --chip, --precision, --power-cap and --trace-chips are "
-        "for single-chip studies");
+        "system flags and --trace (with --trace-window, --trace-chips, --trace-max-events); "
+        "--study (a study file can hold system: itself), --chip, --precision and --power-cap "
+        "are for single-chip studies");
   }
   const std::optional<SystemTraceRequest> trace = system_trace_request(r, invocation);
   SystemRunArgs args = r.system_args;
@@ -240,10 +242,10 @@ int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& 
 // --batch, --isl, --osl and --seed override the file as they do for single-chip studies.
 int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
                           const Invocation& invocation, std::ostream& out) {
-  if (!r.chips.empty() || r.precision || r.power_cap || !r.trace_chips.empty()) {
+  if (!r.chips.empty() || r.precision || r.power_cap) {
     throw UsageError(s.source +
-                     " runs a system (system:); --chip, --precision, --power-cap and "
-                     "--trace-chips are for single-chip studies");
+                     " runs a system (system:); --chip, --precision and --power-cap are for "
+                     "single-chip studies");
   }
   SystemRunArgs args = system_args(s);
   args.json = r.json;

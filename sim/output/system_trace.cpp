@@ -34,6 +34,27 @@ struct Placed {
   double scale = 1.0;  // replay time -> timeline time (the replay ends with the span)
 };
 
+// The chips --trace-chips keeps (all when it names none): chip numbers of the system.
+std::vector<bool> selected_chips(const std::vector<std::string>& wanted, int chips) {
+  std::vector<bool> keep(static_cast<size_t>(chips), wanted.empty());
+  for (const std::string& name : wanted) {
+    size_t used = 0;
+    long long chip = -1;
+    try {
+      chip = std::stoll(name, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != name.size() || chip < 0 || chip >= chips) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--trace-chips",
+                       "expected chip numbers 0 to " + std::to_string(chips - 1) +
+                           " of the system, found '" + name + "'");
+    }
+    keep[static_cast<size_t>(chip)] = true;
+  }
+  return keep;
+}
+
 }  // namespace
 
 std::string render_system_trace(const models::Topology& topology, const engine::SystemSetup& setup,
@@ -127,6 +148,12 @@ std::string render_system_trace(const models::Topology& topology, const engine::
     auto slot = next_tid.try_emplace(pid, kFirstLinkThread).first;
     place.emplace_back(pid, slot->second++);
   }
+  // --trace-chips: the chips kept, the links leaving or entering them, the arrows between them.
+  const std::vector<bool> keep = selected_chips(options.chips, chips);
+  auto kept_link = [&](const models::Link& l) {
+    return (topology.is_endpoint(l.from) && keep[static_cast<size_t>(l.from)]) ||
+           (topology.is_endpoint(l.to) && keep[static_cast<size_t>(l.to)]) || options.chips.empty();
+  };
   std::vector<bool> takes_part(static_cast<size_t>(chips), false);
   int64_t flow_id = 0;
   for (size_t k = 0; k < placed.size(); ++k) {
@@ -141,12 +168,13 @@ std::string render_system_trace(const models::Topology& topology, const engine::
       }
     }
     for (int c = 0; c < chips; ++c) {
-      if (!in_span[static_cast<size_t>(c)]) continue;
+      if (!in_span[static_cast<size_t>(c)] || !keep[static_cast<size_t>(c)]) continue;
       takes_part[static_cast<size_t>(c)] = true;
       events.slice(chip_pid(c), kCollectiveThread, p.name, "network", p.start, p.duration,
                    arg("replay_scale", p.scale));
     }
     for (const models::FlowRecord& f : p.replay->flows) {
+      if (!keep[static_cast<size_t>(f.src)] || !keep[static_cast<size_t>(f.dst)]) continue;
       ++flow_id;
       const std::string name = "send " + std::to_string(static_cast<int64_t>(f.bytes.si())) + " B";
       events.flow('s', chip_pid(f.src), kCollectiveThread, flow_id, name, "send", at(f.start));
@@ -156,6 +184,7 @@ std::string render_system_trace(const models::Topology& topology, const engine::
   bool switches_used = false;
   for (size_t id = 0; id < links.size(); ++id) {
     if (links[id].spans().empty() && links[id].dropped() == 0) continue;
+    if (!kept_link(topology.link(static_cast<int32_t>(id)))) continue;
     const auto [pid, tid] = place[id];
     switches_used = switches_used || pid == switch_pid;
     const models::Link& l = topology.link(static_cast<int32_t>(id));

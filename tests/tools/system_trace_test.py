@@ -92,6 +92,27 @@ if done.returncode == 0:
     arrows = len([e for e in small["traceEvents"] if e["ph"] == "s"])
     check(0 < arrows < len(starts) and small["otherData"]["network_spans_not_replayed"] > 0,
           f"capped: {arrows} arrows, {small['otherData']}")
+# --trace-chips keeps the chips named by number, the links into and out of them, and the arrows
+# between kept chips only (here none: every transfer of chip 0 goes to chip 1).
+one = os.path.join(WORK, "chip0.json")
+done = subprocess.run(RUN + ["--trace", one, "--trace-chips", "0"], capture_output=True, text=True)
+check(done.returncode == 0, f"--trace-chips 0: {done.stderr}")
+if done.returncode == 0:
+    with open(one) as f:
+        only = json.load(f)
+    trace_checks.validate(only, "chip 0", failures, strict_arrows=False)
+    names = {e["args"]["name"] for e in only["traceEvents"]
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    check(names == {"pool (h200-hgx8, 2 chips)", "chip 0", "switches"}, f"chip 0: {names}")
+    threads = [e["args"]["name"] for e in only["traceEvents"]
+               if e["ph"] == "M" and e["name"] == "thread_name"]
+    links = [t for t in threads if "(link" in t]
+    check(links and not [t for t in links if "chip 1" in t], f"chip 0 links: {links}")
+    check(not [e for e in only["traceEvents"] if e["ph"] == "s"], "chip 0: arrows to chip 1 kept")
+for wrong in ("h200", "8", "-1"):  # the HGX has chips 0 to 7
+    bad = subprocess.run(RUN + ["--trace", os.path.join(WORK, "x.json"), "--trace-chips", wrong],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and "--trace-chips" in bad.stderr, f"--trace-chips {wrong}: {bad.stderr}")
 bad = subprocess.run(RUN + ["--trace", os.path.join(WORK, "x.json"), "--trace-chips", "h200"],
                      capture_output=True, text=True)
 check(bad.returncode == 2 and "--trace-chips" in bad.stderr, f"--trace-chips: {bad.stderr}")
