@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""tools/jalapeno-study --quick: the report and its figures are written, the ratio table parses
+(every workload row has numbers, the published ratios are the REFERENCE.md ones, the simulated
+per-kW ratio equals peak tok/s per chip x TDP ratio as the detail table gives it), the
+attribution and inverse tables are present, and a rerun reads its runs back instead of running.
+usage: jalapeno_study_test.py SCOVILLE SOURCE_DIR WORKDIR
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+SCOVILLE, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+doc = os.path.join(WORK, "jalapeno-study.md")
+figures = os.path.join(WORK, "figures")
+cmd = [sys.executable, os.path.join(SOURCE, "tools", "jalapeno-study"), "--quick",
+       "--scoville", SCOVILLE, "--doc", doc, "--figures", figures,
+       "--work", os.path.join(WORK, "runs")]
+first = subprocess.run(cmd, capture_output=True, text=True)
+check(first.returncode == 0, f"exit {first.returncode}: {first.stderr[-2000:]}")
+if first.returncode == 0:
+    text = open(doc).read()
+    for name in ("jalapeno-gptoss-pareto", "jalapeno-attribution", "jalapeno-inverse"):
+        for ext in (".png", ".svg"):
+            path = os.path.join(figures, name + ext)
+            check(os.path.exists(path) and os.path.getsize(path) > 1000, f"figure {path}")
+        check(f"figures/{name}.svg" in text, f"{name} not referenced in the report")
+    # The ratio table: | workload | GPU | pub kW | sim kW | pub lat | sim lat | iso | T* | chip |
+    rows = [line for line in text.split("\n") if line.startswith("| GPT-OSS 120B | GB200")]
+    check(len(rows) == 1, f"ratio table rows: {rows}")
+    if rows:
+        cells = [c.strip() for c in rows[0].strip("|").split("|")]
+        check(len(cells) == 9, f"ratio row has {len(cells)} cells: {cells}")
+        nums = [float(c) for c in cells[2:6]]
+        check(nums[0] == 1.9 and nums[2] == 1.7, f"published ratios {nums[0]}, {nums[2]}")
+        check(nums[1] > 0 and nums[3] > 0, f"simulated ratios {nums[1]}, {nums[3]}")
+        # per kW ratio = (peak tok/s/chip ratio) x (GPU TDP / Jalapeño TDP) = chip x 1200 / 700
+        chip = float(cells[8])
+        check(abs(nums[1] - chip * 1200 / 700) <= 0.011 + 0.006 * nums[1],
+              f"per-kW ratio {nums[1]} vs per-chip {chip} x 12/7")
+        detail = {m.group(1): float(m.group(2)) for m in re.finditer(
+            r"^\| gptoss \| ([\w-]+) \| ([0-9]+) \|", text, re.M)}
+        check(set(detail) == {"jalapeno-128", "gb200-nvl72"}, f"detail rows {detail}")
+        if len(detail) == 2:
+            check(abs(detail["jalapeno-128"] / detail["gb200-nvl72"] - chip) <= 0.006 + 1e-3 * chip,
+                  f"per-chip ratio {chip} vs detail {detail}")
+    knobs = set(re.findall(r"^\| gptoss \| (kv|network|software|mtp|power|rest) \|", text, re.M))
+    check(knobs == {"kv", "network", "software", "mtp", "power", "rest"}, f"knobs {knobs}")
+    check("## The inverse question" in text and "| link_ns (ns) |" in text, "inverse section")
+    check(re.search(r"Scoville commit [0-9a-f]{7,}", text) is not None, "commit stated")
+    check("Limitations" in text, "limitations stated")
+    # A rerun with the same binary and inputs reads every run back.
+    second = subprocess.run(cmd, capture_output=True, text=True)
+    check(second.returncode == 0 and "(0 runs," in second.stdout,
+          f"rerun: {second.returncode} {second.stdout.strip()}")
+    again = open(doc).read()
+    check(rows and rows[0] in again, "the rerun's ratio row differs from the first run's")
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("jalapeno-study quick report checked")
