@@ -2,7 +2,7 @@
 // 1 to 1,024 in powers of two with 10 x N requests each, through `scoville inferencex` exactly as
 // a user runs it (roofline fidelity). Prints the wall time and the peak resident memory.
 //   build/release/tools/bench/scoville_serving_bench [--software NAME]
-// The chip is the H200: arch/chips has no B200 / GB200 GPU yet (docs/performance.md).
+// The chip is the system's own GB200 (arch/chips/gb200.yaml), with its calibration overlay.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -17,8 +17,6 @@ int main(int argc, char** argv) {
   std::vector<std::string> args = {"inferencex",
                                    "--system",
                                    "gb200-nvl72",
-                                   "--chip",
-                                   "h200",
                                    "--model",
                                    "gpt-oss-120b",
                                    "--isl",
