@@ -211,7 +211,7 @@ std::optional<SystemTraceRequest> system_trace_request(const RunOptions& r,
       *r.trace_output, {}, output::Provenance::current(invocation.argc, invocation.argv, 0)};
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace.options);
   if (r.trace_max_events) output::parse_trace_max_events(*r.trace_max_events, trace.options);
-  trace.options.chips = r.trace_chips;  // chip numbers of the system (checked by the writer)
+  trace.options.chips = r.trace_chips;  // chip numbers of the system (checked before the run)
   return trace;
 }
 

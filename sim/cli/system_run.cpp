@@ -299,6 +299,11 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
   const config::SystemConfig system = config::load_system(*args.system, paths);
   const engine::SystemSetup setup = system_setup(args, system, paths);
   engine::SystemStudy study(setup, study_config(args));
+  // A bad --trace-chips is refused before the simulation, not after it.
+  if (trace) {
+    output::selected_trace_chips(trace->options.chips,
+                                 static_cast<int>(study.engine().topology().endpoints()));
+  }
   // Recording the critical paths only observes: the report is the same with and without.
   std::vector<engine::SystemTimelineIteration> timeline;
   const engine::SystemStudyResult result = study.run(trace ? &timeline : nullptr);

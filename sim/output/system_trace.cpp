@@ -34,8 +34,9 @@ struct Placed {
   double scale = 1.0;  // replay time -> timeline time (the replay ends with the span)
 };
 
-// The chips --trace-chips keeps (all when it names none): chip numbers of the system.
-std::vector<bool> selected_chips(const std::vector<std::string>& wanted, int chips) {
+}  // namespace
+
+std::vector<bool> selected_trace_chips(const std::vector<std::string>& wanted, int chips) {
   std::vector<bool> keep(static_cast<size_t>(chips), wanted.empty());
   for (const std::string& name : wanted) {
     size_t used = 0;
@@ -54,8 +55,6 @@ std::vector<bool> selected_chips(const std::vector<std::string>& wanted, int chi
   }
   return keep;
 }
-
-}  // namespace
 
 std::string render_system_trace(const models::Topology& topology, const engine::SystemSetup& setup,
                                 const std::vector<engine::SystemTimelineIteration>& iterations,
@@ -149,7 +148,7 @@ std::string render_system_trace(const models::Topology& topology, const engine::
     place.emplace_back(pid, slot->second++);
   }
   // --trace-chips: the chips kept, the links leaving or entering them, the arrows between them.
-  const std::vector<bool> keep = selected_chips(options.chips, chips);
+  const std::vector<bool> keep = selected_trace_chips(options.chips, chips);
   auto kept_link = [&](const models::Link& l) {
     return (topology.is_endpoint(l.from) && keep[static_cast<size_t>(l.from)]) ||
            (topology.is_endpoint(l.to) && keep[static_cast<size_t>(l.to)]) || options.chips.empty();

@@ -16,6 +16,12 @@
 
 namespace scoville::output {
 
+// The chips `options.chips` (--trace-chips) keeps, by chip number of a system of `chips`: all of
+// them when it names none. Throws InputError at --trace-chips for anything else, so a run can
+// check it before simulating.
+std::vector<bool> selected_trace_chips(const std::vector<std::string>& wanted, int chips);
+
+// --trace-chips keeps those chips, the links into and out of them, and arrows between kept chips.
 std::string render_system_trace(const models::Topology& topology, const engine::SystemSetup& setup,
                                 const std::vector<engine::SystemTimelineIteration>& iterations,
                                 const Provenance& provenance, const TraceOptions& options);
