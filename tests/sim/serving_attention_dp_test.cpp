@@ -11,9 +11,12 @@
 #include "sim/serving/analytic_cost_model.hpp"
 #include "sim/serving/continuous_batching_scheduler.hpp"
 #include "sim/serving/serving_run.hpp"
+#include "tests/sim/serving_fixtures.hpp"
 
 using namespace scoville;
 using namespace scoville::serving;
+using scoville::serving::test::cost_params;
+using scoville::serving::test::RecordingCostModel;
 using scoville::workloads::ArrivalKind;
 using scoville::workloads::Request;
 using scoville::workloads::RequestPlan;
@@ -21,30 +24,6 @@ using scoville::workloads::RequestPlan;
 namespace {
 
 constexpr int64_t kBlock = 16;
-
-AnalyticCostParams cost_params() {
-  AnalyticCostParams p;
-  p.fixed = milliseconds(5.0);
-  p.prefill_token_time = microseconds(20.0);
-  p.decode_sequence_time = microseconds(100.0);
-  p.kv_token_time = nanoseconds(10.0);
-  p.pool_power = watts(1000.0);
-  p.energy_per_token = joules(0.01);
-  return p;
-}
-
-class RecordingCostModel final : public IterationCostModel {
- public:
-  explicit RecordingCostModel(const IterationCostModel& inner) : inner_(inner) {}
-  IterationCost cost(const IterationBatch& batch) const override {
-    batches.push_back(batch);
-    return inner_.cost(batch);
-  }
-  mutable std::vector<IterationBatch> batches;
-
- private:
-  const IterationCostModel& inner_;
-};
 
 ServingSystem pool_system(int64_t attention_dp, int64_t capacity_blocks) {
   PoolConfig p;

@@ -8,22 +8,13 @@
 #include "sim/serving/analytic_cost_model.hpp"
 #include "sim/serving/scheduler_observer.hpp"
 #include "sim/serving/serving_run.hpp"
+#include "tests/sim/serving_fixtures.hpp"
 
 using namespace scoville;
 using namespace scoville::serving;
+using scoville::serving::test::cost_params;
 
 namespace {
-
-AnalyticCostParams cost_params() {
-  AnalyticCostParams p;
-  p.fixed = milliseconds(5.0);
-  p.prefill_token_time = microseconds(20.0);
-  p.decode_sequence_time = microseconds(100.0);
-  p.kv_token_time = nanoseconds(10.0);
-  p.pool_power = watts(1000.0);
-  p.energy_per_token = joules(0.01);
-  return p;
-}
 
 PoolConfig pool(PoolRole role, int64_t blocks) {
   PoolConfig p;
