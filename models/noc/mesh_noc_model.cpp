@@ -48,6 +48,10 @@ MeshNocModel::MeshNocModel(const MeshNocParams& params, int64_t tiles, int64_t m
 }
 
 MeshCoord MeshNocModel::tile_router(int64_t tile) const {
+  if (tile < 0 || tile >= tiles_) {
+    throw std::invalid_argument("MeshNocModel: no tile " + std::to_string(tile) +
+                                " (the mesh holds " + std::to_string(tiles_) + ")");
+  }
   return {tile % params_.cols, tile / params_.cols};
 }
 

@@ -108,3 +108,10 @@ TEST_CASE("port traffic crosses the mesh and shares links with tile traffic", "[
   const Duration in = fresh.move_io(0, 1, false, Bytes(kBytes), Duration());
   CHECK(in.si() == Approx(out.si()));
 }
+
+TEST_CASE("mesh refuses a tile it does not hold", "[noc]") {
+  const MeshNocModel mesh(kParams, 12, 4);  // 12 tiles on a 4 x 4 mesh
+  CHECK(mesh.tile_router(11).y == 2);
+  CHECK_THROWS_AS(mesh.tile_router(12), std::invalid_argument);
+  CHECK_THROWS_AS(mesh.tile_router(-1), std::invalid_argument);
+}
