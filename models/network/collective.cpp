@@ -1,6 +1,7 @@
 #include "models/network/collective.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "models/network/topology.hpp"
 #include "sim/base/error.hpp"
@@ -293,21 +294,24 @@ CollectiveDef collective(const std::string& name) {
 
 std::vector<std::string> collective_names() { return registry().names(); }
 
-Communicator make_communicator(const Topology& topology, int64_t ranks) {
-  const int64_t n = ranks == 0 ? topology.endpoints() : ranks;
-  if (n < 1 || n > topology.endpoints()) {
+Communicator make_communicator(const Topology& topology, int64_t ranks, int64_t first) {
+  const int64_t n = ranks == 0 ? topology.endpoints() - first : ranks;
+  if (first < 0 || n < 1 || first + n > topology.endpoints()) {
+    const std::string from = first > 0 ? " from endpoint " + std::to_string(first) : "";
     throw InputError(SourceLocation{}, "chips",
-                     "expected 1 to " + std::to_string(topology.endpoints()) + " chips, got " +
-                         std::to_string(n));
+                     "expected 1 to " +
+                         std::to_string(topology.endpoints() - std::max<int64_t>(0, first)) +
+                         " chips" + from + ", got " + std::to_string(n));
   }
   Communicator c;
   const int64_t domain = topology.domain_size();
-  c.domains.resize(static_cast<size_t>((n + domain - 1) / domain));
+  std::map<int64_t, std::vector<int32_t>> domains;  // by domain index, in ring order
   for (int32_t e : topology.ring_order()) {
-    if (e >= n) continue;
+    if (e < first || e >= first + n) continue;
     c.ring.push_back(e);
-    c.domains[static_cast<size_t>(e / domain)].push_back(e);
+    domains[e / domain].push_back(e);
   }
+  for (auto& [index, members] : domains) c.domains.push_back(std::move(members));
   return c;
 }
 

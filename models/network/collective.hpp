@@ -45,8 +45,10 @@ struct Communicator {
   int64_t size() const { return static_cast<int64_t>(ring.size()); }
 };
 
-// The first `ranks` endpoints of `topology` (all when ranks is 0), in the topology's ring order.
-Communicator make_communicator(const Topology& topology, int64_t ranks);
+// Endpoints [first, first + ranks) of `topology` (all when ranks is 0 and first is 0), in the
+// topology's ring order: a pool placed after another pool's chips (disaggregated serving puts the
+// decode pool after the prefill pool) talks over its own endpoints, which may straddle domains.
+Communicator make_communicator(const Topology& topology, int64_t ranks, int64_t first = 0);
 
 struct Algorithm {
   std::string name;

@@ -66,12 +66,19 @@ models::Step explicit_step(const models::Step& s) {
 }  // namespace
 
 CollectiveTimer::CollectiveTimer(const models::Topology& topology,
-                                 const workloads::ParallelDegrees& degrees, int64_t chips)
-    : topology_(&topology), network_(topology), degrees_(degrees), chips_(chips) {
-  if (chips > topology.endpoints()) {
+                                 const workloads::ParallelDegrees& degrees, int64_t chips,
+                                 int64_t first_endpoint)
+    : topology_(&topology),
+      network_(topology),
+      degrees_(degrees),
+      chips_(chips),
+      first_(first_endpoint) {
+  if (first_endpoint < 0 || first_endpoint + chips > topology.endpoints()) {
+    const std::string after =
+        first_endpoint > 0 ? " from endpoint " + std::to_string(first_endpoint) : "";
     throw InputError(SourceLocation{}, "mapping.chips",
-                     "the mapping uses " + std::to_string(chips) + " chips but the system has " +
-                         std::to_string(topology.endpoints()));
+                     "the mapping uses " + std::to_string(chips) + " chips" + after +
+                         " but the system has " + std::to_string(topology.endpoints()));
   }
 }
 
@@ -82,7 +89,7 @@ std::vector<std::vector<int32_t>> CollectiveTimer::groups(const std::string& gro
   const int64_t attn_tp = tp / attn_dp;
   std::vector<std::vector<int32_t>> out;
   for (int64_t replica = 0; replica < degrees_.dp; ++replica) {
-    const int64_t base = (replica * degrees_.pp + stage) * tp;
+    const int64_t base = first_ + (replica * degrees_.pp + stage) * tp;
     auto rank = [base](int64_t local) { return static_cast<int32_t>(base + local); };
     if (group == "attn_tp") {
       for (int64_t g = 0; g < attn_dp; ++g) {
@@ -153,18 +160,18 @@ CollectiveTiming CollectiveTimer::exchange(const std::string& group, int64_t sta
 }
 
 CollectiveTiming CollectiveTimer::shift(int64_t offset, Bytes bytes) {
-  if (chips_ + offset > topology_->endpoints()) {
+  if (first_ + chips_ + offset > topology_->endpoints()) {
     throw InputError(SourceLocation{}, "kv_placement",
                      "a separate decode pool of " + std::to_string(chips_) + " chips needs " +
-                         std::to_string(chips_ + offset) + " chips but the system has " +
+                         std::to_string(first_ + chips_ + offset) + " chips but the system has " +
                          std::to_string(topology_->endpoints()));
   }
   models::Schedule schedule(1);
   const int64_t domain = topology_->domain_size();
   CollectiveTiming out;
   for (int64_t r = 0; r < chips_; ++r) {
-    const auto src = static_cast<int32_t>(r);
-    const auto dst = static_cast<int32_t>(r + offset);
+    const auto src = static_cast<int32_t>(first_ + r);
+    const auto dst = static_cast<int32_t>(first_ + r + offset);
     if (src / domain != dst / domain) out.scale_out = true;
     schedule[0].transfers.push_back({src, dst, bytes});
   }
@@ -185,15 +192,22 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
     if (g.front() / domain != g.back() / domain) out.scale_out = true;
   }
   // Groups that stay inside their local domains share no link with other domains' groups, and
-  // every domain is the same graph: timing the first domain's groups is exact, and energy and
-  // bytes scale by the number of groups.
+  // every domain is the same graph: timing the groups of the domain holding the most of them is
+  // exact (the first domain when the pool starts at endpoint 0; a pool starting mid-domain may
+  // fill its domains unevenly), and energy and bytes scale by the number of groups.
   double scale = 1.0;
   std::vector<std::vector<int32_t>> timed = members;
   if (!out.scale_out && collective.kind != workloads::CollectiveKind::kSend &&
       domain < topology_->endpoints() && members.size() > 1) {
+    std::map<int64_t, int64_t> per_domain;
+    for (const auto& g : members) ++per_domain[g.front() / domain];
+    int64_t busiest = per_domain.begin()->first;
+    for (const auto& [d, count] : per_domain) {
+      if (count > per_domain[busiest]) busiest = d;
+    }
     timed.clear();
     for (const auto& g : members) {
-      if (g.front() / domain == 0) timed.push_back(g);
+      if (g.front() / domain == busiest) timed.push_back(g);
     }
     scale = static_cast<double>(members.size()) / static_cast<double>(timed.size());
   }

@@ -30,9 +30,10 @@ struct CollectiveTiming {
 
 class CollectiveTimer {
  public:
-  // Ranks of the pool are endpoints 0..chips-1 (rank numbering of workloads/mapping).
+  // Ranks of the pool are endpoints first_endpoint .. first_endpoint + chips - 1 (rank numbering
+  // of workloads/mapping, offset: a decode pool placed after the prefill pool's chips).
   CollectiveTimer(const models::Topology& topology, const workloads::ParallelDegrees& degrees,
-                  int64_t chips);
+                  int64_t chips, int64_t first_endpoint = 0);
 
   // One collective node of a role of pipeline stage `stage`. Receives cost nothing (the matching
   // send is timed).
@@ -41,7 +42,8 @@ class CollectiveTimer {
   // Every member of every `group` instance of `stage` reads `per_pair` bytes from every other
   // member at once (striped KV reads), as one all-pairs step.
   CollectiveTiming exchange(const std::string& group, int64_t stage, Bytes per_pair);
-  // Each rank of the pool sends `bytes` to rank + offset (a KV hand-over between pools).
+  // Each rank of the pool sends `bytes` to the endpoint `offset` after it (a KV hand-over
+  // between pools).
   CollectiveTiming shift(int64_t offset, Bytes bytes);
 
   // The endpoint groups `group` forms in `stage` (exposed for tests).
@@ -57,6 +59,7 @@ class CollectiveTimer {
   models::NetworkModel network_;
   workloads::ParallelDegrees degrees_;
   int64_t chips_;
+  int64_t first_;  // endpoint of rank 0
   std::map<std::tuple<int, std::string, int64_t, double, int64_t>, CollectiveTiming> cache_;
 };
 

@@ -111,10 +111,15 @@ struct RooflineCostModel::Impl {
   mutable std::unordered_map<std::string, int32_t> key_ids;
   mutable std::vector<std::map<GroupKey, GroupOps>> group_cache;  // by pool
   mutable std::map<std::vector<int64_t>, IterationCost> batch_cache;
-  // Collective time samples by (nccl name, ranks): sizes 2^k B, k = kMinLog2 .. kMaxLog2.
+  // First endpoint of each pool: pools sit on consecutive chips in ServingSystem's order
+  // (prefill before decode), so a later pool's groups use its own endpoints.
+  std::vector<int64_t> pool_first;
+  // Collective time samples by (nccl name, first endpoint, ranks): sizes 2^k B, k = kMinLog2 ..
+  // kMaxLog2.
   static constexpr int kMinLog2 = 4;
   static constexpr int kMaxLog2 = 36;
-  mutable std::map<std::pair<std::string, int64_t>, std::vector<double>> collective_samples;
+  mutable std::map<std::tuple<std::string, int64_t, int64_t>, std::vector<double>>
+      collective_samples;
   // KV handoff samples by (prefill first, count, decode first, count), at the same sizes.
   mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
   std::unique_ptr<models::KvPlacement> disaggregated = models::make_kv_placement("disaggregated");
@@ -268,18 +273,21 @@ struct RooflineCostModel::Impl {
     return cache.emplace(g, build_group(pool, g)).first->second;
   }
 
-  double collective_time(workloads::CollectiveKind kind, int64_t n, double bytes) const {
+  // One collective of `n` ranks of a group starting at endpoint `first` (the pool's first chip:
+  // the group of its first replica stands for every group).
+  double collective_time(workloads::CollectiveKind kind, int64_t n, double bytes,
+                         int64_t first) const {
     if (n <= 1 || bytes <= 0) return 0.0;
     const auto [name, size] = nccl_size(kind, n, bytes);
     const int64_t ranks = (name == "send_recv") ? 2 : n;
-    auto key = std::make_pair(name, ranks);
+    auto key = std::make_tuple(name, first, ranks);
     auto it = collective_samples.find(key);
     if (it == collective_samples.end()) {
       if (!network) {
         throw InputError(SourceLocation{"<system>", 0, 0}, "network",
                          "a mapping with collectives needs a network");
       }
-      const models::Communicator comm = models::make_communicator(*topology, ranks);
+      const models::Communicator comm = models::make_communicator(*topology, ranks, first);
       std::vector<double> samples;
       for (int k = kMinLog2; k <= kMaxLog2; ++k) {
         const Bytes s(std::ldexp(1.0, k));
@@ -405,7 +413,8 @@ struct RooflineCostModel::Impl {
         for (size_t slot = 0; slot < slots; ++slot) {
           const CAcc& c = cacc[static_cast<size_t>(k) * slots + slot];
           if (c.bytes <= 0) continue;
-          t = std::max(t, collective_time(c.kind, c.group, c.bytes));
+          t = std::max(
+              t, collective_time(c.kind, c.group, c.bytes, pool_first[static_cast<size_t>(pool)]));
           const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
           counts.link = counts.link + Bytes(c.bytes * w);
         }
@@ -524,11 +533,17 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
                        "the serving layer runs one engine per pool: expected dp = 1, found " +
                            std::to_string(pool.degrees.dp) + " (give each replica its own study)");
     }
-    if (m.topology && pool.chips > m.topology->endpoints()) {
-      throw InputError(pool.where, "chips",
-                       "the network has " + std::to_string(m.topology->endpoints()) +
-                           " chips; the pool wants " + std::to_string(pool.chips));
+    const int64_t first =
+        m.pool_first.empty() ? 0 : m.pool_first.back() + m.pools[m.pool_first.size() - 1].chips;
+    if (m.topology && first + pool.chips > m.topology->endpoints()) {
+      throw InputError(
+          pool.where, "chips",
+          "the network has " + std::to_string(m.topology->endpoints()) + " chips; " +
+              (first > 0 ? "the pools before this one take " + std::to_string(first) + " and "
+                         : std::string()) +
+              "the pool wants " + std::to_string(pool.chips));
     }
+    m.pool_first.push_back(first);
     workloads::validate_mapping(m.model, pool);
     const int64_t batch = pool.degrees.attn_dp;
     const workloads::MappedIteration mapped = workloads::map_iteration(
@@ -604,7 +619,7 @@ int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) co
 }
 
 Duration RooflineCostModel::transfer_time(Bytes bytes) const {
-  return Duration(impl_->collective_time(workloads::CollectiveKind::kSend, 2, bytes.si()));
+  return Duration(impl_->collective_time(workloads::CollectiveKind::kSend, 2, bytes.si(), 0));
 }
 
 Duration RooflineCostModel::kv_handoff_time(Bytes bytes, models::ChipSpan prefill,

@@ -75,7 +75,8 @@ int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const model
 class RooflineCostModel : public IterationCostModel {
  public:
   // `pools[i]` is the mapping of ServingSystem::pools[i]. `network`: the chips' network (its
-  // first endpoints are a pool's chips); nullopt only when no mapping needs a collective.
+  // pools sit on consecutive endpoints in this order); nullopt only when no mapping needs a
+  // collective.
   // `efficiency`: calibration knobs (identity: raw peaks; efficiency_knobs.hpp).
   // Throws InputError for a mapping the model does not admit or that does not fit in HBM.
   RooflineCostModel(workloads::ModelConfig model, models::ChipParams chip,

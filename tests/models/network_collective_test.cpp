@@ -217,3 +217,29 @@ TEST_CASE("bad collective requests are input errors", "[network][collective]") {
   CHECK_THROWS_AS(make_communicator(t, 7), InputError);
   CHECK(model.run_collective("all_reduce", make_communicator(t, 4), mib(1)).ranks == 4);
 }
+
+TEST_CASE("a communicator from an offset takes its own endpoints and their domains",
+          "[network][collective]") {
+  const int64_t L = 8, D = 2;
+  const Topology t = build_topology(hierarchical_spec(switch_spec(L), D, 16));
+  // Endpoints [4, 12) straddle the two domains: half in each.
+  const Communicator straddling = make_communicator(t, L, L / 2);
+  CHECK(straddling.size() == L);
+  for (int32_t e : straddling.ring) {
+    CHECK(e >= L / 2);
+    CHECK(e < L + L / 2);
+  }
+  REQUIRE(straddling.domains.size() == 2);
+  CHECK(straddling.domains[0].size() == static_cast<size_t>(L / 2));
+  // The same size at offset L fills the second domain alone.
+  const Communicator aligned = make_communicator(t, L, L);
+  CHECK(aligned.domains.size() == 1);
+  CHECK(aligned.ring.front() >= L);
+  // Crossing the scale-out costs time that a group inside one domain does not pay.
+  const NetworkModel model(t);
+  const double inside = model.run_collective("all_reduce", aligned, mib(16)).timing.time.si();
+  const double across = model.run_collective("all_reduce", straddling, mib(16)).timing.time.si();
+  CHECK(across > inside);
+  CHECK_THROWS_AS(make_communicator(t, L, L + 1), InputError);
+  CHECK_THROWS_AS(make_communicator(t, L, -1), InputError);
+}

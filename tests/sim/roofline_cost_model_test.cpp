@@ -356,3 +356,38 @@ TEST_CASE("roofline: attention-DP waits for the most loaded rank's attention", "
   prefill.attention_dp = 8;
   CHECK(m.cost(prefill).time > spread);
 }
+
+TEST_CASE("roofline: a decode pool placed after the prefill pool times its collectives there",
+          "[roofline]") {
+  // Two domains of 8 chips. A 4-chip prefill pool puts an 8-chip decode pool on chips [4, 12),
+  // straddling the domains; an 8-chip prefill pool puts it on [8, 16), inside the second. The
+  // decode pool's all-reduces cross the scale-out only in the first case.
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const models::Topology topo =
+      models::build_topology(test::hierarchical_spec(test::switch_spec(8), 2, 16));
+  const auto network_time = [&](int64_t prefill_chips) {
+    workloads::PoolMapping prefill = pool(prefill_chips);
+    prefill.pool = "prefill";
+    workloads::PoolMapping decode = pool(8);
+    decode.pool = "decode";
+    const RooflineCostModel cost(m, chip, {prefill, decode}, topo, {}, {false, 6, true});
+    IterationBatch b = decode_batch({1024});
+    b.pool = 1;
+    b.role = PoolRole::kDecode;
+    b.chips = 8;
+    for (const auto& [name, t] : cost.cost(b).breakdown) {
+      if (name == "network") return t.si();
+    }
+    return -1.0;
+  };
+  const double aligned = network_time(8);
+  const double straddling = network_time(4);
+  CHECK(aligned > 0);
+  CHECK(straddling > aligned);
+  // Same as a lone pool on the first domain when aligned (every domain is the same switch).
+  const RooflineCostModel lone(m, chip, {pool(8)}, topo, {}, {false, 6, true});
+  for (const auto& [name, t] : lone.cost(decode_batch({1024})).breakdown) {
+    if (name == "network") CHECK(t.si() == Approx(aligned).epsilon(1e-12));
+  }
+}
