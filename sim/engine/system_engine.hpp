@@ -55,7 +55,7 @@ struct SystemEngineOptions {
   // share of the experts (all ranks of a role identical). Drawn: each EP layer draws its tokens
   // per expert, ranks hold their experts contiguously, and representative fidelity simulates
   // the most loaded rank's experts in each layer (docs/systems.md, Fidelity).
-  workloads::RoutingConfig routing;
+  workloads::RoutingConfig routing = {};
 };
 
 // One iteration on the pool. Times are wall times of the pool; energies cover all its chips and
