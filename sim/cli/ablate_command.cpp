@@ -134,10 +134,11 @@ void set_field(SystemRunArgs& r, const std::string& key, const std::string& valu
   } else if (key == "osl") {
     r.osl = number();
   } else {
-    throw InputError(kCli, "--vary",
-                     "unknown key '" + key +
-                         "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
-                         "batch, isl, osl or system.<dotted key of the system file>");
+    throw InputError(
+        kCli, "--vary",
+        "unknown key '" + key +
+            "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
+            "batch, isl, osl or system.<dotted key of the system file>");
   }
 }
 

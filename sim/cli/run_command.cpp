@@ -272,8 +272,8 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   if (r.system_args.any_system_flag) {
     throw UsageError(
         "--kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity, "
-        "--overlap and --routing need --system NAME|FILE naming a system (arch/systems); a study file "
-        "with system: holds them as keys instead");
+        "--overlap and --routing need --system NAME|FILE naming a system (arch/systems); a study "
+        "file with system: holds them as keys instead");
   }
   const study::StudyConfig s = study_from(r);
   if (s.system) return run_system_from_study(r, s, invocation, out);

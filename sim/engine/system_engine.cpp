@@ -478,8 +478,8 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     std::vector<ChipRun> runs;
     for (size_t i = 0; i < chips.size(); ++i) {
       if (chips[i].role != r) continue;
-      runs.push_back(collect(*modules_[chips[i].module], deduped[i], chips[i].op_of_node,
-                             layers[r], variant_of[r], setup_.chip));
+      runs.push_back(collect(*modules_[chips[i].module], deduped[i], chips[i].op_of_node, layers[r],
+                             variant_of[r], setup_.chip));
     }
     // Energy: representative stands for every rank; `all` sums the ranks it ran.
     const double scale = all ? 1.0 : static_cast<double>(role.ranks.size());

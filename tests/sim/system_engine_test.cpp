@@ -209,9 +209,10 @@ SystemSetup moe16(Fidelity fidelity, const std::string& routing) {
 }
 }  // namespace
 
-TEST_CASE("under a Zipf routing draw representative runs the most loaded EP rank and agrees "
-          "with all within 2 percent",
-          "[system_engine][moe]") {
+TEST_CASE(
+    "under a Zipf routing draw representative runs the most loaded EP rank and agrees "
+    "with all within 2 percent",
+    "[system_engine][moe]") {
   SystemEngine rep_zipf(moe16(Fidelity::kRepresentative, "zipf:1.2"));
   SystemEngine all_zipf(moe16(Fidelity::kAll, "zipf:1.2"));
   SystemEngine rep_expected(moe16(Fidelity::kRepresentative, "expected"));

@@ -46,8 +46,8 @@ TEST_CASE("the EP ranks' expert ops add up to the layer's pairs and touched expe
   const int64_t tokens = 96;
   const IterationTrace trace = decompose_iteration(model, {Phase::kDecode, tokens, 1, 512});
   RngStream rng(5, "expert_placement_test");
-  const std::vector<int64_t> counts = draw_tokens_per_expert(zipf(1.2), f.experts, f.top_k,
-                                                             tokens, rng);
+  const std::vector<int64_t> counts =
+      draw_tokens_per_expert(zipf(1.2), f.experts, f.top_k, tokens, rng);
   const int64_t touched =
       std::count_if(counts.begin(), counts.end(), [](int64_t c) { return c > 0; });
   const std::vector<RankExpertLoad> loads = rank_expert_loads(counts, ep);

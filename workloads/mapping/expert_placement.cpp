@@ -40,8 +40,8 @@ Op rank_expert_op(const Op& replica, const std::vector<int64_t>& tokens_per_expe
   if (rank < 0 || rank >= ep) throw std::invalid_argument("expert placement: rank out of range");
   const size_t per_rank = tokens_per_expert.size() / static_cast<size_t>(ep);
   std::vector<int64_t> mine;
-  for (size_t e = static_cast<size_t>(rank) * per_rank; e < (static_cast<size_t>(rank) + 1) * per_rank;
-       ++e) {
+  for (size_t e = static_cast<size_t>(rank) * per_rank;
+       e < (static_cast<size_t>(rank) + 1) * per_rank; ++e) {
     if (tokens_per_expert[e] > 0) mine.push_back(tokens_per_expert[e]);
   }
   const int64_t all_pairs =

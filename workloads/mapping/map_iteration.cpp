@@ -459,8 +459,8 @@ MappedIteration map_iteration(const ModelConfig& model, const IterationShape& sh
       if (reported[{role.replica_batch, layer}]) continue;
       reported[{role.replica_batch, layer}] = true;
       mapped.ep_loads.push_back(
-          {role.replica_batch, layer, rank_expert_loads(draws.at(role.replica_batch).at(layer),
-                                                        deg.ep)});
+          {role.replica_batch, layer,
+           rank_expert_loads(draws.at(role.replica_batch).at(layer), deg.ep)});
     }
   }
   return mapped;

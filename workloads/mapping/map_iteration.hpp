@@ -33,7 +33,7 @@ StageLayers stage_layers(const ModelConfig& model, int64_t pp, int64_t stage);
 // role's trace (expert_placement.hpp). The ranks of a role then do identical work everywhere
 // except at these nodes.
 struct RankExpertOps {
-  size_t node = 0;          // index into trace.nodes
+  size_t node = 0;           // index into trace.nodes
   std::vector<Op> per_rank;  // one per entry of ChipRole::ranks, in that order
 };
 
