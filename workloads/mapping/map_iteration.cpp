@@ -63,10 +63,10 @@ Op row_split(Op op, int64_t parts) {
   return op;
 }
 
-// Builds the trace of one chip role.
 // Drawn tokens per routed expert, per EP layer (one replica batch).
 using LayerDraws = std::map<int, std::vector<int64_t>>;
 
+// Builds the trace of one chip role.
 class RoleBuilder {
  public:
   // `draws`: null under the expected routing.
