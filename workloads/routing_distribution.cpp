@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 namespace scoville::workloads {
@@ -112,6 +113,42 @@ std::string to_string(RoutingDistribution d) {
 
 std::vector<std::string> routing_distribution_names() {
   return {"expected", "uniform", "zipf", "histogram"};
+}
+
+RoutingConfig parse_routing_spec(const std::string& text) {
+  RoutingConfig config;
+  const std::string choices = "expected, uniform, zipf or zipf:S (0 <= S <= 8, e.g. zipf:1.2)";
+  if (text == "expected") return config;
+  if (text == "uniform") {
+    config.distribution = RoutingDistribution::kUniform;
+    return config;
+  }
+  if (text == "zipf" || text.rfind("zipf:", 0) == 0) {
+    config.distribution = RoutingDistribution::kZipf;
+    if (text == "zipf") return config;
+    const std::string exponent = text.substr(5);
+    size_t used = 0;
+    double s = -1.0;
+    try {
+      s = std::stod(exponent, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != exponent.size() || !(s >= 0.0 && s <= kMaxZipfExponent)) {
+      throw std::invalid_argument("zipf exponent '" + exponent + "': expected a number from 0 to " +
+                                  std::to_string(static_cast<int>(kMaxZipfExponent)));
+    }
+    config.zipf_exponent = s;
+    return config;
+  }
+  throw std::invalid_argument("unknown routing '" + text + "'; expected " + choices);
+}
+
+std::string to_spec(const RoutingConfig& config) {
+  if (config.distribution != RoutingDistribution::kZipf) return to_string(config.distribution);
+  std::ostringstream out;
+  out << "zipf:" << config.zipf_exponent;
+  return out.str();
 }
 
 std::string routing_config_problem(const RoutingConfig& config, int64_t experts, int64_t top_k) {

@@ -36,6 +36,13 @@ struct RoutingConfig {
   uint64_t iteration = 0;         // iterations of one run draw independently
 };
 
+// A routing as written on the command line or in a study: "expected", "uniform", "zipf" (exponent
+// 1) or "zipf:S" (0 <= S <= kMaxZipfExponent). Histograms need a list, so they are not written
+// this way. Throws std::invalid_argument with the sentence to show (the choices) otherwise. The
+// seed and iteration stay 0: the caller sets them.
+RoutingConfig parse_routing_spec(const std::string& text);
+std::string to_spec(const RoutingConfig& config);  // the inverse ("zipf:1.2")
+
 // Largest Zipf exponent accepted: beyond it the hottest expert takes almost all the weight and
 // the draw degenerates into "the same top_k experts always".
 constexpr double kMaxZipfExponent = 8.0;

@@ -22,13 +22,13 @@ extern const char kAblateUsage[] =
     R"(  scoville ablate --system NAME|FILE --model NAME|FILE --vary KEY=V1,V2[,...] [options]
                                     run the system study once per value and print one table
                                     with the differences relative to the first value
-      --vary KEY=V1,V2,...          kv_placement, fidelity, overlap, tp, ep, pp, dp, attn_dp,
-                                    batch, isl, osl, or a dotted key of the system file such
+      --vary KEY=V1,V2,...          kv_placement, fidelity, overlap, routing, tp, ep, pp, dp,
+                                    attn_dp, batch, isl, osl, or a dotted key of the system file such
                                     as system.network.local.topology (system.local.X is read
                                     as system.network.local.X)
       --batch N --isl N --osl N     the request shape (defaults 8, 1024, 128)
-      --kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity, --overlap
-                                    as for scoville run --system
+      --kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity, --overlap,
+      --routing                     as for scoville run --system
       --json                        print the variants as JSON
 )";
 
@@ -115,6 +115,8 @@ void set_field(SystemRunArgs& r, const std::string& key, const std::string& valu
     r.fidelity = value;
   } else if (key == "overlap") {
     r.overlap = value;
+  } else if (key == "routing") {
+    r.routing = value;
   } else if (key == "tp") {
     r.tp = number();
   } else if (key == "ep") {
@@ -132,10 +134,11 @@ void set_field(SystemRunArgs& r, const std::string& key, const std::string& valu
   } else if (key == "osl") {
     r.osl = number();
   } else {
-    throw InputError(kCli, "--vary",
-                     "unknown key '" + key +
-                         "'; expected kv_placement, fidelity, overlap, tp, ep, pp, dp, attn_dp, "
-                         "batch, isl, osl or system.<dotted key of the system file>");
+    throw InputError(
+        kCli, "--vary",
+        "unknown key '" + key +
+            "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
+            "batch, isl, osl or system.<dotted key of the system file>");
   }
 }
 

@@ -41,6 +41,9 @@ extern const char kRunUsage[] =
       --mapping FILE                with --system: mapping YAML instead of the degrees
       --fidelity representative|all with --system: one chip per role, or every chip
       --overlap none|two_batch      with --system: compute/communication overlap
+      --routing expected|uniform|zipf[:S]
+                                    with --system: MoE routing; a drawn one (seeded by
+                                    --seed) loads the EP ranks unevenly (docs/systems.md)
       --reuse-repeated-ops          with --system: simulate an op repeated between the same
                                     neighbours once (faster, approximate: docs/systems.md)
       --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
@@ -268,9 +271,9 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   }
   if (r.system_args.any_system_flag) {
     throw UsageError(
-        "--kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity "
-        "and --overlap need --system NAME|FILE naming a system (arch/systems); a study file "
-        "with system: holds them as keys instead");
+        "--kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity, "
+        "--overlap and --routing need --system NAME|FILE naming a system (arch/systems); a study "
+        "file with system: holds them as keys instead");
   }
   const study::StudyConfig s = study_from(r);
   if (s.system) return run_system_from_study(r, s, invocation, out);

@@ -17,6 +17,7 @@
 #include "sim/output/system_results.hpp"
 #include "sim/output/system_trace.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/routing_distribution.hpp"
 
 namespace scoville::cli {
 
@@ -48,6 +49,8 @@ bool read_system_flag(ArgReader& a, SystemRunArgs& r) {
     r.fidelity = a.value();
   } else if (a.is("--overlap")) {
     r.overlap = a.value();
+  } else if (a.is("--routing")) {
+    r.routing = a.value();
   } else if (a.is("--tp")) {
     r.tp = a.count();
   } else if (a.is("--ep")) {
@@ -116,6 +119,12 @@ engine::SystemSetup system_setup(const SystemRunArgs& r, const config::SystemCon
   options.overlap = engine::parse_overlap(r.overlap);
   options.kv_placement = r.kv_placement;
   options.simulate_repeated_ops_once = r.reuse_repeated_ops;
+  try {
+    options.routing = workloads::parse_routing_spec(r.routing);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(r.where, r.from_study ? "study.routing" : "--routing", e.what());
+  }
+  options.routing.seed = r.seed;
   models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
   return engine::make_setup(system, model, mapping, paths, options);
 }
@@ -192,6 +201,18 @@ void render_system_text(std::ostream& out, const engine::SystemSetup& setup,
   out << "\nsimulated chips per iteration: " << result.phases.front().total.simulated_chips
       << " of " << setup.mapping.chips << " (fidelity "
       << (setup.options.fidelity == engine::Fidelity::kAll ? "all" : "representative") << ")\n";
+  if (setup.options.routing.distribution != workloads::RoutingDistribution::kExpected) {
+    out << "MoE routing " << workloads::to_spec(setup.options.routing) << " (seed "
+        << setup.options.routing.seed
+        << "): most loaded EP rank's token-expert pairs over the mean rank's, mean over layers "
+           "(largest):";
+    for (const engine::SystemPhaseResult& p : result.phases) {
+      out << " " << p.phase << " " << std::fixed << std::setprecision(2) << p.total.ep_imbalance
+          << " (" << p.total.ep_imbalance_max << ")";
+      out.unsetf(std::ios::fixed);
+    }
+    out << "\n";
+  }
 }
 
 void render_system_json(std::ostream& out, const engine::SystemSetup& setup,
@@ -206,7 +227,8 @@ void render_system_json(std::ostream& out, const engine::SystemSetup& setup,
       << ", \"dp\": " << setup.mapping.degrees.dp
       << ", \"attn_dp\": " << setup.mapping.degrees.attn_dp << ", \"batch\": " << study.batch
       << ", \"isl\": " << study.isl << ", \"osl\": " << study.osl << ", \"kv_placement\": \""
-      << json_escape(setup.options.kv_placement) << "\", \"phases\": [";
+      << json_escape(setup.options.kv_placement) << "\", \"routing\": \""
+      << json_escape(workloads::to_spec(setup.options.routing)) << "\", \"phases\": [";
   for (size_t i = 0; i < result.phases.size(); ++i) {
     const engine::SystemPhaseResult& p = result.phases[i];
     out << (i ? ", " : "") << "{\"phase\": \"" << p.phase << "\", \"tokens\": " << p.tokens
@@ -214,6 +236,8 @@ void render_system_json(std::ostream& out, const engine::SystemSetup& setup,
         << ", \"energy_j\": " << json_number(p.total.energy.si())
         << ", \"kv_transfer_bytes\": " << json_number(p.total.kv_transfer_bytes.si())
         << ", \"network_bytes\": " << json_number(p.total.network_bytes.si())
+        << ", \"ep_imbalance\": " << json_number(p.total.ep_imbalance)
+        << ", \"ep_imbalance_max\": " << json_number(p.total.ep_imbalance_max)
         << ", \"time_breakdown_s\": {";
     const auto tp = time_parts(p.total);
     for (size_t k = 0; k < tp.size(); ++k) {
@@ -245,6 +269,7 @@ SystemRunArgs system_args(const study::StudyConfig& s) {
   a.kv_placement = k.kv_placement;
   a.fidelity = k.fidelity;
   a.overlap = k.overlap;
+  a.routing = k.routing;
   a.reuse_repeated_ops = k.reuse_repeated_ops;
   if (!k.mapping_file.empty()) a.mapping_file = k.mapping_file;
   auto degree = [](const std::optional<int64_t>& v) -> std::optional<long long> {
@@ -279,6 +304,7 @@ study::StudyConfig resolved_study(const SystemRunArgs& a, const engine::SystemSe
   k.kv_placement = setup.options.kv_placement;
   k.fidelity = a.fidelity;
   k.overlap = a.overlap;
+  k.routing = a.routing;
   k.reuse_repeated_ops = a.reuse_repeated_ops;
   k.tp = setup.mapping.degrees.tp;
   k.ep = setup.mapping.degrees.ep;

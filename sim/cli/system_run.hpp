@@ -27,12 +27,13 @@ struct SystemRunArgs {
   std::string kv_placement = "local";
   std::string fidelity = "representative";
   std::string overlap = "none";
+  std::string routing = "expected";  // workloads::parse_routing_spec (drawn with `seed`)
   std::optional<long long> tp, ep, pp, dp, attn_dp;
   std::optional<std::string> mapping_file;
   bool json = false;
   bool reuse_repeated_ops = false;  // SystemEngineOptions::simulate_repeated_ops_once
   bool any_system_flag = false;     // a flag only the system path understands was given
-  uint64_t seed = 0;                // recorded in outputs (the system path draws nothing)
+  uint64_t seed = 0;                // recorded in outputs; seeds a drawn MoE routing
   // Where the settings came from: the command line, or a study file (errors then name the
   // study's keys, e.g. study.mapping.tp, instead of the flags).
   SourceLocation where{"<command line>", 0, 0};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include <systemc>
 
@@ -10,6 +11,7 @@
 #include "models/network/topology_builders.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/engine/lowering.hpp"
+#include "sim/engine/segment_sync.hpp"
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 
@@ -21,14 +23,34 @@ namespace {
 // attention groups' inside a replica, so a stage has at most 2 x 2 roles.
 constexpr int64_t kMaxRolesPerStage = 4;
 
+// One simulated chip's routed-expert op (drawn routing), accounted apart so that the
+// representative's can be scaled to its role's ranks by their own load.
+struct ExpertRun {
+  models::EnergyBreakdown energy;
+  Bytes hbm_bytes;
+  Flops flops;
+};
+
 // What one simulated chip did in the iteration.
 struct ChipRun {
-  std::vector<Duration> op_time;  // per compute node, in trace order
+  std::vector<Duration> op_time;  // per compute node, in trace order (0: no work)
   std::vector<stats::Bound> op_bound;
   std::vector<int> op_layer;
+  // Over the compute nodes other than the routed-expert ones of `experts`.
   models::EnergyBreakdown energy;
   Flops flops;
   Bytes hbm_bytes;
+  std::vector<ExpertRun> experts;  // per ChipRole::rank_experts entry
+};
+
+// The program of one simulated chip: its role's compute nodes lowered, with its own routed
+// experts under a drawn routing; a node with no work (a rank none of whose experts got a token)
+// is not simulated and takes no time.
+struct ChipProgram {
+  size_t role = 0;
+  size_t module = 0;
+  std::vector<models::WorkDescriptor> ops;
+  std::vector<int64_t> op_of_node;  // per compute node: index into ops, or -1 (no work)
 };
 
 // A role's program with repeated ops simulated once: `ops` are the distinct ones in order of
@@ -93,7 +115,8 @@ DedupedProgram dedupe(const std::vector<models::WorkDescriptor>& program, bool e
 }
 
 ChipRun collect(const models::ChipModule& module, const DedupedProgram& prog,
-                const std::vector<int>& layers, const models::ChipParams& chip) {
+                const std::vector<int64_t>& op_of_node, const std::vector<int>& layers,
+                const std::vector<int64_t>& variant_of, const models::ChipParams& chip) {
   ChipRun run;
   const std::vector<models::OpRecord>& records = module.records();
   if (records.size() != prog.ops.size()) {
@@ -105,16 +128,97 @@ ChipRun collect(const models::ChipModule& module, const DedupedProgram& prog,
   for (size_t i = 0; i < records.size(); ++i) {
     distinct.push_back(stats::account_op(records[i], prog.ops[i], chip, 0, 0, "op", start));
   }
-  for (size_t i = 0; i < prog.index.size(); ++i) {
-    const stats::OpResult& op = distinct[prog.index[i]];
+  for (size_t n = 0; n < op_of_node.size(); ++n) {
+    if (variant_of[n] >= 0 && static_cast<size_t>(variant_of[n]) >= run.experts.size()) {
+      run.experts.resize(static_cast<size_t>(variant_of[n]) + 1);
+    }
+    run.op_layer.push_back(layers[n]);
+    if (op_of_node[n] < 0) {
+      run.op_time.emplace_back();
+      run.op_bound.push_back(stats::Bound::kCompute);
+      continue;
+    }
+    const stats::OpResult& op = distinct[prog.index[static_cast<size_t>(op_of_node[n])]];
     run.op_time.push_back(op.duration);
     run.op_bound.push_back(op.bound);
-    run.op_layer.push_back(layers[i]);
+    if (variant_of[n] >= 0) {
+      ExpertRun& e = run.experts[static_cast<size_t>(variant_of[n])];
+      e.energy += op.energy;
+      e.flops += op.flops;
+      e.hbm_bytes += op.hbm_bytes;
+      continue;
+    }
     run.energy += op.energy;
     run.flops += op.flops;
     run.hbm_bytes += op.hbm_bytes;
   }
   return run;
+}
+
+// An op's dynamic energy, HBM bytes and FLOPs from its tile plan, without simulating it: what
+// collect() gets from the simulated record (op_accounting prices the planned work).
+ExpertRun planned_expert_run(const workloads::Op& op, const models::ChipParams& chip) {
+  ExpertRun e;
+  if (op.instances == 0) return e;
+  const models::WorkDescriptor work = lower(op, chip);
+  models::OpRecord record;
+  record.planned = models::TilingPolicy(chip).plan(work).totals();
+  e.energy = models::price(stats::count_actions(record, work), chip.energy, Power(0), Duration());
+  e.hbm_bytes = record.planned.hbm_read + record.planned.hbm_write;
+  e.flops = work.flops;
+  return e;
+}
+
+// A rough time of an op on the chip, to rank EP ranks by load: the larger of its FLOPs at the
+// matrix engine's peak and its streamed bytes at peak HBM bandwidth (a roofline).
+double roofline_seconds(const workloads::Op& op, const models::ChipParams& chip) {
+  if (op.instances == 0) return 0.0;
+  const double flops = op.flops.si() / chip.peak_flop_rate(op.math).si();
+  const double bytes = op.weight_bytes.si() / chip.hbm.peak_bandwidth().si();
+  return std::max(flops, bytes);
+}
+
+// Representative fidelity under a drawn routing: per layer, the rank (slot in role.ranks) whose
+// routed experts take longest: the largest roofline time of its expert ops (the rank that ends
+// the layer's expert segment last, which every rank then waits for at the combine all-to-all);
+// ties by token-expert pairs, then experts touched, then the lowest rank. Pairs alone would pick
+// the wrong rank where weights dominate (decode): a rank with one hot expert has more pairs
+// than one with two warm experts but reads half the weights.
+std::map<int, size_t> most_loaded_slots(const workloads::ChipRole& role,
+                                        const models::ChipParams& chip) {
+  struct Load {
+    double seconds = 0;
+    int64_t pairs = 0;
+    int64_t touched = 0;
+  };
+  std::map<int, std::vector<Load>> per_layer;
+  for (const workloads::RankExpertOps& v : role.rank_experts) {
+    std::vector<Load>& loads = per_layer[role.trace.nodes[v.node].layer];
+    loads.resize(v.per_rank.size());
+    for (size_t slot = 0; slot < v.per_rank.size(); ++slot) {
+      const workloads::Op& op = v.per_rank[slot];
+      loads[slot].seconds += roofline_seconds(op, chip);
+      if (!op.tokens_per_instance.empty()) {  // the matmuls (counted once: the largest)
+        int64_t pairs = 0;
+        for (int64_t t : op.tokens_per_instance) pairs += t;
+        loads[slot].pairs = std::max(loads[slot].pairs, pairs);
+        loads[slot].touched = std::max(loads[slot].touched, op.instances);
+      }
+    }
+  }
+  std::map<int, size_t> chosen;
+  for (const auto& [layer, loads] : per_layer) {
+    size_t best = 0;
+    for (size_t slot = 1; slot < loads.size(); ++slot) {
+      const Load& a = loads[slot];
+      const Load& b = loads[best];
+      if (std::tie(a.seconds, a.pairs, a.touched) > std::tie(b.seconds, b.pairs, b.touched)) {
+        best = slot;
+      }
+    }
+    chosen[layer] = best;
+  }
+  return chosen;
 }
 
 struct RoleTime {
@@ -256,22 +360,33 @@ SystemEngine::RoleKv SystemEngine::price_kv(const KvCosts& kv, const workloads::
 
 SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) {
   const workloads::MappedIteration mapped =
-      workloads::map_iteration(setup_.model, shape, setup_.mapping);
+      workloads::map_iteration(setup_.model, shape, setup_.mapping, setup_.options.routing);
   const bool all = setup_.options.fidelity == Fidelity::kAll;
 
-  // Programs: per role, its compute nodes lowered; each role on one module (representative) or
-  // on the module of each of its ranks (all).
-  std::vector<std::vector<models::WorkDescriptor>> programs(mapped.roles.size());
-  std::vector<std::vector<int>> layers(mapped.roles.size());
-  std::vector<KvCosts> kv(mapped.roles.size());
-  for (size_t r = 0; r < mapped.roles.size(); ++r) {
-    const KvShares shares = kv_shares(mapped.roles[r], shape);
-    for (const workloads::TraceNode& node : mapped.roles[r].trace.nodes) {
+  // Per role: its compute nodes lowered (the KV placement deciding which memory serves the
+  // attention's KV reads), their layers, and which of them are routed-expert nodes that differ
+  // between the role's ranks (drawn routing).
+  const size_t role_count = mapped.roles.size();
+  std::vector<std::vector<models::WorkDescriptor>> base(role_count);
+  std::vector<std::vector<int>> layers(role_count);
+  std::vector<std::vector<int64_t>> variant_of(role_count);  // per compute node; -1: none
+  std::vector<KvCosts> kv(role_count);
+  for (size_t r = 0; r < role_count; ++r) {
+    const workloads::ChipRole& role = mapped.roles[r];
+    const KvShares shares = kv_shares(role, shape);
+    std::map<size_t, int64_t> variant_at;
+    for (size_t v = 0; v < role.rank_experts.size(); ++v) {
+      variant_at[role.rank_experts[v].node] = static_cast<int64_t>(v);
+    }
+    for (size_t n = 0; n < role.trace.nodes.size(); ++n) {
+      const workloads::TraceNode& node = role.trace.nodes[n];
       if (node.kind != workloads::TraceNodeKind::kCompute) continue;
-      models::WorkDescriptor work = lower(node.op, setup_.chip);
+      const auto variant = variant_at.find(n);
+      variant_of[r].push_back(variant == variant_at.end() ? -1 : variant->second);
+      models::WorkDescriptor work =
+          node.op.instances > 0 ? lower(node.op, setup_.chip) : models::WorkDescriptor{};
       const Bytes kv_read = node.op.kv_read_bytes;
       if (node.op.kind == workloads::OpKind::kAttention && kv_read.si() > 0) {
-        // The placement decides which memory serves the KV reads.
         work.stream_bytes = node.op.weight_bytes + kv_read * shares.local;
         work.activation_in_bytes += kv_read * shares.sram;
         kv[r].host_bytes += kv_read * shares.host;
@@ -279,48 +394,93 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
         ++kv[r].attention_ops;
       }
       kv[r].written += node.op.kv_write_bytes;
-      programs[r].push_back(std::move(work));
+      base[r].push_back(std::move(work));
       layers[r].push_back(node.layer);
     }
   }
-  std::vector<int> role_of_module(modules_.size(), -1);
-  if (all) {
-    for (size_t r = 0; r < mapped.roles.size(); ++r) {
-      for (int64_t rank : mapped.roles[r].ranks)
-        role_of_module[static_cast<size_t>(rank)] = static_cast<int>(r);
+
+  // The chips to simulate: representative, one per role, whose expert ops in each layer are
+  // its most loaded rank's; `all`, every rank with its own expert ops.
+  std::vector<ChipProgram> chips;
+  std::vector<std::map<int, size_t>> representative_slot(role_count);  // layer -> rank slot
+  for (size_t r = 0; r < role_count; ++r) {
+    const workloads::ChipRole& role = mapped.roles[r];
+    if (!role.rank_experts.empty()) {
+      representative_slot[r] = most_loaded_slots(role, setup_.chip);
     }
-  } else {
-    if (mapped.roles.size() > modules_.size()) {
-      throw ScovilleError("system engine: more chip roles than elaborated chips");
+    const size_t copies = all ? role.ranks.size() : 1;
+    for (size_t c = 0; c < copies; ++c) {
+      ChipProgram chip;
+      chip.role = r;
+      chip.module = all ? static_cast<size_t>(role.ranks[c]) : r;
+      size_t op = 0;
+      for (size_t j = 0; j < base[r].size(); ++j) {
+        const int64_t v = variant_of[r][j];
+        const workloads::Op* own = nullptr;
+        if (v >= 0) {
+          const size_t slot = all ? c : representative_slot[r].at(layers[r][j]);
+          own = &role.rank_experts[static_cast<size_t>(v)].per_rank[slot];
+        }
+        if (own != nullptr && own->instances == 0) {  // none of its experts got a token
+          chip.op_of_node.push_back(-1);
+          continue;
+        }
+        chip.op_of_node.push_back(static_cast<int64_t>(op++));
+        chip.ops.push_back(own != nullptr ? lower(*own, setup_.chip) : base[r][j]);
+      }
+      chips.push_back(std::move(chip));
     }
-    for (size_t r = 0; r < mapped.roles.size(); ++r) role_of_module[r] = static_cast<int>(r);
+  }
+  if (!all && role_count > modules_.size()) {
+    throw ScovilleError("system engine: more chip roles than elaborated chips");
   }
   std::vector<DedupedProgram> deduped;
-  for (const auto& program : programs) {
-    deduped.push_back(dedupe(program, setup_.options.simulate_repeated_ops_once));
+  for (const ChipProgram& chip : chips) {
+    deduped.push_back(dedupe(chip.ops, setup_.options.simulate_repeated_ops_once));
   }
-  for (size_t m = 0; m < modules_.size(); ++m) {
-    const int r = role_of_module[m];
-    modules_[m]->set_program(r < 0 ? std::vector<models::WorkDescriptor>{}
-                                   : deduped[static_cast<size_t>(r)].ops);
+  if (all) {
+    // One chip per simulation: chips simulated side by side in one SystemC kernel perturb one
+    // another (same-time HBM requests are served in process-evaluation order, which depends on
+    // the whole design), and every chip's time counts here (docs/systems.md, Fidelity).
+    for (size_t i = 0; i < chips.size(); ++i) {
+      modules_[chips[i].module]->set_program(deduped[i].ops);
+      models::run_simulation();
+    }
+  } else {
+    std::vector<int> chip_of_module(modules_.size(), -1);
+    for (size_t i = 0; i < chips.size(); ++i) chip_of_module[chips[i].module] = static_cast<int>(i);
+    for (size_t m = 0; m < modules_.size(); ++m) {
+      const int i = chip_of_module[m];
+      modules_[m]->set_program(i < 0 ? std::vector<models::WorkDescriptor>{}
+                                     : deduped[static_cast<size_t>(i)].ops);
+    }
+    models::run_simulation();
   }
-  models::run_simulation();
 
   SystemIterationResult out;
   out.chips = setup_.mapping.chips;
-  out.roles = static_cast<int64_t>(mapped.roles.size());
-  // Per role: the slowest of its simulated chips, and the energy of all its ranks.
+  out.roles = static_cast<int64_t>(role_count);
+  out.simulated_chips = static_cast<int64_t>(chips.size());
+  if (!mapped.ep_loads.empty()) {
+    double sum = 0;
+    for (const auto& load : mapped.ep_loads) {
+      sum += load.imbalance();
+      out.ep_imbalance_max = std::max(out.ep_imbalance_max, load.imbalance());
+    }
+    out.ep_imbalance = sum / static_cast<double>(mapped.ep_loads.size());
+  }
+  // Per role: its chips' time synchronised at every collective, and the energy of all its ranks.
   std::map<int64_t, RoleTime> stage_time;  // slowest role per stage
   std::map<int64_t, bool> stage_network_counted;
   std::map<int64_t, std::vector<TimelineSpan>> stage_walk;  // timelines only
-  for (size_t r = 0; r < mapped.roles.size(); ++r) {
+  for (size_t r = 0; r < role_count; ++r) {
     const workloads::ChipRole& role = mapped.roles[r];
     std::vector<ChipRun> runs;
-    for (size_t m = 0; m < modules_.size(); ++m) {
-      if (role_of_module[m] != static_cast<int>(r)) continue;
-      runs.push_back(collect(*modules_[m], deduped[r], layers[r], setup_.chip));
+    for (size_t i = 0; i < chips.size(); ++i) {
+      if (chips[i].role != r) continue;
+      runs.push_back(collect(*modules_[chips[i].module], deduped[i], chips[i].op_of_node, layers[r],
+                             variant_of[r], setup_.chip));
     }
-    out.simulated_chips += static_cast<int64_t>(runs.size());
     // Energy: representative stands for every rank; `all` sums the ranks it ran.
     const double scale = all ? 1.0 : static_cast<double>(role.ranks.size());
     for (const ChipRun& run : runs) {
@@ -330,6 +490,49 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
       out.hbm_energy += run.energy.hbm * scale;
       out.flops += run.flops * scale;
       out.hbm_bytes += run.hbm_bytes * scale;
+      for (size_t v = 0; v < run.experts.size(); ++v) {
+        // Routed experts: under `all` each rank's own, as simulated. Representative simulated
+        // only the most loaded rank's; every rank's dynamic energy, HBM bytes and FLOPs follow
+        // from its op's tile plan alone (op_accounting prices the planned work), so they are
+        // computed for each rank without simulating it.
+        ExpertRun pool = run.experts[v];
+        if (!all) {
+          pool = ExpertRun{};
+          for (const workloads::Op& op : role.rank_experts[v].per_rank) {
+            const ExpertRun e = planned_expert_run(op, setup_.chip);
+            pool.energy += e.energy;
+            pool.hbm_bytes += e.hbm_bytes;
+            pool.flops += e.flops;
+          }
+        }
+        out.compute_energy += pool.energy.matrix + pool.energy.vector + pool.energy.tile_sram +
+                              pool.energy.shared_sram + pool.energy.noc;
+        out.hbm_energy += pool.energy.hbm;
+        out.flops += pool.flops;
+        out.hbm_bytes += pool.hbm_bytes;
+      }
+    }
+    // The chips of a role meet at every collective: the role's critical path takes, in each
+    // segment between collectives, the slowest chip's ops (segment_sync.hpp).
+    if (runs.size() > 1) {
+      std::vector<std::vector<Duration>> times;
+      for (const ChipRun& run : runs) times.push_back(run.op_time);
+      std::vector<int64_t> segment;
+      int64_t current = 0;
+      for (const workloads::TraceNode& node : role.trace.nodes) {
+        if (node.kind == workloads::TraceNodeKind::kCompute) {
+          segment.push_back(current);
+        } else {
+          ++current;
+        }
+      }
+      const std::vector<size_t> chosen = critical_chips(times, segment);
+      ChipRun critical = runs.front();
+      for (size_t i = 0; i < chosen.size(); ++i) {
+        critical.op_time[i] = runs[chosen[i]].op_time[i];
+        critical.op_bound[i] = runs[chosen[i]].op_bound[i];
+      }
+      runs = {std::move(critical)};
     }
     // The role's time on its slowest chip, walking its nodes in order.
     const bool count_network = !stage_network_counted[role.stage];
@@ -432,8 +635,8 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   // Software: launches per op and a sync per layer on the busiest role, once per iteration.
   int64_t ops = 0;
   int64_t layer_count = 0;
-  for (size_t r = 0; r < mapped.roles.size(); ++r) {
-    ops = std::max<int64_t>(ops, static_cast<int64_t>(programs[r].size()));
+  for (size_t r = 0; r < role_count; ++r) {
+    ops = std::max<int64_t>(ops, static_cast<int64_t>(base[r].size()));
     std::vector<int> distinct = layers[r];
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());

@@ -29,6 +29,7 @@
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
+#include "workloads/routing_distribution.hpp"
 
 namespace scoville::engine {
 
@@ -50,6 +51,11 @@ struct SystemEngineOptions {
   // reused. Approximate (docs/systems.md): 0.3-0.6% on the engine test, up to 2.1% seen on a
   // 4-layer model; the bench uses it, `run --system` only with --reuse-repeated-ops.
   bool simulate_repeated_ops_once = false;
+  // MoE routing (workloads/routing_distribution.hpp). kExpected: every EP rank gets an even
+  // share of the experts (all ranks of a role identical). Drawn: each EP layer draws its tokens
+  // per expert, ranks hold their experts contiguously, and representative fidelity simulates
+  // the most loaded rank's experts in each layer (docs/systems.md, Fidelity).
+  workloads::RoutingConfig routing = {};
 };
 
 // One iteration on the pool. Times are wall times of the pool; energies cover all its chips and
@@ -83,6 +89,10 @@ struct SystemIterationResult {
   int64_t roles = 0;
   int64_t simulated_chips = 0;  // ChipModules that ran work
   int64_t collectives = 0;      // collective nodes of the slowest role
+  // Drawn routing: per EP layer, the most loaded EP rank's token-expert pairs over the mean
+  // rank's; the mean over the iteration's EP layers and the largest. 0 without a draw.
+  double ep_imbalance = 0;
+  double ep_imbalance_max = 0;
 };
 
 // One span of a pool's critical path in an iteration, for timelines (`run --system --trace`): the

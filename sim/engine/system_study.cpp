@@ -1,5 +1,7 @@
 #include "sim/engine/system_study.hpp"
 
+#include <algorithm>
+
 #include "sim/engine/decode_sampling.hpp"
 
 namespace scoville::engine {
@@ -27,6 +29,8 @@ void accumulate(SystemIterationResult& a, const SystemIterationResult& b, double
   a.chips = b.chips;
   a.roles = std::max(a.roles, b.roles);
   a.simulated_chips = std::max(a.simulated_chips, b.simulated_chips);
+  a.ep_imbalance = std::max(a.ep_imbalance, b.ep_imbalance);
+  a.ep_imbalance_max = std::max(a.ep_imbalance_max, b.ep_imbalance_max);
 }
 
 SystemStudy::SystemStudy(SystemSetup setup, SystemStudyConfig config)

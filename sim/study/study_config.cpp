@@ -3,9 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
+#include <stdexcept>
 
 #include "models/kv/kv_placement.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "workloads/routing_distribution.hpp"
 
 namespace scoville::study {
 
@@ -41,6 +43,12 @@ SystemStudyKeys read_system_keys(MapReader& r) {
   }
   k.fidelity = r.choice_or("fidelity", k.fidelity, {"representative", "all"});
   k.overlap = r.choice_or("overlap", k.overlap, {"none", "two_batch"});
+  k.routing = r.string_or("routing", k.routing);
+  try {
+    workloads::parse_routing_spec(k.routing);
+  } catch (const std::invalid_argument& e) {
+    r.error("routing", e.what());
+  }
   k.reuse_repeated_ops = r.boolean_or("reuse_repeated_ops", false);
   if (const std::optional<YAML::Node> mapping = r.optional_raw("mapping")) {
     if (mapping->IsScalar()) {
@@ -89,7 +97,7 @@ StudyConfig read_study(const YAML::Node& root, const std::string& file, const st
     s.system = read_system_keys(r);
   } else {
     for (const char* key :
-         {"kv_placement", "mapping", "fidelity", "overlap", "reuse_repeated_ops"}) {
+         {"kv_placement", "mapping", "fidelity", "overlap", "routing", "reuse_repeated_ops"}) {
       if (r.has(key)) {
         r.optional_raw(key);
         r.error(key, std::string("'") + key +
@@ -131,6 +139,7 @@ void emit_system_keys(YAML::Emitter& out, const SystemStudyKeys& k) {
   out << YAML::Key << "kv_placement" << YAML::Value << k.kv_placement;
   out << YAML::Key << "fidelity" << YAML::Value << k.fidelity;
   out << YAML::Key << "overlap" << YAML::Value << k.overlap;
+  if (k.routing != "expected") out << YAML::Key << "routing" << YAML::Value << k.routing;
   if (k.reuse_repeated_ops) out << YAML::Key << "reuse_repeated_ops" << YAML::Value << true;
   if (!k.mapping_file.empty()) {
     out << YAML::Key << "mapping" << YAML::Value << k.mapping_file;

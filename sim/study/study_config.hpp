@@ -21,6 +21,7 @@ struct SystemStudyKeys {
   std::string kv_placement = "local";
   std::string fidelity = "representative";
   std::string overlap = "none";
+  std::string routing = "expected";  // MoE routing: expected, uniform, zipf or zipf:S
   bool reuse_repeated_ops = false;
   // `mapping:` as a file (a mapping YAML, as --mapping) or as degrees (as --tp ... --attn-dp);
   // an absent degree takes run --system's default.

@@ -65,6 +65,12 @@ TEST_CASE("a study with system: reads the system keys, with run --system's defau
   CHECK(again.system->attn_dp == full.system->attn_dp);
   CHECK(again.batch == full.batch);
   CHECK(to_yaml(again) == to_yaml(full));
+
+  // routing: as run --system --routing takes it, kept by the resolved YAML.
+  const StudyConfig drawn = parse_study_string(kSystemStudy + "  routing: zipf:1.2\n", "s.yaml");
+  CHECK(plain.system->routing == "expected");
+  CHECK(drawn.system->routing == "zipf:1.2");
+  CHECK(parse_study_string(to_yaml(drawn), "again.yaml").system->routing == "zipf:1.2");
 }
 
 TEST_CASE("system keys that conflict or are wrong give a located error", "[study][system]") {
@@ -81,6 +87,9 @@ TEST_CASE("system keys that conflict or are wrong give a located error", "[study
   CHECK_THAT(placement, Catch::Contains("sram_window"));
 
   CHECK_THAT(error_of(kSystemStudy + "  fidelity: exact\n"), Catch::Contains("study.fidelity"));
+  const std::string routing = error_of(kSystemStudy + "  routing: zipf:12\n");
+  CHECK_THAT(routing, Catch::Contains("s.yaml:8"));
+  CHECK_THAT(routing, Catch::Contains("study.routing"));
   CHECK_THAT(error_of(kSystemStudy + "  mapping: {tp: 0}\n"), Catch::Contains("study.mapping.tp"));
   CHECK_THAT(error_of(kSystemStudy + "  mapping: {tq: 2}\n"), Catch::Contains("study.mapping.tq"));
 

@@ -192,3 +192,52 @@ TEST_CASE("simulating repeated ops once stays within 1 percent of simulating eac
     CHECK(std::abs(a.energy.si() - b.energy.si()) / b.energy.si() < 0.01);
   }
 }
+
+namespace {
+// gpt-oss-20b cut to 2 layers (32 experts, top-4) on the 16 chips with ep = tp = 16: two
+// experts per rank, so a Zipf draw loads rank 0 (experts 0 and 1, the hottest) most.
+SystemSetup moe16(Fidelity fidelity, const std::string& routing) {
+  const config::SystemConfig sys = config::parse_system_string(kSystem16, "sixteen.yaml");
+  workloads::PoolMapping m = mapping(16, 16, 1);
+  m.degrees.ep = 16;
+  SystemEngineOptions options;
+  options.fidelity = fidelity;
+  options.routing = workloads::parse_routing_spec(routing);
+  options.routing.seed = 11;
+  return make_setup(sys, model("gpt-oss-20b", 2), m, config::DataPaths::from_environment(),
+                    options);
+}
+}  // namespace
+
+TEST_CASE(
+    "under a Zipf routing draw representative runs the most loaded EP rank and agrees "
+    "with all within 2 percent",
+    "[system_engine][moe]") {
+  SystemEngine rep_zipf(moe16(Fidelity::kRepresentative, "zipf:1.2"));
+  SystemEngine all_zipf(moe16(Fidelity::kAll, "zipf:1.2"));
+  SystemEngine rep_expected(moe16(Fidelity::kRepresentative, "expected"));
+  SystemEngine all_expected(moe16(Fidelity::kAll, "expected"));
+  for (const workloads::IterationShape& shape : {decode(64, 1024), prefill(4, 128)}) {
+    INFO(workloads::to_string(shape.phase));
+    const SystemIterationResult r = rep_zipf.run(shape);
+    const SystemIterationResult a = all_zipf.run(shape);
+    const SystemIterationResult re = rep_expected.run(shape);
+    const SystemIterationResult ae = all_expected.run(shape);
+    CHECK(r.simulated_chips == 1);
+    CHECK(a.simulated_chips == 16);
+    // The draw is clearly imbalanced: the most loaded rank has several times the mean pairs.
+    CHECK(r.ep_imbalance > 2.0);
+    CHECK(re.ep_imbalance == 0.0);
+    CAPTURE(relative(r.time, a.time), r.energy.si() / a.energy.si() - 1);
+    CHECK(relative(r.time, a.time) < 0.02);
+    CHECK(std::abs(r.energy.si() - a.energy.si()) / a.energy.si() < 0.02);
+    // Every rank's expert FLOPs are counted once, whichever fidelity.
+    CHECK(r.flops.si() == Approx(a.flops.si()).epsilon(1e-9));
+    CHECK(r.flops.si() == Approx(re.flops.si()).epsilon(1e-9));
+    // Imbalance costs time: the most loaded rank holds up every other at the combine.
+    CHECK(a.time > ae.time);
+    CHECK(r.time > re.time);
+    // Under the expected routing every rank does the same work: representative is exact.
+    CHECK(relative(re.time, ae.time) < 1e-9);
+  }
+}

@@ -2,6 +2,9 @@
 // SystemC system engine, with the wall time and the process's peak resident memory, plus the
 // DeepSeek R1 8K/1K disaggregated KV hand-over against its closed form (bytes / link bandwidth).
 //   build/release/tools/bench/scoville_system_bench
+//   build/release/tools/bench/scoville_system_bench --moe-fidelity
+// The second: DeepSeek R1's wide-EP decode step under the expected and a Zipf routing, fidelity
+// representative and all (every chip simulated, every op), for docs/systems.md.
 // Each case elaborates its own engine; all are built before the first run (one design per
 // process), so the wall time of a case is its run alone. cpu_s is the process's CPU time over
 // the run (one thread): on a machine shared with other jobs it is what the wall time would be on
@@ -39,13 +42,63 @@ struct Case {
   const char* kv_placement;
 };
 
+// DeepSeek R1 decode, wide EP 64 on gb200-nvl72 (as below), under expected and Zipf routing at
+// both fidelities; each simulates every op.
+int moe_fidelity() {
+  using namespace scoville;
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const config::SystemConfig system = config::load_system("gb200-nvl72", paths);
+  const workloads::ModelConfig model =
+      workloads::load_model(paths.resolve("deepseek-r1", "workloads/models"));
+  workloads::PoolMapping m;
+  m.degrees.tp = 64;
+  m.degrees.ep = 64;
+  m.degrees.attn_dp = 64;
+  m.chips = 64;
+  m.where = SourceLocation{"bench", 0, 0};
+  struct Variant {
+    const char* routing;
+    engine::Fidelity fidelity;
+  };
+  const Variant variants[] = {{"expected", engine::Fidelity::kRepresentative},
+                              {"expected", engine::Fidelity::kAll},
+                              {"zipf:1.2", engine::Fidelity::kRepresentative},
+                              {"zipf:1.2", engine::Fidelity::kAll}};
+  std::vector<std::unique_ptr<engine::SystemEngine>> engines;
+  for (const Variant& v : variants) {
+    engine::SystemEngineOptions options;
+    options.fidelity = v.fidelity;
+    options.routing = workloads::parse_routing_spec(v.routing);
+    engines.push_back(std::make_unique<engine::SystemEngine>(
+        engine::make_setup(system, model, m, paths, options)));
+  }
+  std::printf("%-10s %-15s %12s %12s %10s %10s %8s %8s\n", "routing", "fidelity", "step_ms",
+              "energy_J", "imbalance", "simulated", "wall_s", "cpu_s");
+  for (size_t i = 0; i < engines.size(); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
+    const engine::SystemIterationResult r =
+        engines[i]->run({workloads::Phase::kDecode, 1024, 1, 9216});
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    std::printf("%-10s %-15s %12.4f %12.4f %10.3f %10lld %8.2f %8.2f\n", variants[i].routing,
+                variants[i].fidelity == engine::Fidelity::kAll ? "all" : "representative",
+                r.time.si() * 1e3, r.energy.si(), r.ep_imbalance,
+                static_cast<long long>(r.simulated_chips), wall, cpu);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace scoville;
   // --every-op: simulate every op (the default of scoville run --system); otherwise repeated
   // ops are simulated once (SystemEngineOptions::simulate_repeated_ops_once).
-  const bool reuse = !(argc > 1 && std::string(argv[1]) == "--every-op");
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool reuse = mode != "--every-op" && mode != "--moe-fidelity";
+  if (mode == "--moe-fidelity") return moe_fidelity();
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::Phase decode = workloads::Phase::kDecode;
   const workloads::Phase prefill = workloads::Phase::kPrefill;

@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "sim/base/rng.hpp"
 #include "workloads/decompose.hpp"
 
 namespace scoville::workloads {
@@ -62,10 +63,15 @@ Op row_split(Op op, int64_t parts) {
   return op;
 }
 
+// Drawn tokens per routed expert, per EP layer (one replica batch).
+using LayerDraws = std::map<int, std::vector<int64_t>>;
+
 // Builds the trace of one chip role.
 class RoleBuilder {
  public:
-  RoleBuilder(const ModelConfig& model, const MappedIteration& mapped, const ChipRole& role)
+  // `draws`: null under the expected routing.
+  RoleBuilder(const ModelConfig& model, const MappedIteration& mapped, const ChipRole& role,
+              const LayerDraws* draws)
       : model_(model),
         degrees_(mapped.mapping.degrees),
         attn_tp_(mapped.mapping.attn_tp()),
@@ -76,7 +82,8 @@ class RoleBuilder {
         token_bytes_(d(model.hidden_size()) * bytes_per_value(model.precision().activations)),
         local_tokens_(role.attn_batch * mapped.shape.new_tokens),
         replica_tokens_(role.replica_batch * mapped.shape.new_tokens),
-        sp_(degrees_.sequence_parallel && degrees_.tp > 1) {
+        sp_(degrees_.sequence_parallel && degrees_.tp > 1),
+        draws_(draws) {
     const AttentionConfig& a = model.attention();
     q_local_ = a.heads / attn_tp_;
     kv_local_ = std::max<int64_t>(1, a.kv_heads / attn_tp_);
@@ -103,6 +110,8 @@ class RoleBuilder {
     }
     return std::move(nodes_);
   }
+
+  std::vector<RankExpertOps> take_rank_experts() { return std::move(rank_experts_); }
 
  private:
   static IterationShape with_batch(IterationShape shape, int64_t batch) {
@@ -216,7 +225,19 @@ class RoleBuilder {
       if (name == "moe_experts_gate_up") {
         collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
       }
-      compute(instance_split(replica, ep));
+      if (draws_ == nullptr) {
+        compute(instance_split(replica, ep));
+      } else {
+        // Each rank its own experts under the draw; the node holds ranks.front()'s op.
+        const std::vector<int64_t>& counts = draws_->at(local.layer);
+        RankExpertOps variants;
+        for (int64_t rank : role_.ranks) {
+          variants.per_rank.push_back(rank_expert_op(replica, counts, ep, rank % degrees_.tp));
+        }
+        variants.node = nodes_.size();
+        compute(variants.per_rank.front());
+        rank_experts_.push_back(std::move(variants));
+      }
       if (name == "moe_experts_down") {
         collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
                    all_to_all);
@@ -311,6 +332,8 @@ class RoleBuilder {
   const int64_t local_tokens_;
   const int64_t replica_tokens_;
   const bool sp_;  // sequence parallel (attn_dp = 1, so attn_tp = tp)
+  const LayerDraws* draws_;
+  std::vector<RankExpertOps> rank_experts_;
   int64_t q_local_ = 0;
   int64_t kv_local_ = 0;
   std::vector<TraceNode> nodes_;
@@ -342,9 +365,26 @@ StageLayers stage_layers(const ModelConfig& model, int64_t pp, int64_t stage) {
   return StageLayers{static_cast<int>(first), static_cast<int>(first + count)};
 }
 
+double MappedIteration::EpLayerLoad::imbalance() const {
+  int64_t most = 0;
+  int64_t total = 0;
+  for (const RankExpertLoad& r : ranks) {
+    most = std::max(most, r.pairs);
+    total += r.pairs;
+  }
+  return total > 0 ? d(most) * d(static_cast<int64_t>(ranks.size())) / d(total) : 0.0;
+}
+
 MappedIteration map_iteration(const ModelConfig& model, const IterationShape& shape,
-                              const PoolMapping& mapping) {
+                              const PoolMapping& mapping, const RoutingConfig& routing) {
   validate_mapping(model, mapping);
+  const bool drawn = routing.distribution != RoutingDistribution::kExpected &&
+                     model.ffn().type == FfnType::kMoe && mapping.degrees.ep > 1;
+  if (drawn) {
+    const std::string problem =
+        routing_config_problem(routing, model.ffn().experts, model.ffn().top_k);
+    if (!problem.empty()) throw InputError(mapping.where, "routing", problem);
+  }
   const ParallelDegrees& deg = mapping.degrees;
   if (shape.batch < deg.dp * deg.attn_dp) {
     throw InputError(mapping.where, "mapping." + mapping.pool + ".batch",
@@ -375,6 +415,23 @@ MappedIteration map_iteration(const ModelConfig& model, const IterationShape& sh
   }
   std::map<int64_t, int> roles_per_stage;
   for (const auto& [key, role] : roles) ++roles_per_stage[role.stage];
+  // Drawn routing: one draw per replica batch and EP layer over the replica's tokens.
+  std::map<int64_t, LayerDraws> draws;
+  if (drawn) {
+    const FfnConfig& f = model.ffn();
+    const int layer_count = static_cast<int>(model.layers() + model.mtp_layers());
+    for (const auto& [key, role] : roles) {
+      if (draws.count(role.replica_batch) != 0) continue;
+      LayerDraws& layers = draws[role.replica_batch];
+      for (int layer = 0; layer < layer_count; ++layer) {
+        if (!model.layer_is_moe(layer)) continue;
+        RngStream rng(routing.seed, "moe_routing/iteration" + std::to_string(routing.iteration) +
+                                        "/layer" + std::to_string(layer));
+        layers[layer] = draw_tokens_per_expert(routing, f.experts, f.top_k,
+                                               role.replica_batch * shape.new_tokens, rng);
+      }
+    }
+  }
   for (auto& [key, role] : roles) {
     ChipTrace& t = role.trace;
     t.model = model.name();
@@ -389,8 +446,22 @@ MappedIteration map_iteration(const ModelConfig& model, const IterationShape& sh
     t.multiplicity = static_cast<int64_t>(role.ranks.size());
     t.degrees = deg;
     t.shape = shape;
-    t.nodes = RoleBuilder(model, mapped, role).build();
+    RoleBuilder builder(model, mapped, role, drawn ? &draws.at(role.replica_batch) : nullptr);
+    t.nodes = builder.build();
+    role.rank_experts = builder.take_rank_experts();
     mapped.roles.push_back(std::move(role));
+  }
+  // The loads of the layers some role runs (a stage's own layers), once per replica batch.
+  std::map<std::pair<int64_t, int>, bool> reported;
+  for (const ChipRole& role : mapped.roles) {
+    for (const RankExpertOps& v : role.rank_experts) {
+      const int layer = role.trace.nodes[v.node].layer;
+      if (reported[{role.replica_batch, layer}]) continue;
+      reported[{role.replica_batch, layer}] = true;
+      mapped.ep_loads.push_back(
+          {role.replica_batch, layer,
+           rank_expert_loads(draws.at(role.replica_batch).at(layer), deg.ep)});
+    }
   }
   return mapped;
 }

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "workloads/iteration.hpp"
+#include "workloads/mapping/expert_placement.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
+#include "workloads/routing_distribution.hpp"
 #include "workloads/trace/chip_trace.hpp"
 
 namespace scoville::workloads {
@@ -27,9 +29,20 @@ StageLayers stage_layers(const ModelConfig& model, int64_t pp, int64_t stage);
 // Sequences: the iteration's batch is split over the dp replicas, then over the attn_dp groups
 // of each replica, as evenly as possible (the first ones get one more); every attention group
 // needs at least one sequence.
-// One chip role: the ranks that do identical work, and the trace they share.
+// Drawn routing only: the op each rank of a role runs at one routed-expert compute node of the
+// role's trace (expert_placement.hpp). The ranks of a role then do identical work everywhere
+// except at these nodes.
+struct RankExpertOps {
+  size_t node = 0;           // index into trace.nodes
+  std::vector<Op> per_rank;  // one per entry of ChipRole::ranks, in that order
+};
+
+// One chip role: the ranks that do identical work (under a drawn routing: except their routed
+// experts, rank_experts), and the trace they share.
 struct ChipRole {
-  ChipTrace trace;  // trace.rank = ranks.front(), trace.multiplicity = ranks.size()
+  ChipTrace trace;  // trace.rank = ranks.front(), trace.multiplicity = ranks.size(); a routed-
+                    // expert node holds ranks.front()'s op
+  std::vector<RankExpertOps> rank_experts;  // empty under the expected routing or without EP
   std::vector<int64_t> ranks;
   int64_t stage = 0;
   int64_t replica_batch = 0;  // sequences of this chip's DP replica
@@ -42,6 +55,15 @@ struct MappedIteration {
   // Ordered by stage, then by replica and attention batch (larger first); the multiplicities
   // sum to mapping.chips.
   std::vector<ChipRole> roles;
+  // Drawn routing only: per DP replica batch and EP layer, the pairs and experts each EP rank
+  // got (one draw per replica batch and layer: replicas of equal batch share it).
+  struct EpLayerLoad {
+    int64_t replica_batch = 0;
+    int layer = 0;
+    std::vector<RankExpertLoad> ranks;  // per EP rank
+    double imbalance() const;           // most pairs on one rank / mean pairs per rank
+  };
+  std::vector<EpLayerLoad> ep_loads;
 };
 
 // Whether an op (or collective) of a mapped trace works on the whole replica's tokens (the FFN /
@@ -52,8 +74,13 @@ bool spans_attention_groups(const ModelConfig& model, const ParallelDegrees& deg
                             const std::string& name, int layer);
 
 // Throws InputError (from validate_mapping, or for a batch smaller than dp x attn_dp).
+// `routing`: kExpected (default) splits every MoE layer's experts evenly over the EP ranks; a
+// drawn distribution draws, per EP layer and replica batch, the tokens of each expert over the
+// replica's tokens (stream "moe_routing/iteration<i>/layer<l>" of routing.seed, as
+// decompose_batch draws) and gives each rank its own expert ops (rank_experts). Throws
+// InputError when the model cannot use the routing (routing_config_problem()).
 MappedIteration map_iteration(const ModelConfig& model, const IterationShape& shape,
-                              const PoolMapping& mapping);
+                              const PoolMapping& mapping, const RoutingConfig& routing = {});
 MappedIteration map_iteration(const ModelConfig& model, const IterationShape& shape,
                               const MappingConfig& mapping, const std::string& pool);
 
