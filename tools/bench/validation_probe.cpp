@@ -1,8 +1,14 @@
-// Diagnostic (not registered with ctest): where the roofline spends a validated row's time.
-// usage: scoville_validation_probe CSV ID...
+// Where the roofline spends a validated row's time (a diagnostic, never run by ctest): each
+// measurement row is simulated as `scoville validate` does (its system's calibration overlay,
+// unless PROBE_RAW is set) with a recorder around the cost model, which splits the simulated time
+// into mixed (prefill + decode) and decode-only iterations with their mean batch, context and
+// breakdown; then the roofline's time per op of the mean decode step is listed (ops above 2 % of
+// it), and the collectives of that step. docs/calibration.md ("Mechanisms behind the residuals")
+// uses it. usage: scoville_validation_probe CSV ID...
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,6 +62,10 @@ void print(const char* what, const Recorder::Agg& a, double total) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: scoville_validation_probe MEASUREMENTS.csv ID...\n");
+    return 2;
+  }
   const std::vector<cli::RowPlan> plans = cli::plan_rows(cli::read_measurements(argv[1]));
   const config::DataPaths paths = config::DataPaths::from_environment();
   const bool raw = std::getenv("PROBE_RAW") != nullptr;
