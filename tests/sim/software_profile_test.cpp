@@ -82,6 +82,15 @@ TEST_CASE("software profile: bad input names file, line and key", "[software]") 
   per_iteration: 0 s
 )");
   CHECK(wrong_unit.find("duration") != std::string::npos);
+  const std::string negative_call = message(R"(software:
+  name: bad
+  per_op_launch: 0 s
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+  per_collective: -2 us
+)");
+  CHECK(negative_call.find("sw.yaml:6") != std::string::npos);
+  CHECK(negative_call.find("software.per_collective") != std::string::npos);
 }
 
 TEST_CASE("software profiles in arch/software load", "[software]") {
