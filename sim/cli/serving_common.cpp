@@ -87,7 +87,8 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   if (!software.empty()) {
     const config::SoftwareProfile p = config::load_software(software, paths);
     hw.software_name = p.name;
-    hw.software = serving::SoftwareOverheads{p.per_op_launch, p.per_layer_sync, p.per_iteration};
+    hw.software = serving::SoftwareOverheads{p.per_op_launch, p.per_layer_sync, p.per_iteration,
+                                             p.per_collective};
   }
   return hw;
 }
@@ -183,6 +184,7 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   software.per_op_launch = hw.software.per_op_launch;
   software.per_layer_sync = hw.software.per_layer_sync;
   software.per_iteration = hw.software.per_iteration;
+  software.per_collective = hw.software.per_collective;
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   engine.cost = std::make_unique<engine::SystemCostModel>(std::move(setup));
   return engine;

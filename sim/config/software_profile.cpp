@@ -17,6 +17,7 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   p.per_op_launch = r.quantity<Duration>("per_op_launch", Range::kNonNegative);
   p.per_layer_sync = r.quantity<Duration>("per_layer_sync", Range::kNonNegative);
   p.per_iteration = r.quantity<Duration>("per_iteration", Range::kNonNegative);
+  p.per_collective = r.quantity_or<Duration>("per_collective", Duration(0), Range::kNonNegative);
   r.finish();
   diagnostics.throw_if_any();
   return p;

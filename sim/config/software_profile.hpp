@@ -1,7 +1,9 @@
 // Software overheads of a serving stack, as explicit parameters of the system, separate from the
 // hardware (arch/software/*.yaml): what a chip pays per op (kernel launch), per layer
-// (synchronisation) and per iteration (host scheduling) on top of its hardware time. A study
-// without a `software:` entry pays none (all zero): its times are hardware times.
+// (synchronisation), per collective call (the collective kernel's launch and cross-chip handshake,
+// which the network model's wire and switch latencies do not contain) and per iteration (host
+// scheduling) on top of its hardware time. A study without a `software:` entry pays none (all
+// zero): its times are hardware times.
 #pragma once
 
 #include <string>
@@ -17,11 +19,12 @@ struct SoftwareProfile {
   Duration per_op_launch;   // each op (kernel) pays this before it starts
   Duration per_layer_sync;  // each layer pays this once (barrier between layers)
   Duration per_iteration;   // each iteration (prefill pass or decode step) pays this once
+  Duration per_collective;  // each collective call (optional key, default 0)
 
-  // Software time of an iteration of `ops` ops over `layers` layers.
-  Duration overhead(int64_t ops, int64_t layers) const {
+  // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls.
+  Duration overhead(int64_t ops, int64_t layers, int64_t collectives = 0) const {
     return per_op_launch * static_cast<double>(ops) + per_layer_sync * static_cast<double>(layers) +
-           per_iteration;
+           per_collective * static_cast<double>(collectives) + per_iteration;
   }
 };
 

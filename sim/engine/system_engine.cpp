@@ -632,7 +632,8 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     out.kv_transfer_time += t.kv;
     out.collectives += t.collectives;
   }
-  // Software: launches per op and a sync per layer on the busiest role, once per iteration.
+  // Software: launches per op, a sync per layer and the fixed cost of each collective call on the
+  // busiest role, once per iteration.
   int64_t ops = 0;
   int64_t layer_count = 0;
   for (size_t r = 0; r < role_count; ++r) {
@@ -642,7 +643,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     layer_count = std::max<int64_t>(layer_count, static_cast<int64_t>(distinct.size()));
   }
-  out.software_time = setup_.software.overhead(ops, layer_count);
+  out.software_time = setup_.software.overhead(ops, layer_count, out.collectives);
   out.time = out.hardware_time + out.software_time;
   out.static_energy =
       setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);

@@ -5,7 +5,8 @@
 //   collective time = the network model's time for its size (sampled per kind and group size,
 //                     interpolated; docs/serving.md)
 //   iteration time  = sum over pipeline stages of (ops + collectives of the heaviest role)
-//                     + software overheads (per op, per layer, per iteration)
+//                     + software overheads (per op, per layer, per collective call, per
+//                     iteration)
 //   energy          = action counts x the chip's energy table + static power x time, all chips.
 // What this ignores (overlap of compute and transfers, cache reuse, tiling waste, contention of
 // collectives with each other, ...) is listed in docs/serving.md.
@@ -51,6 +52,7 @@ struct SoftwareOverheads {
   Duration per_op_launch;
   Duration per_layer_sync;
   Duration per_iteration;
+  Duration per_collective;  // per collective call of the heaviest role (config::SoftwareProfile)
 };
 
 struct RooflineOptions {

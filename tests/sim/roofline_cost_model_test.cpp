@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
+#include <utility>
 
 #include "models/energy/energy_model.hpp"
 #include "models/network/collective.hpp"
@@ -19,6 +22,7 @@
 #include "sim/serving/roofline_cost_model.hpp"
 #include "tests/models/network_fixtures.hpp"
 #include "workloads/decompose.hpp"
+#include "workloads/mapping/map_iteration.hpp"
 #include "workloads/model_loader.hpp"
 
 using namespace scoville;
@@ -194,7 +198,7 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
   const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
-  const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6)};
+  const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0)};
   const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
   const IterationBatch b = decode_batch({512, 512});
   const workloads::IterationTrace trace =
@@ -202,6 +206,36 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const double expected = 1e-6 * static_cast<double>(trace.ops.size()) +
                           2e-6 * static_cast<double>(m.layers()) + 100e-6;
   CHECK(with.cost(b).time.si() - bare.cost(b).time.si() == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("roofline: each collective call of the heaviest role pays the stack's per-call time",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const models::Topology topo = nvl72();
+  SoftwareOverheads sw;
+  sw.per_collective = Duration(7e-6);
+  const RooflineCostModel bare(m, chip, {pool(4)}, topo, {}, {false, 6, true});
+  const RooflineCostModel with(m, chip, {pool(4)}, topo, sw, {false, 6, true});
+  const IterationBatch b = decode_batch({512, 900, 1500});
+  // The calls: the mapped trace's collectives between at least two chips that move bytes, one
+  // per (name, layer) as the roofline fuses them.
+  const workloads::MappedIteration mapped =
+      workloads::map_iteration(m, {workloads::Phase::kDecode, 3, 1, 1024}, pool(4));
+  std::set<std::pair<std::string, int>> calls;
+  for (const workloads::TraceNode& n : mapped.roles.front().trace.nodes) {
+    if (n.kind == workloads::TraceNodeKind::kCollective && n.collective.group_size > 1 &&
+        n.collective.bytes.si() > 0) {
+      calls.insert({n.name, n.layer});
+    }
+  }
+  REQUIRE(calls.size() >= 2 * static_cast<size_t>(m.layers()));  // attn_out and ffn all-reduces
+  const double extra = with.cost(b).time.si() - bare.cost(b).time.si();
+  CHECK(extra == Approx(7e-6 * static_cast<double>(calls.size())).epsilon(1e-9));
+  // One chip has no collective to call: nothing is added.
+  const RooflineCostModel one(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
+  const RooflineCostModel one_bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  CHECK(one.cost(b).time.si() == one_bare.cost(b).time.si());
 }
 
 TEST_CASE("roofline: KV capacity is the HBM left after the weights, and misfits are refused",

@@ -25,6 +25,32 @@ TEST_CASE("software profile: per op, per layer and per iteration overheads add u
   CHECK(config::SoftwareProfile{}.overhead(ops, layers).si() == 0.0);
 }
 
+TEST_CASE("software profile: the per-collective time is optional and counts each call",
+          "[software]") {
+  const config::SoftwareProfile without = config::parse_software_string(R"(software:
+  name: test
+  per_op_launch: 1 us
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+)",
+                                                                        "<test>");
+  CHECK(without.per_collective.si() == 0.0);
+  const config::SoftwareProfile p = config::parse_software_string(R"(software:
+  name: test
+  per_op_launch: 1 us
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+  per_collective: 7 us
+)",
+                                                                  "<test>");
+  const int64_t ops = 100;
+  const int64_t calls = 64;
+  CHECK(p.overhead(ops, 0).si() == Approx(p.per_op_launch.si() * ops));
+  CHECK(p.overhead(ops, 0, calls).si() ==
+        Approx(p.per_op_launch.si() * ops + p.per_collective.si() * calls));
+  CHECK(p.per_collective.si() == Approx(7e-6));
+}
+
 TEST_CASE("software profile: bad input names file, line and key", "[software]") {
   auto message = [](const std::string& yaml) {
     try {
@@ -56,6 +82,15 @@ TEST_CASE("software profile: bad input names file, line and key", "[software]") 
   per_iteration: 0 s
 )");
   CHECK(wrong_unit.find("duration") != std::string::npos);
+  const std::string negative_call = message(R"(software:
+  name: bad
+  per_op_launch: 0 s
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+  per_collective: -2 us
+)");
+  CHECK(negative_call.find("sw.yaml:6") != std::string::npos);
+  CHECK(negative_call.find("software.per_collective") != std::string::npos);
 }
 
 TEST_CASE("software profiles in arch/software load", "[software]") {

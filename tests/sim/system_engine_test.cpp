@@ -2,6 +2,8 @@
 // per-component breakdown. Each TEST_CASE runs in its own process (one SystemC design each).
 #include <catch2/catch.hpp>
 
+#include <utility>
+
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/system_engine.hpp"
@@ -112,6 +114,19 @@ TEST_CASE("the system breakdown adds up and the network carries the collectives"
   CHECK(r.static_energy.si() ==
         Approx((engine.setup().chip.power.static_power * r.time).si() * 16).epsilon(1e-9));
   CHECK(r.software_time.si() == 0);  // the inline system names no software profile
+}
+
+TEST_CASE("each collective call of the busiest role pays the profile's per-call time",
+          "[system_engine]") {
+  SystemSetup s = setup16(Fidelity::kRepresentative);
+  s.software.name = "test";
+  s.software.per_collective = Duration(7e-6);
+  SystemEngine engine(std::move(s));
+  const SystemIterationResult r = engine.run(decode(8, 1024));
+  REQUIRE(r.collectives > 0);  // tp = 8: all-reduces in every layer
+  // No launch, sync or iteration time in this profile: the calls are the whole software time.
+  CHECK(r.software_time.si() == Approx(7e-6 * static_cast<double>(r.collectives)));
+  CHECK(r.time.si() == Approx((r.hardware_time + r.software_time).si()));
 }
 
 TEST_CASE("two-batch overlap hides communication under compute", "[system_engine]") {
