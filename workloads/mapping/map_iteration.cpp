@@ -204,19 +204,23 @@ class RoleBuilder {
     }
   }
 
-  // MoE layer with ep = tp: each rank owns 1 / attn_tp of its attention group's tokens, routes
-  // them, runs the shared experts on them, and dispatches them to the ranks holding their
-  // experts (DeepEP-style all-to-all); the experts' outputs come back the same way.
+  // MoE layer with ep > 1: each rank owns 1 / attn_tp of its attention group's tokens, routes
+  // them, runs the shared experts on them, and dispatches them to the ranks of its EP group
+  // holding their experts (DeepEP-style all-to-all); the experts' outputs come back the same
+  // way. With ep < tp the tp / ep EP groups each hold all experts and serve 1 / (tp / ep) of
+  // the replica's tokens (whole attention groups, pool_mapping.cpp); the expert batch is that
+  // average share.
   void add_expert_parallel(const Op& local, const Op& replica) {
     const std::string& name = local.name;
     const int64_t ep = degrees_.ep;
+    const int64_t expert_replicas = degrees_.tp / ep;
     const double owned_tokens = d(local_tokens_) / d(attn_tp_);
     const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
     if (name.rfind("moe_experts", 0) == 0) {
       if (name == "moe_experts_gate_up") {
         collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
       }
-      compute(instance_split(replica, ep));
+      compute(token_split(instance_split(replica, ep), expert_replicas));
       if (name == "moe_experts_down") {
         collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
                    all_to_all);
