@@ -27,7 +27,7 @@ double number(const std::string& json, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("inferencex: ep dividing tp runs under attention-DP; without it, it is refused",
+TEST_CASE("inferencex: ep dividing tp runs under attention-DP, and is refused without it",
           "[cli][serving]") {
   const auto ok = run_scoville(kBase + "--tp 8 --ep 4 --attn-dp 8 --json");
   INFO(ok.output);
