@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,10 +44,13 @@ extern const char kInferencexUsage[] =
       --prompts-per-client K        requests per client (default 10: InferenceX's 10 x N)
       --range-ratio R               lengths uniform in [R, 1] x nominal (default 0.8)
       --max-num-seqs N              sequences per batch (default: the concurrency)
-      --max-batched-tokens N        token budget per iteration (default 8192)
+      --max-batched-tokens N        token budget per iteration and attention-DP rank
+                                    (default 8192; vLLM and SGLang schedule each rank)
       --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
       --software NAME|FILE          software overheads profile (arch/software; default none)
       --no-calibration              ignore the system file's calibration overlay (raw peaks)
+      --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form)
+                                    instead of the system file's own, to any system or chip
       --fidelity roofline|cycle     iteration pricing (default roofline): cycle runs each
                                     iteration on the SystemC system engine (with its iteration
                                     cache); needs a system file, one co-located pool, no --search
@@ -83,7 +87,8 @@ struct Options {
   int64_t mtp_depth = 0;
   double mtp_acceptance = 0.0;
   std::string software;
-  bool calibration = true;  // apply the system file's calibration overlay, if any
+  bool calibration = true;       // apply the system file's calibration overlay, if any
+  std::string calibration_file;  // --calibration: this overlay instead
   std::string fidelity = "roofline";
   std::optional<std::string> power_cap;
   uint64_t seed = 1;
@@ -160,6 +165,8 @@ Options parse(const std::vector<std::string>& args) {
       o.software = a.value();
     } else if (a.is("--no-calibration")) {
       o.calibration = false;
+    } else if (a.is("--calibration")) {
+      o.calibration_file = a.value();
     } else if (a.is("--fidelity")) {
       o.fidelity = a.value();
     } else if (a.is("--power-cap")) {
@@ -189,6 +196,12 @@ Options parse(const std::vector<std::string>& args) {
   // SystemC elaborates once per process: the cycle level builds one engine, for one mapping.
   if (o.fidelity == "cycle" && o.search) {
     throw UsageError{"--fidelity cycle excludes --search (one system engine per process)"};
+  }
+  if (!o.calibration_file.empty() && !o.calibration) {
+    throw UsageError{"--calibration excludes --no-calibration"};
+  }
+  if (!o.calibration_file.empty() && o.fidelity == "cycle") {
+    throw UsageError{"--calibration needs --fidelity roofline (the knobs are a roofline matter)"};
   }
   if (o.concurrency.empty()) {
     for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);
@@ -275,6 +288,10 @@ std::vector<workloads::MappingConfig> candidates(const Options& o,
     for (int64_t ep : eps) {
       for (int64_t attn_dp : attn) out.push_back(single_pool(tp, ep, attn_dp));
     }
+    // More chips than EP can split the experts over (ep = tp refused): attention-DP over all
+    // of them, the experts replicated over tp / ep groups of the widest ep that divides both.
+    const int64_t wide_ep = moe ? std::gcd(model.ffn().experts, tp) : 1;
+    if (wide_ep > 1 && wide_ep < tp) out.push_back(single_pool(tp, wide_ep, tp));
   }
   for (workloads::MappingConfig& m : disaggregated_candidates(moe, chips)) {
     out.push_back(std::move(m));
@@ -323,8 +340,11 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     for (const auto& p : m.pools) total += p.chips;
     network_chips = std::max(network_chips, total);
   }
-  ServingHardware hw =
-      resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software, o.calibration);
+  ServingHardware hw = resolve_hardware(chip, chip_system ? "" : o.system, network_chips,
+                                        o.software, o.calibration && o.calibration_file.empty());
+  if (!o.calibration_file.empty()) {
+    apply_calibration_file(hw, paths.resolve(o.calibration_file, "arch/systems"));
+  }
   if (o.power_cap) {
     apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");
@@ -362,6 +382,9 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
       scenario.system = engine->system;
       for (serving::PoolConfig& p : scenario.system.pools) {
         p.scheduler.max_num_seqs = o.max_num_seqs != 0 ? o.max_num_seqs : n;
+        // Attention-DP ranks run a scheduler each in vLLM and SGLang, each with its own token
+        // budget; one budget for the pool would starve wide attention-DP pools of prefill.
+        p.scheduler.max_num_batched_tokens = o.max_batched_tokens * p.attention_dp;
       }
       scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
       set_power_inputs(hw, scenario.metrics);

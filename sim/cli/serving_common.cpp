@@ -93,6 +93,12 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   return hw;
 }
 
+void apply_calibration_file(ServingHardware& hw, const std::string& file) {
+  const config::CalibrationOverlay overlay = config::load_overlay(file);
+  hw.efficiency = overlay.knobs;
+  hw.calibration = overlay.describe() + " (given by --calibration)";
+}
+
 namespace {
 
 serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::ModelConfig& model,

@@ -45,6 +45,11 @@ std::string calibration_label(const ServingHardware& hw);
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
                                  const std::string& software, bool calibration = true);
 
+// Replaces hw's efficiency knobs by those of the overlay `file` (its `inherits:` followed),
+// whatever system or chip hw runs: `inferencex --calibration FILE`, e.g. to give a system
+// without measurements the knobs fitted on another (docs/calibration.md). The label says so.
+void apply_calibration_file(ServingHardware& hw, const std::string& file);
+
 // The cost model and the ServingSystem pools for a mapping (one pool: co-located; prefill and
 // decode: disaggregated, KV handed over the network). Throws InputError when infeasible.
 struct ServingEngine {

@@ -136,6 +136,13 @@ CalibrationOverlay parse_overlay_string(const std::string& yaml, const std::stri
 std::optional<CalibrationOverlay> find_overlay(const std::string& system_file) {
   const std::string path = overlay_path_for(system_file);
   if (!std::filesystem::exists(path)) return std::nullopt;
+  return load_overlay(path);
+}
+
+CalibrationOverlay load_overlay(const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    throw InputError(SourceLocation{path, 0, 0}, "calibration", "no such overlay file");
+  }
   CalibrationOverlay o = parse_overlay(path);
   if (!o.inherits.empty()) {
     const std::string parent_path =

@@ -61,6 +61,11 @@ CalibrationOverlay parse_overlay_string(const std::string& yaml, const std::stri
 // <dir>/<inherits>.calibration.yaml, which must hold fitted knobs itself).
 std::optional<CalibrationOverlay> find_overlay(const std::string& system_file);
 
+// One overlay file with its `inherits:` followed as find_overlay does; a missing file is an
+// InputError. `scoville inferencex --calibration FILE` applies it to any system (e.g. knobs
+// fitted on one chip transferred to another that has no measurements).
+CalibrationOverlay load_overlay(const std::string& path);
+
 // The overlay as YAML (every number tagged, so arch/ stays source-tagged).
 std::string overlay_yaml(const CalibrationOverlay& overlay);
 

@@ -103,7 +103,13 @@ std::vector<std::vector<int32_t>> CollectiveTimer::groups(const std::string& gro
         for (int64_t g = 0; g < attn_dp; ++g) members.push_back(rank(g * attn_tp + i));
         out.push_back(members);
       }
-    } else {  // tp, ep (= tp in this version's mappings), and the pp pairs use the whole block
+    } else if (group == "ep" && degrees_.ep > 1 && degrees_.ep < tp) {
+      for (int64_t g = 0; g < tp / degrees_.ep; ++g) {  // tp / ep EP groups of consecutive ranks
+        std::vector<int32_t> members;
+        for (int64_t i = 0; i < degrees_.ep; ++i) members.push_back(rank(g * degrees_.ep + i));
+        out.push_back(members);
+      }
+    } else {  // tp, ep = tp, and the pp pairs use the whole block
       std::vector<int32_t> members;
       for (int64_t i = 0; i < tp; ++i) members.push_back(rank(i));
       out.push_back(members);

@@ -2,7 +2,8 @@
 """tools/jalapeno-study --quick: the report and its figures are written, the ratio table parses
 (every workload row has numbers, the published ratios are the REFERENCE.md ones, the simulated
 per-kW ratio equals peak tok/s per chip x TDP ratio as the detail table gives it), the
-attribution and inverse tables are present, and a rerun reads its runs back instead of running.
+attribution and inverse tables are present, the raw-peaks table sits beside the calibrated one with
+Jalapeño's transferred overlay written, and a rerun reads its runs back instead of running.
 usage: jalapeno_study_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
 import os
@@ -55,6 +56,24 @@ if first.returncode == 0:
         if len(detail) == 2:
             check(abs(detail["jalapeno-128"] / detail["gb200-nvl72"] - chip) <= 0.006 + 1e-3 * chip,
                   f"per-chip ratio {chip} vs detail {detail}")
+    # The raw-peaks table beside it: published ratios again, raw ones, calibrated / raw.
+    raw = [line for line in text.split("\n") if line.startswith("| raw peaks | GPT-OSS 120B |")]
+    check(len(raw) == 1, f"raw-peaks rows: {raw}")
+    if raw and rows:
+        cells = [c.strip() for c in raw[0].strip("|").split("|")]
+        check(len(cells) == 10, f"raw row has {len(cells)} cells: {cells}")
+        kw_raw, move = float(cells[3]), float(cells[4])
+        cal_kw = float([c.strip() for c in rows[0].strip("|").split("|")][3])
+        check(kw_raw > 0 and abs(cal_kw / kw_raw - move) <= 0.006 + 0.01 * move,
+              f"calibrated / raw {move} vs {cal_kw} / {kw_raw}")
+    # Jalapeño's transferred overlay is applied (and named) on the calibrated runs.
+    overlay = os.path.join(WORK, "runs", "variants", "jalapeno-transferred.calibration.yaml")
+    check(os.path.exists(overlay), "no transferred overlay written")
+    if os.path.exists(overlay):
+        text_overlay = open(overlay).read()
+        check("bandwidth_efficiency:" in text_overlay and
+              "per_iteration_overhead: 0 s" in text_overlay, "transferred overlay content")
+    check("## Calibration: how the GPUs and Jalapeño are compared" in text, "calibration section")
     knobs = set(re.findall(r"^\| gptoss \| (kv|network|software|mtp|power|rest) \|", text, re.M))
     check(knobs == {"kv", "network", "software", "mtp", "power", "rest"}, f"knobs {knobs}")
     check("## The inverse question" in text and "| link_ns (ns) |" in text, "inverse section")

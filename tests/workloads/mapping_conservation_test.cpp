@@ -74,6 +74,8 @@ double weight_copies(const std::string& name, const ParallelDegrees& d) {
   // With ep > 1 the shared experts run on each rank's own tokens, with whole weights.
   if (d.ep > 1 && name.rfind("moe_shared", 0) == 0) return static_cast<double>(d.tp);
   if (name.rfind("attn_", 0) == 0 || name == "lm_head") return static_cast<double>(d.attn_dp);
+  // ep < tp: tp / ep EP groups, each with the whole expert set.
+  if (d.ep > 1 && name.rfind("moe_experts", 0) == 0) return static_cast<double>(d.tp / d.ep);
   return 1.0;
 }
 
@@ -152,6 +154,8 @@ TEST_CASE("Sharding gpt-oss-120b conserves FLOPs and weight bytes for TP, EP, PP
     check_conservation(model, shape, pool(1, 1, 2, 4, 1));
     check_conservation(model, shape, pool(4, 1, 1, 1, 1, true));
     check_conservation(model, shape, pool(4, 4, 2, 1, 1, true));
+    check_conservation(model, shape, pool(8, 4, 1, 1, 8));  // 2 expert replicas
+    check_conservation(model, shape, pool(8, 2, 1, 1, 4));  // 4 replicas, attention tp 2
   }
 }
 
@@ -165,6 +169,7 @@ TEST_CASE("Sharding an MLA model with shared experts conserves FLOPs and weight 
     check_conservation(model, shape, pool(8, 8, 1, 1, 8));
     check_conservation(model, shape, pool(4, 4, 2, 1, 1, true));
     check_conservation(model, shape, pool(1, 1, 4, 2, 1));
+    check_conservation(model, shape, pool(8, 4, 1, 1, 8));  // 2 expert replicas
   }
   const auto resident_sum = [&](const PoolMapping& m) {
     double total = 0.0;

@@ -213,12 +213,16 @@ class RoleBuilder {
     }
   }
 
-  // MoE layer with ep = tp: each rank owns 1 / attn_tp of its attention group's tokens, routes
-  // them, runs the shared experts on them, and dispatches them to the ranks holding their
-  // experts (DeepEP-style all-to-all); the experts' outputs come back the same way.
+  // MoE layer with ep > 1: each rank owns 1 / attn_tp of its attention group's tokens, routes
+  // them, runs the shared experts on them, and dispatches them to the ranks of its EP group
+  // holding their experts (DeepEP-style all-to-all); the experts' outputs come back the same
+  // way. With ep < tp the tp / ep EP groups each hold all experts and serve 1 / (tp / ep) of
+  // the replica's tokens (whole attention groups, pool_mapping.cpp); the expert batch is that
+  // average share.
   void add_expert_parallel(const Op& local, const Op& replica) {
     const std::string& name = local.name;
     const int64_t ep = degrees_.ep;
+    const int64_t expert_replicas = degrees_.tp / ep;
     const double owned_tokens = d(local_tokens_) / d(attn_tp_);
     const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
     if (name.rfind("moe_experts", 0) == 0) {
@@ -226,9 +230,10 @@ class RoleBuilder {
         collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
       }
       if (draws_ == nullptr) {
-        compute(instance_split(replica, ep));
+        compute(token_split(instance_split(replica, ep), expert_replicas));
       } else {
-        // Each rank its own experts under the draw; the node holds ranks.front()'s op.
+        // Each rank its own experts under the draw (ep = tp: map_iteration refuses a drawn
+        // routing with expert replicas); the node holds ranks.front()'s op.
         const std::vector<int64_t>& counts = draws_->at(local.layer);
         RankExpertOps variants;
         for (int64_t rank : role_.ranks) {
@@ -384,6 +389,14 @@ MappedIteration map_iteration(const ModelConfig& model, const IterationShape& sh
     const std::string problem =
         routing_config_problem(routing, model.ffn().experts, model.ffn().top_k);
     if (!problem.empty()) throw InputError(mapping.where, "routing", problem);
+    if (mapping.degrees.ep != mapping.degrees.tp) {
+      throw InputError(mapping.where, "routing",
+                       "a drawn routing with expert replicas (ep " +
+                           std::to_string(mapping.degrees.ep) + " < tp " +
+                           std::to_string(mapping.degrees.tp) +
+                           ") is not modelled: each EP group would need its own draw; use "
+                           "routing 'expected' or ep = tp");
+    }
   }
   const ParallelDegrees& deg = mapping.degrees;
   if (shape.batch < deg.dp * deg.attn_dp) {

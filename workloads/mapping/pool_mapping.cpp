@@ -66,9 +66,24 @@ void validate_mapping(const ModelConfig& model, const PoolMapping& mapping) {
       fail("ep", "ep " + n(d.ep) + " does not divide the " + n(f.experts) + " routed experts of " +
                      model.name());
     }
-    if (d.ep != 1 && d.ep != d.tp) {
-      fail("ep", "ep " + n(d.ep) + " must be 1 or equal tp " + n(d.tp) +
-                     " (expert tensor parallelism inside an EP group is not modelled)");
+    // ep < tp: tp / ep replicas of the expert set, each EP group of ep consecutive ranks
+    // serving the tokens of the attention groups inside it (e.g. attention-DP over more chips
+    // than there are experts). Expert tensor parallelism (an expert split across ranks) is not
+    // modelled, so an EP group must hold whole attention groups.
+    if (d.ep != 1 && d.tp % d.ep != 0) {
+      fail("ep", "ep " + n(d.ep) + " must be 1 or divide tp " + n(d.tp) +
+                     " (tp / ep replicas of the experts)");
+    } else if (d.ep != 1 && d.ep != d.tp && d.attn_dp > 1 && d.tp % d.attn_dp == 0 &&
+               d.ep % mapping.attn_tp() != 0) {
+      fail("ep", "ep " + n(d.ep) + " is not a multiple of the attention tp " +
+                     n(mapping.attn_tp()) +
+                     " (an EP group must hold whole attention groups; expert tensor "
+                     "parallelism inside an EP group is not modelled)");
+    } else if (d.ep != 1 && d.ep != d.tp && d.attn_dp == 1) {
+      fail("ep", "ep " + n(d.ep) + " below tp " + n(d.tp) +
+                     " needs attention data parallelism (attn_dp) so that each EP group holds "
+                     "whole attention groups; expert tensor parallelism inside an EP group is "
+                     "not modelled");
     }
   }
   if (d.sequence_parallel && d.attn_dp != 1) {
