@@ -105,7 +105,7 @@ TEST_CASE("Expert replicas: each EP group runs its share of the tokens over its 
   }
 }
 
-TEST_CASE("A drawn routing with expert replicas is refused, with ep = tp accepted") {
+TEST_CASE("A drawn routing with expert replicas is refused and ep = tp is accepted") {
   const ModelConfig model = load_model(model_file("gpt-oss-120b"));
   const IterationShape decode{Phase::kDecode, 64, 1, 4096};
   RoutingConfig zipf;
