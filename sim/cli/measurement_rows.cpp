@@ -232,6 +232,25 @@ struct RowSimulator::State {
   int64_t prompts_per_client = 10;
 };
 
+workloads::ModelConfig row_model(const RowPlan& plan, const config::DataPaths& paths) {
+  workloads::ModelConfig m = workloads::load_model(paths.resolve(plan.model, "workloads/models"));
+  if (!plan.precision_override.empty()) {
+    m = workloads::apply_precision_override(
+        m, workloads::parse_precision_override(plan.precision_override, "precision"));
+  }
+  return m;
+}
+
+workloads::PoolMapping row_pool(const RowPlan& plan, const workloads::ModelConfig& model,
+                                SourceLocation where) {
+  workloads::PoolMapping p;
+  p.chips = plan.replica_chips;
+  p.degrees.tp = plan.replica_chips;
+  p.degrees.ep = model.ffn().type == workloads::FfnType::kMoe ? plan.replica_chips : 1;
+  p.where = std::move(where);
+  return p;
+}
+
 RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
                            int64_t prompts_per_client)
     : state_(std::make_unique<State>()) {
@@ -239,16 +258,9 @@ RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
   State& s = *state_;
   s.plan = plan;
   s.prompts_per_client = prompts_per_client;
-  workloads::ModelConfig m = workloads::load_model(paths.resolve(plan.model, "workloads/models"));
-  if (!plan.precision_override.empty()) {
-    m = workloads::apply_precision_override(
-        m, workloads::parse_precision_override(plan.precision_override, "precision"));
-  }
-  workloads::PoolMapping p;
-  p.chips = plan.replica_chips;
-  p.degrees.tp = plan.replica_chips;
-  p.degrees.ep = m.ffn().type == workloads::FfnType::kMoe ? plan.replica_chips : 1;
-  p.where = SourceLocation{"measurements row " + plan.id, plan.line, 1};
+  const workloads::ModelConfig m = row_model(plan, paths);
+  const workloads::PoolMapping p =
+      row_pool(plan, m, SourceLocation{"measurements row " + plan.id, plan.line, 1});
   serving::SchedulerConfig scheduler;
   scheduler.max_num_seqs = plan.concurrency;
   s.engine = make_engine(hw, m, workloads::MappingConfig{{p}}, scheduler);

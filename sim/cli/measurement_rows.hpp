@@ -17,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/error.hpp"
 #include "sim/cli/serving_common.hpp"
+#include "sim/config/data_paths.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
 
 namespace scoville::cli {
@@ -49,6 +51,12 @@ struct RowPlan {
 
 // Plans every row (two passes: rows without medians borrow their model's replica size).
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
+
+// The row's model with its precision override applied, and the replica it simulates (TP = EP =
+// replica_chips; `where` locates errors).
+workloads::ModelConfig row_model(const RowPlan& plan, const config::DataPaths& paths);
+workloads::PoolMapping row_pool(const RowPlan& plan, const workloads::ModelConfig& model,
+                                SourceLocation where);
 
 struct RowPrediction {
   double throughput = 0;  // in the row's metric

@@ -17,8 +17,6 @@
 #include "sim/cli/serving_common.hpp"
 #include "sim/config/data_paths.hpp"
 #include "workloads/mapping/map_iteration.hpp"
-#include "workloads/model_loader.hpp"
-#include "workloads/precision_override.hpp"
 
 using namespace scoville;
 
@@ -74,16 +72,8 @@ int main(int argc, char** argv) {
       if (plan.id != argv[i] || !plan.skipped.empty()) continue;
       const cli::ServingHardware hw = cli::resolve_hardware(
           plan.chip, paths.resolve(plan.system_file, "arch/systems"), 8, "gpu-cuda-graphs", !raw);
-      workloads::ModelConfig m =
-          workloads::load_model(paths.resolve(plan.model, "workloads/models"));
-      if (!plan.precision_override.empty())
-        m = workloads::apply_precision_override(
-            m, workloads::parse_precision_override(plan.precision_override, "precision"));
-      workloads::PoolMapping p;
-      p.chips = plan.replica_chips;
-      p.degrees.tp = plan.replica_chips;
-      p.degrees.ep = m.ffn().type == workloads::FfnType::kMoe ? plan.replica_chips : 1;
-      p.where = SourceLocation{"row", 0, 0};
+      const workloads::ModelConfig m = cli::row_model(plan, paths);
+      const workloads::PoolMapping p = cli::row_pool(plan, m, SourceLocation{"row", 0, 0});
       serving::SchedulerConfig sch;
       sch.max_num_seqs = plan.concurrency;
       cli::ServingEngine e = cli::make_engine(hw, m, workloads::MappingConfig{{p}}, sch);
