@@ -382,9 +382,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
       scenario.system = engine->system;
       for (serving::PoolConfig& p : scenario.system.pools) {
         p.scheduler.max_num_seqs = o.max_num_seqs != 0 ? o.max_num_seqs : n;
-        // Attention-DP ranks run a scheduler each in vLLM and SGLang, each with its own token
-        // budget; one budget for the pool would starve wide attention-DP pools of prefill.
-        p.scheduler.max_num_batched_tokens = o.max_batched_tokens * p.attention_dp;
+        // max_num_batched_tokens: per attention-DP rank, set by make_engine (serving_common).
       }
       scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
       set_power_inputs(hw, scenario.metrics);

@@ -110,6 +110,10 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
   p.chips = mapping.chips;
   p.attention_dp = mapping.degrees.attn_dp;
   p.scheduler = scheduler;
+  // The token budget is per attention-DP rank: vLLM's and SGLang's data-parallel attention run
+  // one scheduler (and budget) per rank; one budget for the pool would starve wide attention-DP
+  // pools of prefill (docs/serving.md).
+  p.scheduler.max_num_batched_tokens = scheduler.max_num_batched_tokens * mapping.degrees.attn_dp;
   p.kv_capacity_blocks = std::max<int64_t>(
       1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping, scheduler.kv_block_tokens));
   // The chip's cap controller throttles the pool's iterations (sim/serving/serving_power), and
