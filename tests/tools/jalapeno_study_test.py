@@ -79,6 +79,19 @@ if first.returncode == 0:
     check("## The inverse question" in text and "| link_ns (ns) |" in text, "inverse section")
     check(re.search(r"Scoville commit [0-9a-f]{7,}", text) is not None, "commit stated")
     check("Limitations" in text, "limitations stated")
+    # The sweep check: both baselines' peak and best-latency points rerun with more requests,
+    # and the headline ratios recomputed from them (the shortened ones equal the headline's).
+    check("## What the shortened sweep changes" in text, "sweep check section")
+    reruns = dict(re.findall(r"^\| gptoss \| ([\w-]+) \| [0-9]+ at N = [0-9]+ \| [0-9]+ "
+                             r"\(([+-][0-9.]+)%\) \|", text, re.M))
+    check(set(reruns) == {"jalapeno-128", "gb200-nvl72"}, f"sweep check rows {reruns}")
+    recomputed = re.findall(r"^\| gptoss \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| "
+                            r"([0-9.]+) \|$", text, re.M)
+    check(len(recomputed) == 1, f"sweep check ratio rows {recomputed}")
+    if recomputed and rows:
+        head = [c.strip() for c in rows[0].strip("|").split("|")]
+        check(recomputed[0][0] == head[3] and recomputed[0][2] == head[5],
+              f"shortened ratios {recomputed[0]} vs headline {head[3]}, {head[5]}")
     # A rerun with the same binary and inputs reads every run back.
     second = subprocess.run(cmd, capture_output=True, text=True)
     check(second.returncode == 0 and "(0 runs," in second.stdout,
