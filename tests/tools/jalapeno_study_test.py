@@ -92,6 +92,16 @@ if first.returncode == 0:
         head = [c.strip() for c in rows[0].strip("|").split("|")]
         check(recomputed[0][0] == head[3] and recomputed[0][2] == head[5],
               f"shortened ratios {recomputed[0]} vs headline {head[3]}, {head[5]}")
+    # The overhead sweep: at 0 ms the headline's ratios; a per-iteration overhead on Jalapeño
+    # can only lower its best-latency ratio.
+    over = re.findall(r"^\| gptoss \| ([0-9.]+) / ([0-9.]+) \| ([0-9.]+) / ([0-9.]+) \| 1.9 / 1.7 "
+                      r"\|", text, re.M)
+    check("## How much software overhead" in text and len(over) == 1, f"overhead rows {over}")
+    if over and rows:
+        head = [c.strip() for c in rows[0].strip("|").split("|")]
+        check(over[0][0] == head[3] and over[0][1] == head[5],
+              f"overhead sweep at 0 ms {over[0]} vs headline {head[3]}, {head[5]}")
+        check(float(over[0][3]) < float(over[0][1]), f"1 ms did not lower latency: {over[0]}")
     # A rerun with the same binary and inputs reads every run back.
     second = subprocess.run(cmd, capture_output=True, text=True)
     check(second.returncode == 0 and "(0 runs," in second.stdout,
