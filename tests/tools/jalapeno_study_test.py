@@ -25,9 +25,17 @@ def check(condition, message):
 
 doc = os.path.join(WORK, "jalapeno-study.md")
 figures = os.path.join(WORK, "figures")
+# One published low-concurrency point (the form of ../shared/validation/measurements.csv) for
+# the GPU check; the test does not depend on the shared folder.
+measurements = os.path.join(WORK, "measurements.csv")
+os.makedirs(WORK, exist_ok=True)
+with open(measurements, "w") as f:
+    f.write("id,system,model,framework,isl,osl,concurrency,interactivity_tok_s_user\n"
+            "66,NVIDIA GB200 NVL72,DeepSeek-R1-0528,\"Dynamo+TRT-LLM, MTP on\",1024,1024,4,286.4\n"
+            "1,NVIDIA B200 (HGX 8-GPU),gpt-oss-120b,TensorRT-LLM,8192,1024,256,27.2\n")
 cmd = [sys.executable, os.path.join(SOURCE, "tools", "jalapeno-study"), "--quick",
        "--scoville", SCOVILLE, "--doc", doc, "--figures", figures,
-       "--work", os.path.join(WORK, "runs")]
+       "--work", os.path.join(WORK, "runs"), "--measurements", measurements]
 first = subprocess.run(cmd, capture_output=True, text=True)
 check(first.returncode == 0, f"exit {first.returncode}: {first.stderr[-2000:]}")
 if first.returncode == 0:
@@ -102,6 +110,15 @@ if first.returncode == 0:
         check(over[0][0] == head[3] and over[0][1] == head[5],
               f"overhead sweep at 0 ms {over[0]} vs headline {head[3]}, {head[5]}")
         check(float(over[0][3]) < float(over[0][1]), f"1 ms did not lower latency: {over[0]}")
+    # The low-concurrency GPU check: the GB200 DeepSeek row only (the B200 one is not a
+    # low-concurrency GB200 point), its error consistent with the two interactivities.
+    low = re.findall(r"^\| 66 \| 4 \| 286.4 \| ([0-9.]+) \| [\w:+-]+ \| ([+-][0-9.]+)% \|$",
+                     text, re.M)
+    check("## The GPU side at low concurrency" in text and len(low) == 1, f"low-N rows {low}")
+    check(not re.search(r"^\| 1 \| 256 \|", text, re.M), "a non-matching row was checked")
+    if low:
+        sim, err = float(low[0][0]), float(low[0][1])
+        check(abs((sim / 286.4 - 1) * 100 - err) < 0.06, f"low-N error {err} vs {sim}")
     # A rerun with the same binary and inputs reads every run back.
     second = subprocess.run(cmd, capture_output=True, text=True)
     check(second.returncode == 0 and "(0 runs," in second.stdout,
