@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <numeric>
+#include <regex>
 #include <utility>
 
 #include "sim/base/error.hpp"
@@ -105,6 +107,22 @@ std::optional<double> number(const std::string& s) {
 
 double d(int64_t v) { return static_cast<double>(v); }
 
+// The prefill/decode split a row's notes publish, as InferenceX's Dynamo rows write it
+// ("prefill 4 GPU TP4, decode 32 GPU EP8"; lowercase notes). nullopt when there is none.
+struct PublishedSplit {
+  int64_t prefill_chips, prefill_tp, decode_chips, decode_ep;
+};
+std::optional<PublishedSplit> published_split(const std::string& notes) {
+  static const std::regex pattern(
+      R"(prefill (\d{1,4}) (?:gpu,? )?tp=?(\d{1,4}), decode (\d{1,4}) (?:gpu,? )?ep=?(\d{1,4}))");
+  std::smatch m;
+  if (!std::regex_search(notes, m, pattern)) return std::nullopt;
+  return PublishedSplit{std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4])};
+}
+
+// GPUs per node of a multi-node system: a deployment puts each pool on whole nodes.
+constexpr int64_t kHgxBoardGpus = 8;  // [SPEC] GPUs per HGX B200 board (REFERENCE.md)
+
 }  // namespace
 
 const std::string& MeasurementRow::at(const std::string& key) const {
@@ -167,6 +185,8 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
     const auto ttft = number(r.at("ttft_ms"));
     const auto tpot = number(r.at("tpot_ms"));
     const std::string notes = lower(r.at("notes"));
+    const std::optional<PublishedSplit> split = published_split(notes);
+    o.mtp = contains(notes, "mtp enabled") || contains(lower(r.at("framework")), "mtp on");
     o.published_intvty = number(r.at("interactivity_tok_s_user"));
     if (published && isl && osl && conc && ttft && tpot && o.metric == "total_tok_s_per_chip") {
       // Little's law: InferenceX lengths are uniform in [0.8, 1] x nominal (mean 0.9 x).
@@ -185,14 +205,38 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
       o.skipped = "best-throughput point without its concurrency (would need a sweep)";
     } else if (!published) {
       o.skipped = "no published throughput";
-    } else if (contains(notes, "mtp enabled")) {
-      o.skipped = "MTP with disaggregated multi-node pools (not modelled by validate)";
+    } else if (split) {
+      if (split->prefill_chips < 1 || split->decode_chips < 1 || split->decode_ep < 1 ||
+          split->decode_chips % split->decode_ep != 0 || o.model != "deepseek-r1") {
+        o.skipped = "a published prefill/decode split this version does not map";
+      } else if (chips && *chips != d(split->prefill_chips + split->decode_chips)) {
+        o.skipped = "the notes' prefill and decode chips do not add up to the row's chips";
+      }
+    } else if (o.mtp) {
+      o.skipped = "MTP without a published prefill/decode split";
     } else if (contains(o.system, "multinode") || (chips && *chips > 8) || o.implied_chips > 12) {
       o.skipped = "multi-node deployment not modelled";
     } else if (contains(r.at("framework"), "Dynamo")) {
       o.skipped = "disaggregated serving (Dynamo) with an unpublished prefill/decode split";
     }
-    if (o.skipped.empty()) {
+    if (o.skipped.empty() && split) {
+      o.isl = static_cast<int64_t>(*isl);
+      o.osl = static_cast<int64_t>(*osl);
+      o.concurrency = static_cast<int64_t>(*conc);
+      o.published = *published;
+      o.precision_override = precision_override_of(o.model, o.precision);
+      o.prefill_chips = split->prefill_chips;
+      o.prefill_tp = split->prefill_tp;
+      o.decode_chips = split->decode_chips;
+      o.decode_ep = split->decode_ep;
+      o.replica_chips = split->prefill_chips + split->decode_chips;
+      const bool multinode = contains(o.system, "multinode");
+      if (multinode && o.chip == "b200") o.system_file = "b200-multinode";
+      // Each pool on whole nodes: the decode pool's EP groups stay inside a node's NVLink.
+      o.decode_first_chip =
+          multinode ? (split->prefill_chips + kHgxBoardGpus - 1) / kHgxBoardGpus * kHgxBoardGpus
+                    : split->prefill_chips;
+    } else if (o.skipped.empty()) {
       o.isl = static_cast<int64_t>(*isl);
       o.osl = static_cast<int64_t>(*osl);
       o.concurrency = static_cast<int64_t>(*conc);
@@ -238,17 +282,62 @@ workloads::ModelConfig row_model(const RowPlan& plan, const config::DataPaths& p
     m = workloads::apply_precision_override(
         m, workloads::parse_precision_override(plan.precision_override, "precision"));
   }
+  // The checkpoint's MTP module ([SPEC] DeepSeek V3/R1: num_nextn_predict_layers 1), priced per
+  // step as the drafts it makes.
+  if (plan.mtp && m.ffn().type == workloads::FfnType::kMoe) m = m.with_mtp_layers(1);
   return m;
 }
 
-workloads::PoolMapping row_pool(const RowPlan& plan, const workloads::ModelConfig& model,
-                                SourceLocation where) {
-  workloads::PoolMapping p;
-  p.chips = plan.replica_chips;
-  p.degrees.tp = plan.replica_chips;
-  p.degrees.ep = model.ffn().type == workloads::FfnType::kMoe ? plan.replica_chips : 1;
-  p.where = std::move(where);
-  return p;
+workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::ModelConfig& model,
+                                     SourceLocation where) {
+  const bool moe = model.ffn().type == workloads::FfnType::kMoe;
+  if (plan.decode_chips == 0) {
+    workloads::PoolMapping p;
+    p.chips = plan.replica_chips;
+    p.degrees.tp = plan.replica_chips;
+    p.degrees.ep = moe ? plan.replica_chips : 1;
+    p.where = std::move(where);
+    return workloads::MappingConfig{{p}};
+  }
+  // [ASSUMPTION] The published split names chips and one degree per pool; the rest follows
+  // TensorRT-LLM's DeepSeek recipes (docs/calibration.md):
+  // - prefill "TPp" on P chips: tensor parallel over the pool, experts spread over it (EP =
+  //   the largest divisor of the experts that divides P); when P does not divide the heads
+  //   (TP12), attention data parallel over the pool instead;
+  // - decode "EPe" on D chips: D / e instances of e chips, each expert parallel over its e
+  //   chips (tp = D, ep = e: D / e expert replicas). Attention runs tensor parallel inside each
+  //   instance (TEP) while the concurrency is below one sequence per decode chip, and data
+  //   parallel over every chip (DEP) from there on, as the recipes switch from their
+  //   low-latency to their throughput configurations.
+  workloads::PoolMapping prefill;
+  prefill.pool = "prefill";
+  prefill.chips = plan.prefill_chips;
+  prefill.degrees.tp = plan.prefill_chips;
+  prefill.degrees.ep = moe ? std::gcd(model.ffn().experts, plan.prefill_chips) : 1;
+  prefill.degrees.attn_dp =
+      model.attention().heads % plan.prefill_chips == 0 ? 1 : plan.prefill_chips;
+  prefill.where = where;
+  workloads::PoolMapping decode;
+  decode.pool = "decode";
+  decode.chips = plan.decode_chips;
+  decode.degrees.tp = plan.decode_chips;
+  decode.degrees.ep = moe ? plan.decode_ep : 1;
+  decode.degrees.attn_dp = plan.concurrency >= plan.decode_chips
+                               ? plan.decode_chips
+                               : plan.decode_chips / plan.decode_ep;
+  decode.first_chip = plan.decode_first_chip;
+  decode.where = std::move(where);
+  return workloads::MappingConfig{{prefill, decode}};
+}
+
+serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
+  serving::SchedulerConfig scheduler;
+  scheduler.max_num_seqs = plan.concurrency;
+  if (plan.mtp) {
+    scheduler.mtp.depth = kRowMtpDepth;
+    scheduler.mtp.acceptance = kRowMtpAcceptance;
+  }
+  return scheduler;
 }
 
 RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
@@ -259,11 +348,9 @@ RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
   s.plan = plan;
   s.prompts_per_client = prompts_per_client;
   const workloads::ModelConfig m = row_model(plan, paths);
-  const workloads::PoolMapping p =
-      row_pool(plan, m, SourceLocation{"measurements row " + plan.id, plan.line, 1});
-  serving::SchedulerConfig scheduler;
-  scheduler.max_num_seqs = plan.concurrency;
-  s.engine = make_engine(hw, m, workloads::MappingConfig{{p}}, scheduler);
+  s.engine = make_engine(
+      hw, m, row_mapping(plan, m, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
+      row_scheduler(plan));
   s.roofline = dynamic_cast<serving::RooflineCostModel*>(s.engine.cost.get());
 }
 

@@ -41,8 +41,15 @@ struct RowPlan {
   std::string system_file;         // arch/systems name whose overlay applies (e.g. h200-hgx8)
   std::string precision_override;  // "class=format,..." from the row's precision ("" none)
   int64_t isl = 0, osl = 0, concurrency = 0;
-  int64_t replica_chips = 0;  // chips of the simulated replica (TP = EP = this)
-  double implied_chips = 0;   // Little's law on the row's medians (0: no medians)
+  int64_t replica_chips = 0;  // chips of the simulated replica (TP = EP = this), or of both pools
+  // Disaggregated serving with the prefill/decode split the row's notes publish ("prefill P GPU
+  // TPp, decode D GPU EPe"): the pools' chips and degrees; all 0 for one co-located replica.
+  int64_t prefill_chips = 0, prefill_tp = 0, decode_chips = 0, decode_ep = 0;
+  // Where the decode pool starts: on the next whole node of a multi-node system (0: right
+  // after the prefill pool).
+  int64_t decode_first_chip = 0;
+  bool mtp = false;  // the notes say MTP was on (kRowMtpDepth drafts, kRowMtpAcceptance each)
+  double implied_chips = 0;  // Little's law on the row's medians (0: no medians)
   double published = 0;
   std::optional<double> published_intvty;
   int line = 0;
@@ -52,11 +59,21 @@ struct RowPlan {
 // Plans every row (two passes: rows without medians borrow their model's replica size).
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
 
-// The row's model with its precision override applied, and the replica it simulates (TP = EP =
-// replica_chips; `where` locates errors).
+// MTP as the published rows ran it is not given: [ASSUMPTION] TensorRT-LLM's DeepSeek R1 MTP
+// recipes draft 3 positions; each accepted with probability 0.7 (a mean of 2.5 tokens per
+// step), the setting tools/jalapeno-study gives the GPUs.
+inline constexpr int64_t kRowMtpDepth = 3;
+inline constexpr double kRowMtpAcceptance = 0.7;
+
+// The row's model with its precision override applied (and its checkpoint's MTP module when
+// the row ran MTP), and the pools it simulates: one co-located replica (TP = EP =
+// replica_chips), or the published prefill and decode pools (docs/calibration.md, "Rows with
+// a published prefill/decode split"). `where` locates errors.
 workloads::ModelConfig row_model(const RowPlan& plan, const config::DataPaths& paths);
-workloads::PoolMapping row_pool(const RowPlan& plan, const workloads::ModelConfig& model,
-                                SourceLocation where);
+workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::ModelConfig& model,
+                                     SourceLocation where);
+// The scheduler of the row: a batch as large as its concurrency, MTP when it ran MTP.
+serving::SchedulerConfig row_scheduler(const RowPlan& plan);
 
 struct RowPrediction {
   double throughput = 0;  // in the row's metric

@@ -148,15 +148,16 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   }
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
   if (disaggregated) {
-    // The pools sit on consecutive chips of the system, prefill first; the request's KV moves
-    // between them as the disaggregated placement sends it.
+    // The pools sit on consecutive chips of the system, prefill first (unless a pool names its
+    // first chip); the request's KV moves between them as the disaggregated placement sends it.
     const serving::RooflineCostModel* cost = roofline.get();
-    const models::ChipSpan prefill{0, pools[0].chips};
-    const models::ChipSpan decode{pools[0].chips, pools[1].chips};
-    if (hw.network && prefill.count + decode.count > hw.network->endpoints()) {
+    const std::vector<int64_t> first = workloads::pool_first_chips(pools);
+    const models::ChipSpan prefill{first[0], pools[0].chips};
+    const models::ChipSpan decode{first[1], pools[1].chips};
+    if (hw.network && decode.first + decode.count > hw.network->endpoints()) {
       throw InputError(pools[1].where, "chips",
                        "the prefill and decode pools need " +
-                           std::to_string(prefill.count + decode.count) + " chips but '" +
+                           std::to_string(decode.first + decode.count) + " chips but '" +
                            hw.system_name + "' has " + std::to_string(hw.network->endpoints()));
     }
     engine.system.kv_transfer_time = [cost, prefill, decode](const serving::KvTransfer& t) {

@@ -532,14 +532,14 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
     throw InputError(SourceLocation{m.chip.name, 0, 0}, "hbm", "the roofline needs HBM bandwidth");
   }
   m.group_cache.resize(m.pools.size());
+  const std::vector<int64_t> first_chips = workloads::pool_first_chips(m.pools);
   for (const workloads::PoolMapping& pool : m.pools) {
     if (pool.degrees.dp != 1) {
       throw InputError(pool.where, "dp",
                        "the serving layer runs one engine per pool: expected dp = 1, found " +
                            std::to_string(pool.degrees.dp) + " (give each replica its own study)");
     }
-    const int64_t first =
-        m.pool_first.empty() ? 0 : m.pool_first.back() + m.pools[m.pool_first.size() - 1].chips;
+    const int64_t first = first_chips[m.pool_first.size()];
     if (m.topology && first + pool.chips > m.topology->endpoints()) {
       throw InputError(
           pool.where, "chips",

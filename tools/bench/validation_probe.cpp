@@ -73,10 +73,10 @@ int main(int argc, char** argv) {
       const cli::ServingHardware hw = cli::resolve_hardware(
           plan.chip, paths.resolve(plan.system_file, "arch/systems"), 8, "gpu-cuda-graphs", !raw);
       const workloads::ModelConfig m = cli::row_model(plan, paths);
-      const workloads::PoolMapping p = cli::row_pool(plan, m, SourceLocation{"row", 0, 0});
-      serving::SchedulerConfig sch;
-      sch.max_num_seqs = plan.concurrency;
-      cli::ServingEngine e = cli::make_engine(hw, m, workloads::MappingConfig{{p}}, sch);
+      const workloads::MappingConfig mapping =
+          cli::row_mapping(plan, m, SourceLocation{"row", 0, 0});
+      const workloads::PoolMapping& p = mapping.pools.back();  // the decode side's ops below
+      cli::ServingEngine e = cli::make_engine(hw, m, mapping, cli::row_scheduler(plan));
       Recorder rec(*e.cost);
       serving::ServingScenario sc;
       sc.workload.kind = workloads::ArrivalKind::kClosedLoop;

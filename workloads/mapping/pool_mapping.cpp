@@ -20,6 +20,22 @@ const PoolMapping& MappingConfig::pool(const std::string& name) const {
                        "'; the mapping has: " + (known.empty() ? std::string("no pools") : known));
 }
 
+std::vector<int64_t> pool_first_chips(const std::vector<PoolMapping>& pools) {
+  std::vector<int64_t> first;
+  int64_t next = 0;  // the first chip after the pools so far
+  for (const PoolMapping& p : pools) {
+    if (p.first_chip >= 0 && p.first_chip < next) {
+      throw InputError(p.where, "first_chip",
+                       "the pool would start at chip " + n(p.first_chip) +
+                           ", inside the pools before it (they take chips up to " + n(next) +
+                           "); expected at least " + n(next));
+    }
+    first.push_back(p.first_chip >= 0 ? p.first_chip : next);
+    next = first.back() + p.chips;
+  }
+  return first;
+}
+
 void validate_mapping(const ModelConfig& model, const PoolMapping& mapping) {
   Diagnostics diagnostics;
   const ParallelDegrees& d = mapping.degrees;

@@ -29,9 +29,19 @@ struct PoolMapping {
   ParallelDegrees degrees;
   // Where the mapping came from (a file position or "<command line>"), for error messages.
   SourceLocation where;
+  // The pool's first chip on the system's network; -1: right after the previous pool (pools
+  // sit on consecutive chips, the first at chip 0). Set by `scoville validate` to put a
+  // published deployment's decode pool on whole nodes; read by the roofline serving engine
+  // (collectives and KV hand-over), which is the only path that accepts it.
+  int64_t first_chip = -1;
 
   int64_t attn_tp() const { return degrees.tp / degrees.attn_dp; }
 };
+
+// The first chip of each pool (PoolMapping::first_chip, or right after the previous pool).
+// Throws InputError at the pool's `where` when an explicit first chip would overlap the pool
+// before it.
+std::vector<int64_t> pool_first_chips(const std::vector<PoolMapping>& pools);
 
 // One entry per pool; prefill and decode pools may differ.
 struct MappingConfig {

@@ -1,0 +1,165 @@
+// Published rows with a prefill/decode split in their notes (InferenceX's Dynamo DeepSeek rows):
+// how validate plans, maps and simulates them; and where pools sit on the network.
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/base/error.hpp"
+#include "sim/cli/measurement_rows.hpp"
+#include "sim/cli/serving_common.hpp"
+#include "sim/config/data_paths.hpp"
+#include "workloads/mapping/pool_mapping.hpp"
+
+using namespace scoville;
+
+namespace {
+
+config::DataPaths paths() { return config::DataPaths{SCOVILLE_SOURCE_DIR}; }
+
+// Plans the rows of a CSV body under the measurements file's header.
+std::vector<cli::RowPlan> plan(const std::string& body) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("scoville_rows_" + std::to_string(::getpid()) + ".csv"))
+                               .string();
+  {
+    std::ofstream out(file);
+    out << "id,system,chips,model,precision,framework,isl,osl,concurrency,throughput_metric,"
+           "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,notes\n"
+        << body;
+  }
+  std::vector<cli::RowPlan> plans = cli::plan_rows(cli::read_measurements(file));
+  std::filesystem::remove(file);
+  return plans;
+}
+
+const char* kGb200Row =
+    "66,NVIDIA GB200 NVL72,36,DeepSeek-R1-0528,FP4(NVFP4),\"Dynamo+TRT-LLM, MTP on, "
+    "disaggregated\",1024,1024,4,total_tok_s_per_chip,60.7,286.4,,3.49,\"prefill 4 GPU TP4, "
+    "decode 32 GPU EP8; MTP enabled\"\n";
+const char* kB200MultinodeRow =
+    "84,NVIDIA B200 multinode (RoCEv2 400G between nodes),44,DeepSeek-R1-0528,FP4(NVFP4),"
+    "\"Dynamo+TRT-LLM, MTP on, disaggregated\",1024,1024,4968,total_tok_s_per_chip,9660.7,56.35,,"
+    "17.75,\"prefill 12 TP12, decode 32 EP8; MTP enabled\"\n";
+
+}  // namespace
+
+TEST_CASE("a row whose notes give the prefill/decode split is planned with both pools and MTP",
+          "[validation]") {
+  const std::vector<cli::RowPlan> plans = plan(std::string(kGb200Row) + kB200MultinodeRow);
+  REQUIRE(plans.size() == 2);
+  const cli::RowPlan& gb = plans[0];
+  CHECK(gb.skipped.empty());
+  CHECK(gb.mtp);
+  CHECK(gb.prefill_chips == 4);
+  CHECK(gb.prefill_tp == 4);
+  CHECK(gb.decode_chips == 32);
+  CHECK(gb.decode_ep == 8);
+  CHECK(gb.replica_chips == 36);  // the per-chip metric divides by both pools
+  CHECK(gb.system_file == "gb200-nvl72");
+  CHECK(gb.decode_first_chip == 4);  // one NVLink domain: right after the prefill pool
+  CHECK(gb.precision_override == "experts=nvfp4");
+  const cli::RowPlan& b = plans[1];
+  CHECK(b.skipped.empty());
+  CHECK(b.system_file == "b200-multinode");
+  CHECK(b.decode_first_chip == 16);  // 12 prefill chips fill a board and a half: next board
+}
+
+TEST_CASE("rows whose split cannot be used are skipped with the reason", "[validation]") {
+  // 4 + 32 chips against the row's 40; MTP with no split; a split of a model not mapped.
+  const std::vector<cli::RowPlan> plans = plan(
+      "1,NVIDIA GB200 NVL72,40,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
+      "total_tok_s_per_chip,60,280,,3.5,\"prefill 4 GPU TP4, decode 32 GPU EP8\"\n"
+      "2,NVIDIA GB200 NVL72,36,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
+      "total_tok_s_per_chip,60,280,,3.5,MTP enabled\n"
+      "3,NVIDIA GB200 NVL72,36,gpt-oss-120b,FP4(MXFP4),Dynamo,1024,1024,4,"
+      "total_tok_s_per_chip,60,280,,3.5,\"prefill 4 GPU TP4, decode 32 GPU EP8\"\n");
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].skipped.find("do not add up") != std::string::npos);
+  CHECK(plans[1].skipped == "MTP without a published prefill/decode split");
+  CHECK(plans[2].skipped.find("does not map") != std::string::npos);
+}
+
+TEST_CASE(
+    "the decode pool runs tensor-parallel attention per instance below one sequence per "
+    "chip and data-parallel attention from there",
+    "[validation]") {
+  cli::RowPlan p = plan(kGb200Row).front();
+  const workloads::ModelConfig m = cli::row_model(p, paths());
+  CHECK(m.mtp_layers() == 1);
+  workloads::MappingConfig low = cli::row_mapping(p, m, SourceLocation{"row", 1, 1});
+  REQUIRE(low.pools.size() == 2);
+  const workloads::PoolMapping& prefill = low.pools[0];
+  CHECK(prefill.pool == "prefill");
+  CHECK(prefill.chips == 4);
+  CHECK(prefill.degrees.tp == 4);
+  CHECK(prefill.degrees.ep == 4);
+  CHECK(prefill.degrees.attn_dp == 1);
+  const workloads::PoolMapping& decode = low.pools[1];
+  CHECK(decode.pool == "decode");
+  CHECK(decode.chips == 32);
+  CHECK(decode.degrees.tp == 32);
+  CHECK(decode.degrees.ep == 8);       // four expert replicas, one per 8-chip instance
+  CHECK(decode.degrees.attn_dp == 4);  // attention tensor parallel over each instance's 8 chips
+  CHECK(decode.attn_tp() == decode.degrees.ep);
+  CHECK(decode.first_chip == 4);
+  p.concurrency = 32;
+  CHECK(cli::row_mapping(p, m, SourceLocation{}).pools[1].degrees.attn_dp == 32);
+  // 12 prefill chips do not divide DeepSeek's 128 heads: attention data parallel, EP 4.
+  p.prefill_chips = 12;
+  const workloads::PoolMapping wide = cli::row_mapping(p, m, SourceLocation{}).pools[0];
+  CHECK(wide.degrees.attn_dp == 12);
+  CHECK(wide.degrees.ep == 4);
+  CHECK_NOTHROW(workloads::validate_mapping(m, wide));
+  for (const workloads::PoolMapping& pool : low.pools) {
+    CHECK_NOTHROW(workloads::validate_mapping(m, pool));
+  }
+  const serving::SchedulerConfig s = cli::row_scheduler(p);
+  CHECK(s.mtp.depth == cli::kRowMtpDepth);
+  CHECK(s.mtp.acceptance == cli::kRowMtpAcceptance);
+  CHECK(s.max_num_seqs == 32);
+}
+
+TEST_CASE("pools sit on consecutive chips unless one names its first chip", "[validation]") {
+  workloads::PoolMapping a, b;
+  a.chips = 4;
+  b.chips = 32;
+  CHECK(workloads::pool_first_chips({a, b}) == std::vector<int64_t>{0, 4});
+  b.first_chip = 8;
+  CHECK(workloads::pool_first_chips({a, b}) == std::vector<int64_t>{0, 8});
+  b.first_chip = 2;  // inside the first pool
+  CHECK_THROWS_AS(workloads::pool_first_chips({a, b}), InputError);
+}
+
+TEST_CASE("a B200 multi-node decode pool on whole boards keeps its expert all-to-all on NVLink",
+          "[validation]") {
+  // The published deployment's decode pool starts on a board boundary (chip 8 after a 4-chip
+  // prefill pool). Started right after the prefill pool instead, every 8-chip EP group straddles
+  // two boards and its all-to-all crosses the 400G RoCE fabric: decode steps get slower.
+  cli::RowPlan p = plan(
+                       "75,NVIDIA B200 multinode (RoCEv2 400G between nodes),44,DeepSeek-R1-0528,"
+                       "FP4(NVFP4),\"Dynamo+TRT-LLM, MTP on, disaggregated\",1024,1024,32,"
+                       "total_tok_s_per_chip,300,200,,5,\"prefill 4 GPU TP4, decode 40 GPU "
+                       "EP8; MTP enabled\"\n")
+                       .front();
+  REQUIRE(p.skipped.empty());
+  REQUIRE(p.decode_first_chip == 8);
+  p.isl = 256;
+  p.osl = 32;
+  const cli::ServingHardware hw = cli::resolve_hardware(
+      "b200", paths().resolve("b200-multinode", "arch/systems"), 8, "gpu-cuda-graphs");
+  cli::RowSimulator aligned(p, hw, 1);
+  const cli::RowPrediction on_boards = aligned.run(hw.efficiency);
+  p.decode_first_chip = p.prefill_chips;
+  cli::RowSimulator straddling(p, hw, 1);
+  const cli::RowPrediction across = straddling.run(hw.efficiency);
+  CHECK(on_boards.throughput > 0);
+  CHECK(on_boards.intvty > 1.05 * across.intvty);  // 11.6 % at the time of writing
+  // MTP: the same row without it delivers fewer tokens per step.
+  p.decode_first_chip = 8;
+  p.mtp = false;
+  cli::RowSimulator plain(p, hw, 1);
+  CHECK(plain.run(hw.efficiency).intvty < on_boards.intvty);
+}
