@@ -206,7 +206,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
     } else if (!published) {
       o.skipped = "no published throughput";
     } else if (split) {
-      if (split->prefill_chips < 1 || split->decode_chips < 1 || split->decode_ep < 1 ||
+      // One prefill instance over its chips (TP = chips), whole decode instances.
+      if (split->prefill_chips < 1 || split->prefill_tp != split->prefill_chips ||
+          split->decode_chips < 1 || split->decode_ep < 1 ||
           split->decode_chips % split->decode_ep != 0 || o.model != "deepseek-r1") {
         o.skipped = "a published prefill/decode split this version does not map";
       } else if (chips && *chips != d(split->prefill_chips + split->decode_chips)) {
@@ -226,7 +228,6 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
       o.published = *published;
       o.precision_override = precision_override_of(o.model, o.precision);
       o.prefill_chips = split->prefill_chips;
-      o.prefill_tp = split->prefill_tp;
       o.decode_chips = split->decode_chips;
       o.decode_ep = split->decode_ep;
       o.replica_chips = split->prefill_chips + split->decode_chips;

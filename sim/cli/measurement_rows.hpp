@@ -43,8 +43,9 @@ struct RowPlan {
   int64_t isl = 0, osl = 0, concurrency = 0;
   int64_t replica_chips = 0;  // chips of the simulated replica (TP = EP = this), or of both pools
   // Disaggregated serving with the prefill/decode split the row's notes publish ("prefill P GPU
-  // TPp, decode D GPU EPe"): the pools' chips and degrees; all 0 for one co-located replica.
-  int64_t prefill_chips = 0, prefill_tp = 0, decode_chips = 0, decode_ep = 0;
+  // TPP, decode D GPU EPe"): the pools' chips and the decode EP degree; all 0 for one co-located
+  // replica.
+  int64_t prefill_chips = 0, decode_chips = 0, decode_ep = 0;
   // Where the decode pool starts: on the next whole node of a multi-node system (0: right
   // after the prefill pool).
   int64_t decode_first_chip = 0;

@@ -54,7 +54,6 @@ TEST_CASE("a row whose notes give the prefill/decode split is planned with both 
   CHECK(gb.skipped.empty());
   CHECK(gb.mtp);
   CHECK(gb.prefill_chips == 4);
-  CHECK(gb.prefill_tp == 4);
   CHECK(gb.decode_chips == 32);
   CHECK(gb.decode_ep == 8);
   CHECK(gb.replica_chips == 36);  // the per-chip metric divides by both pools
@@ -68,18 +67,22 @@ TEST_CASE("a row whose notes give the prefill/decode split is planned with both 
 }
 
 TEST_CASE("rows whose split cannot be used are skipped with the reason", "[validation]") {
-  // 4 + 32 chips against the row's 40; MTP with no split; a split of a model not mapped.
+  // 4 + 32 chips against the row's 40; MTP with no split; a split of a model not mapped; a
+  // prefill pool of several instances.
   const std::vector<cli::RowPlan> plans = plan(
       "1,NVIDIA GB200 NVL72,40,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
       "total_tok_s_per_chip,60,280,,3.5,\"prefill 4 GPU TP4, decode 32 GPU EP8\"\n"
       "2,NVIDIA GB200 NVL72,36,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
       "total_tok_s_per_chip,60,280,,3.5,MTP enabled\n"
       "3,NVIDIA GB200 NVL72,36,gpt-oss-120b,FP4(MXFP4),Dynamo,1024,1024,4,"
-      "total_tok_s_per_chip,60,280,,3.5,\"prefill 4 GPU TP4, decode 32 GPU EP8\"\n");
-  REQUIRE(plans.size() == 3);
+      "total_tok_s_per_chip,60,280,,3.5,\"prefill 4 GPU TP4, decode 32 GPU EP8\"\n"
+      "4,NVIDIA GB200 NVL72,40,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
+      "total_tok_s_per_chip,60,280,,3.5,\"prefill 8 GPU TP4, decode 32 GPU EP8\"\n");
+  REQUIRE(plans.size() == 4);
   CHECK(plans[0].skipped.find("do not add up") != std::string::npos);
   CHECK(plans[1].skipped == "MTP without a published prefill/decode split");
   CHECK(plans[2].skipped.find("does not map") != std::string::npos);
+  CHECK(plans[3].skipped.find("does not map") != std::string::npos);  // two TP4 instances
 }
 
 TEST_CASE(

@@ -30,9 +30,10 @@ struct PoolMapping {
   // Where the mapping came from (a file position or "<command line>"), for error messages.
   SourceLocation where;
   // The pool's first chip on the system's network; -1: right after the previous pool (pools
-  // sit on consecutive chips, the first at chip 0). Set by `scoville validate` to put a
-  // published deployment's decode pool on whole nodes; read by the roofline serving engine
-  // (collectives and KV hand-over), which is the only path that accepts it.
+  // sit on consecutive chips, the first at chip 0). Set only by `scoville validate`, to put a
+  // published deployment's decode pool on whole nodes, and read by the roofline serving engine
+  // (collectives and KV hand-over). Mapping files cannot set it, so the SystemC paths, which
+  // place pools consecutively, never see one.
   int64_t first_chip = -1;
 
   int64_t attn_tp() const { return degrees.tp / degrees.attn_dp; }
