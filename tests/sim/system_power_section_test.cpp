@@ -52,8 +52,8 @@ std::string first_error(const std::string& yaml) {
 }  // namespace
 
 TEST_CASE("every shipped system file has a power section", "[system][power]") {
-  for (const char* name :
-       {"b200-hgx8", "gb200-nvl72", "gb300-nvl72", "h200-hgx8", "jalapeno-128", "jalapeno-2048"}) {
+  for (const char* name : {"b200-hgx8", "b200-multinode", "gb200-nvl72", "gb300-nvl72", "h200-hgx8",
+                           "jalapeno-128", "jalapeno-2048"}) {
     INFO(name);
     const SystemConfig s = parse_system(system_file(name));
     REQUIRE(s.power);
@@ -66,6 +66,8 @@ TEST_CASE("shipped systems give InferenceX's all-in kW per GPU within 2%", "[sys
   CHECK(all_in_w("h200-hgx8") == Approx(1730.0).epsilon(0.02));
   CHECK(all_in_w("b200-hgx8") == Approx(2170.0).epsilon(0.02));
   CHECK(all_in_w("gb200-nvl72") == Approx(2100.0).epsilon(0.02));
+  // Six HGX boards with each board's parts: a board's all-in share per GPU.
+  CHECK(all_in_w("b200-multinode") == Approx(all_in_w("b200-hgx8")).epsilon(1e-9));
 }
 
 TEST_CASE("a system power section parses into the all-in model", "[system][power]") {
