@@ -221,12 +221,14 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
     } else if (contains(r.at("framework"), "Dynamo")) {
       o.skipped = "disaggregated serving (Dynamo) with an unpublished prefill/decode split";
     }
-    if (o.skipped.empty() && split) {
+    if (o.skipped.empty()) {
       o.isl = static_cast<int64_t>(*isl);
       o.osl = static_cast<int64_t>(*osl);
       o.concurrency = static_cast<int64_t>(*conc);
       o.published = *published;
       o.precision_override = precision_override_of(o.model, o.precision);
+    }
+    if (o.skipped.empty() && split) {
       o.prefill_chips = split->prefill_chips;
       o.decode_chips = split->decode_chips;
       o.decode_ep = split->decode_ep;
@@ -237,22 +239,15 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
       o.decode_first_chip =
           multinode ? (split->prefill_chips + kHgxBoardGpus - 1) / kHgxBoardGpus * kHgxBoardGpus
                     : split->prefill_chips;
-    } else if (o.skipped.empty()) {
-      o.isl = static_cast<int64_t>(*isl);
-      o.osl = static_cast<int64_t>(*osl);
-      o.concurrency = static_cast<int64_t>(*conc);
-      o.published = *published;
-      o.precision_override = precision_override_of(o.model, o.precision);
-      if (o.implied_chips > 0) {
-        const double l2 = std::log2(o.implied_chips);
-        const double rounded = std::clamp(std::round(l2), 0.0, 3.0);
-        if (std::fabs(l2 - rounded) > 0.25) {
-          o.skipped = "self-inconsistent: Little's law on its medians implies " +
-                      std::to_string(o.implied_chips) + " chips per replica";
-        } else {
-          o.replica_chips = int64_t{1} << static_cast<int>(rounded);
-          ++replica_votes[o.model][o.replica_chips];
-        }
+    } else if (o.skipped.empty() && o.implied_chips > 0) {
+      const double l2 = std::log2(o.implied_chips);
+      const double rounded = std::clamp(std::round(l2), 0.0, 3.0);
+      if (std::fabs(l2 - rounded) > 0.25) {
+        o.skipped = "self-inconsistent: Little's law on its medians implies " +
+                    std::to_string(o.implied_chips) + " chips per replica";
+      } else {
+        o.replica_chips = int64_t{1} << static_cast<int>(rounded);
+        ++replica_votes[o.model][o.replica_chips];
       }
     }
     plans.push_back(o);
