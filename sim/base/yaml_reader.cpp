@@ -75,6 +75,11 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   std::string best;
   size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
   for (const std::string& c : candidates) {
+    // The distance is at least the length difference: a candidate that far off in length cannot
+    // win, and skipping it keeps a pasted 16 KB "name" from costing 16 KB x candidate per name.
+    const size_t length_gap =
+        word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (length_gap >= best_distance) continue;
     const size_t d = edit_distance(word, c);
     if (d < best_distance) {
       best_distance = d;

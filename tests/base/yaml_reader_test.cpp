@@ -636,6 +636,11 @@ TEST_CASE("closest_match", "[yaml]") {
   CHECK(closest_match("frequency", keys).empty());
   CHECK(closest_match("anything", {}).empty());
   CHECK(closest_match("tdp", keys) == "tdp");
+  // Candidates are skipped by length difference only when they cannot be within the allowed
+  // distance: four letters too many on a twelve-letter word (allowed 4) still match.
+  CHECK(closest_match("capacityxxxx", keys) == "capacity");
+  CHECK(closest_match("capacityxxxxx", keys).empty());
+  CHECK(closest_match(std::string(100000, 'x'), keys).empty());
 }
 
 TEST_CASE("load_yaml_file", "[yaml]") {
