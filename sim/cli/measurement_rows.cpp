@@ -14,9 +14,6 @@
 
 namespace scoville::cli {
 
-namespace {
-
-// One CSV record (RFC 4180 quoting, one line per record).
 std::vector<std::string> split_csv(const std::string& line) {
   std::vector<std::string> out(1);
   bool quoted = false;
@@ -41,6 +38,8 @@ std::vector<std::string> split_csv(const std::string& line) {
   }
   return out;
 }
+
+namespace {
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
@@ -162,6 +161,11 @@ std::vector<MeasurementRow> read_measurements(const std::string& path) {
 }
 
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
+  return plan_rows(rows, shipped_deployment_recipes(config::DataPaths::from_environment()));
+}
+
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
+                               const std::vector<DeploymentRecipe>& recipes) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<std::string> chips_known = paths.available("arch/chips");
   std::vector<RowPlan> plans;
@@ -239,6 +243,18 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
       o.decode_first_chip =
           multinode ? (split->prefill_chips + kHgxBoardGpus - 1) / kHgxBoardGpus * kHgxBoardGpus
                     : split->prefill_chips;
+      if (const DeploymentRecipe* recipe = find_recipe(recipes, o.system_file, o.concurrency)) {
+        if (recipe->prefill.chips() != o.prefill_chips ||
+            recipe->decode.chips() != o.decode_chips || recipe->decode.ep != o.decode_ep) {
+          o.skipped = "its deployment recipe (" + recipe->where.str() +
+                      ") has other pools than the notes' prefill/decode split";
+        } else if ((recipe->mtp_depth > 0) != o.mtp) {
+          o.skipped =
+              "its deployment recipe (" + recipe->where.str() + ") and its notes disagree on MTP";
+        } else {
+          o.recipe = *recipe;
+        }
+      }
     } else if (o.skipped.empty() && o.implied_chips > 0) {
       const double l2 = std::log2(o.implied_chips);
       const double rounded = std::clamp(std::round(l2), 0.0, 3.0);
@@ -312,13 +328,18 @@ workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::Model
   prefill.degrees.ep = moe ? std::gcd(model.ffn().experts, plan.prefill_chips) : 1;
   prefill.degrees.attn_dp =
       model.attention().heads % plan.prefill_chips == 0 ? 1 : plan.prefill_chips;
+  if (plan.recipe) {  // as launched: attention per scheduler, the workers' expert spread
+    prefill.degrees.ep = moe ? plan.recipe->prefill.ep : 1;
+    prefill.degrees.attn_dp = plan.recipe->prefill.schedulers();
+  }
   prefill.where = where;
   workloads::PoolMapping decode;
   decode.pool = "decode";
   decode.chips = plan.decode_chips;
   decode.degrees.tp = plan.decode_chips;
   decode.degrees.ep = moe ? plan.decode_ep : 1;
-  decode.degrees.attn_dp = plan.concurrency >= plan.decode_chips
+  decode.degrees.attn_dp = plan.recipe ? plan.recipe->decode.schedulers()
+                           : plan.concurrency >= plan.decode_chips
                                ? plan.decode_chips
                                : plan.decode_chips / plan.decode_ep;
   decode.first_chip = plan.decode_first_chip;
@@ -330,10 +351,26 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
   serving::SchedulerConfig scheduler;
   scheduler.max_num_seqs = plan.concurrency;
   if (plan.mtp) {
-    scheduler.mtp.depth = kRowMtpDepth;
+    scheduler.mtp.depth = plan.recipe ? plan.recipe->mtp_depth : kRowMtpDepth;
     scheduler.mtp.acceptance = kRowMtpAcceptance;
   }
   return scheduler;
+}
+
+void apply_recipe_limits(const RowPlan& plan, serving::ServingSystem& system) {
+  if (!plan.recipe) return;
+  // [ASSUMPTION] Dynamo routed the TensorRT-LLM requests decode first (the flow its TensorRT-LLM
+  // examples used: ai-dynamo/enhancements deps/0002-dep-trtllm-disagg-workflow.md), so a
+  // request holds a decode slot before its prefill; by Little's law the rows' implied TTFTs
+  // match the queue for the recipe's decode slots (docs/calibration.md).
+  system.reserve_decode_slots = true;
+  for (serving::PoolConfig& pool : system.pools) {
+    const PoolRecipe& r =
+        pool.role == serving::PoolRole::kPrefill ? plan.recipe->prefill : plan.recipe->decode;
+    // One TensorRT-LLM scheduler per attention-DP rank of the pool (row_mapping made them so).
+    pool.scheduler.max_num_seqs = r.max_batch * pool.attention_dp;
+    pool.scheduler.max_num_batched_tokens = r.max_tokens * pool.attention_dp;
+  }
 }
 
 RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
@@ -347,6 +384,7 @@ RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
   s.engine = make_engine(
       hw, m, row_mapping(plan, m, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
       row_scheduler(plan));
+  apply_recipe_limits(plan, s.engine.system);
   s.roofline = dynamic_cast<serving::RooflineCostModel*>(s.engine.cost.get());
 }
 

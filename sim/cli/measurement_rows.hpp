@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/cli/deployment_recipes.hpp"
 #include "sim/cli/serving_common.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
@@ -32,6 +33,9 @@ struct MeasurementRow {
 
 // Throws InputError naming the file (and the missing column) when it cannot be read.
 std::vector<MeasurementRow> read_measurements(const std::string& path);
+
+// One CSV record's fields (RFC 4180 quoting, one line per record).
+std::vector<std::string> split_csv(const std::string& line);
 
 // A row as Scoville predicts it.
 struct RowPlan {
@@ -50,6 +54,9 @@ struct RowPlan {
   // after the prefill pool).
   int64_t decode_first_chip = 0;
   bool mtp = false;  // the notes say MTP was on (kRowMtpDepth drafts, kRowMtpAcceptance each)
+  // How the split row was launched (workloads/deployments): its pools' parallelism and batch
+  // limits and its MTP depth replace the assumptions below. Absent: the assumptions hold.
+  std::optional<DeploymentRecipe> recipe;
   double implied_chips = 0;  // Little's law on the row's medians (0: no medians)
   double published = 0;
   std::optional<double> published_intvty;
@@ -57,8 +64,12 @@ struct RowPlan {
   std::string skipped;  // non-empty: why it is not predicted
 };
 
-// Plans every row (two passes: rows without medians borrow their model's replica size).
+// Plans every row (two passes: rows without medians borrow their model's replica size). A row
+// with a published split takes the recipe of its system and concurrency when there is one; the
+// first form reads the shipped recipes (workloads/deployments/*.csv).
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
+                               const std::vector<DeploymentRecipe>& recipes);
 
 // MTP as the published rows ran it is not given: [ASSUMPTION] TensorRT-LLM's DeepSeek R1 MTP
 // recipes draft 3 positions; each accepted with probability 0.7 (a mean of 2.5 tokens per
@@ -73,8 +84,12 @@ inline constexpr double kRowMtpAcceptance = 0.7;
 workloads::ModelConfig row_model(const RowPlan& plan, const config::DataPaths& paths);
 workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::ModelConfig& model,
                                      SourceLocation where);
-// The scheduler of the row: a batch as large as its concurrency, MTP when it ran MTP.
+// The scheduler of the row: a batch as large as its concurrency, MTP when it ran MTP (the
+// recipe's depth, else kRowMtpDepth).
 serving::SchedulerConfig row_scheduler(const RowPlan& plan);
+// The recipe's batch limits on the engine's pools (max_batch and max_tokens per scheduler);
+// nothing without a recipe.
+void apply_recipe_limits(const RowPlan& plan, serving::ServingSystem& system);
 
 struct RowPrediction {
   double throughput = 0;  // in the row's metric

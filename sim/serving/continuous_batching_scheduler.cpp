@@ -108,6 +108,7 @@ class Run {
     }
     last_token_.assign(plan_.requests.size(), Duration());
     delivered_any_.assign(plan_.requests.size(), false);
+    holds_decode_slot_.assign(plan_.requests.size(), false);
 
     while (!events_.empty()) {
       const Duration now = events_.top().time;
@@ -315,7 +316,8 @@ class Run {
 
     // After a preemption vLLM admits nothing this step, unless the step would otherwise be empty.
     while ((!preempted || p.in_flight.empty()) && !p.waiting.empty() &&
-           static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0) {
+           static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0 &&
+           decode_slot_free(p, p.waiting.front())) {
       Sequence s = p.waiting.front();
       const int64_t tokens = tokens_wanted(p, s, budget);
       if (tokens == 0) break;
@@ -323,6 +325,7 @@ class Run {
       s.rank = pick_rank(p);
       if (!p.kv[static_cast<size_t>(s.rank)].admit(s.request, s.computed + tokens)) break;
       p.waiting.pop_front();
+      hold_decode_slot(p, s.request);
       p.running.push_back(s);
       p.in_flight.push_back(Scheduled{p.running.size() - 1, work_of(s, tokens)});
       budget -= tokens;
@@ -411,7 +414,25 @@ class Run {
     last = now;
   }
 
+  // Whether the prefill pool may admit `s` under system_.reserve_decode_slots: it holds a slot
+  // already (readmitted after a preemption) or one is free.
+  bool decode_slot_free(const Pool& p, const Sequence& s) const {
+    if (!system_.reserve_decode_slots || p.config->role != PoolRole::kPrefill) return true;
+    return holds_decode_slot_[static_cast<size_t>(s.request)] ||
+           decode_slots_held_ < pools_.back().config->scheduler.max_num_seqs;
+  }
+  void hold_decode_slot(const Pool& p, int64_t request) {
+    if (!system_.reserve_decode_slots || p.config->role != PoolRole::kPrefill) return;
+    if (holds_decode_slot_[static_cast<size_t>(request)]) return;
+    holds_decode_slot_[static_cast<size_t>(request)] = true;
+    ++decode_slots_held_;
+  }
+
   void finish(int64_t request, Duration now) {
+    if (holds_decode_slot_[static_cast<size_t>(request)]) {
+      holds_decode_slot_[static_cast<size_t>(request)] = false;
+      --decode_slots_held_;
+    }
     trace_.records[static_cast<size_t>(request)].finished = now;
     trace_.stats.window_end = std::max(trace_.stats.window_end, now);
     ++finished_;
@@ -529,6 +550,10 @@ class Run {
   bool any_sent_ = false;
   std::vector<Duration> last_token_;
   std::vector<bool> delivered_any_;
+  // system_.reserve_decode_slots: requests holding a decode slot (from prefill admission until
+  // they finish), and how many.
+  std::vector<bool> holds_decode_slot_;
+  int64_t decode_slots_held_ = 0;
   ServingTrace trace_;
 };
 

@@ -71,6 +71,12 @@ struct ServingSystem {
   std::vector<PoolConfig> pools;
   Bytes kv_bytes_per_token;         // disaggregated: sizes the KV handoff
   KvTransferTime kv_transfer_time;  // disaggregated: required
+  // Disaggregated: a request starts prefill only once a decode slot (one of the decode pool's
+  // max_num_seqs) is held for it, until it finishes: TensorRT-LLM under Dynamo's decode-first
+  // flow and SGLang's decode-side pre-allocation admit this way, so a full decode pool queues
+  // requests before their first token rather than between tokens (docs/serving.md). Off: the
+  // prefill pool admits freely and prefilled requests wait for a decode slot.
+  bool reserve_decode_slots = false;
 
   bool disaggregated() const;
   int64_t total_chips() const;

@@ -19,8 +19,17 @@ namespace {
 
 config::DataPaths paths() { return config::DataPaths{SCOVILLE_SOURCE_DIR}; }
 
-// Plans the rows of a CSV body under the measurements file's header.
-std::vector<cli::RowPlan> plan(const std::string& body) {
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / (name + std::to_string(::getpid()))).string();
+  std::ofstream(file) << text;
+  return file;
+}
+
+// Plans the rows of a CSV body under the measurements file's header (with the shipped
+// deployment recipes, or the ones given).
+std::vector<cli::RowPlan> plan(const std::string& body,
+                               const std::vector<cli::DeploymentRecipe>* recipes = nullptr) {
   const std::string file = (std::filesystem::temp_directory_path() /
                             ("scoville_rows_" + std::to_string(::getpid()) + ".csv"))
                                .string();
@@ -30,9 +39,28 @@ std::vector<cli::RowPlan> plan(const std::string& body) {
            "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,notes\n"
         << body;
   }
-  std::vector<cli::RowPlan> plans = cli::plan_rows(cli::read_measurements(file));
+  std::vector<cli::RowPlan> plans = recipes ? cli::plan_rows(cli::read_measurements(file), *recipes)
+                                            : cli::plan_rows(cli::read_measurements(file));
   std::filesystem::remove(file);
   return plans;
+}
+
+const char* kRecipeHeader =
+    "system,concurrency,prefill_workers,prefill_tp,prefill_ep,prefill_attention_dp,"
+    "prefill_max_batch,prefill_max_tokens,decode_workers,decode_tp,decode_ep,"
+    "decode_attention_dp,decode_max_batch,decode_max_tokens,mtp_depth,recipe\n";
+
+// The InputError message of reading a recipe file with this body under the header.
+std::string recipe_error(const std::string& body) {
+  const std::string file = temp_file("scoville_recipes_", std::string(kRecipeHeader) + body);
+  std::string message;
+  try {
+    cli::read_deployment_recipes(file);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  std::filesystem::remove(file);
+  return message;
 }
 
 const char* kGb200Row =
@@ -86,10 +114,12 @@ TEST_CASE("rows whose split cannot be used are skipped with the reason", "[valid
 }
 
 TEST_CASE(
-    "the decode pool runs tensor-parallel attention per instance below one sequence per "
-    "chip and data-parallel attention from there",
+    "without a recipe the decode pool runs tensor-parallel attention per instance below one "
+    "sequence per chip and data-parallel attention from there",
     "[validation]") {
-  cli::RowPlan p = plan(kGb200Row).front();
+  const std::vector<cli::DeploymentRecipe> none;
+  cli::RowPlan p = plan(kGb200Row, &none).front();
+  REQUIRE(!p.recipe);
   const workloads::ModelConfig m = cli::row_model(p, paths());
   CHECK(m.mtp_layers() == 1);
   workloads::MappingConfig low = cli::row_mapping(p, m, SourceLocation{"row", 1, 1});
@@ -123,6 +153,96 @@ TEST_CASE(
   CHECK(s.mtp.depth == cli::kRowMtpDepth);
   CHECK(s.mtp.acceptance == cli::kRowMtpAcceptance);
   CHECK(s.max_num_seqs == 32);
+}
+
+TEST_CASE("the shipped deployment recipes cover the published Dynamo rows", "[validation]") {
+  const std::vector<cli::DeploymentRecipe> recipes = cli::shipped_deployment_recipes(paths());
+  CHECK(recipes.size() == 20);
+  const cli::DeploymentRecipe* r = cli::find_recipe(recipes, "gb200-nvl72", 180);
+  REQUIRE(r != nullptr);
+  CHECK(r->prefill.chips() == 4);
+  CHECK(r->prefill.schedulers() == 4);  // attention DP: one scheduler per GPU
+  CHECK(r->decode.chips() == 32);
+  CHECK(r->decode.ep == 32);
+  CHECK(r->decode.max_batch == 4);
+  CHECK(r->mtp_depth == 3);
+  const cli::DeploymentRecipe* tep = cli::find_recipe(recipes, "b200-multinode", 90);
+  REQUIRE(tep != nullptr);
+  CHECK_FALSE(tep->decode.attention_dp);
+  CHECK(tep->decode.schedulers() == 5);  // one per 8-GPU worker
+  CHECK(cli::find_recipe(recipes, "b200-multinode", 91) == nullptr);
+}
+
+TEST_CASE("a row with a recipe is mapped and scheduled as it was launched", "[validation]") {
+  const std::vector<cli::RowPlan> plans = plan(std::string(kGb200Row) + kB200MultinodeRow);
+  REQUIRE(plans.size() == 2);
+  const cli::RowPlan& low = plans[0];  // GB200 at 4 users: 4 TEP8 workers, batch 8 each
+  REQUIRE(low.recipe);
+  const workloads::ModelConfig m = cli::row_model(low, paths());
+  const workloads::MappingConfig mapping = cli::row_mapping(low, m, SourceLocation{});
+  CHECK(mapping.pools[0].degrees.attn_dp == 4);  // prefill: attention DP over its 4 GPUs
+  CHECK(mapping.pools[0].degrees.ep == 4);
+  CHECK(mapping.pools[1].degrees.attn_dp == 4);  // decode: one attention group per worker
+  CHECK(mapping.pools[1].degrees.ep == 8);
+  for (const workloads::PoolMapping& pool : mapping.pools) {
+    CHECK_NOTHROW(workloads::validate_mapping(m, pool));
+  }
+  CHECK(cli::row_scheduler(low).mtp.depth == 3);
+  const cli::RowPlan& high = plans[1];  // B200 at 4,968 users: MTP 1, DEP8 x 4, batch 128
+  REQUIRE(high.recipe);
+  CHECK(cli::row_scheduler(high).mtp.depth == 1);
+  const workloads::ModelConfig mh = cli::row_model(high, paths());
+  CHECK(cli::row_mapping(high, mh, SourceLocation{}).pools[1].degrees.attn_dp == 32);
+
+  // The engine's pools take the recipe's limits per scheduler, and hold decode slots.
+  const cli::ServingHardware hw = cli::resolve_hardware(
+      "gb200", paths().resolve("gb200-nvl72", "arch/systems"), 8, "gpu-cuda-graphs");
+  cli::ServingEngine e = cli::make_engine(hw, m, mapping, cli::row_scheduler(low));
+  cli::apply_recipe_limits(low, e.system);
+  CHECK(e.system.reserve_decode_slots);
+  CHECK(e.system.pools[0].scheduler.max_num_seqs == 16 * 4);
+  CHECK(e.system.pools[0].scheduler.max_num_batched_tokens == 16384 * 4);
+  CHECK(e.system.pools[1].scheduler.max_num_seqs == 8 * 4);
+  CHECK(e.system.pools[1].scheduler.max_num_batched_tokens == 32 * 4);
+}
+
+TEST_CASE("a recipe that contradicts the row's notes skips the row", "[validation]") {
+  cli::DeploymentRecipe r = cli::shipped_deployment_recipes(paths()).front();
+  REQUIRE(r.system == "gb200-nvl72");
+  REQUIRE(r.concurrency == 4);
+  r.decode.workers = 2;  // 16 decode chips against the notes' 32
+  const std::vector<cli::DeploymentRecipe> fewer_chips{r};
+  const std::vector<cli::RowPlan> plans = plan(kGb200Row, &fewer_chips);
+  CHECK(plans.front().skipped.find("other pools than the notes") != std::string::npos);
+  r.decode.workers = 4;
+  r.mtp_depth = 0;
+  const std::vector<cli::DeploymentRecipe> no_mtp{r};
+  CHECK(plan(kGb200Row, &no_mtp).front().skipped.find("disagree on MTP") != std::string::npos);
+}
+
+TEST_CASE("a bad deployment recipe names its file, line, column and what was expected",
+          "[validation][errors]") {
+  const std::string good = "gb200-nvl72,4,1,4,4,true,16,16384,4,8,8,false,8,32,3,x\n";
+  CHECK(recipe_error(good).empty());
+  // ep 3 does not divide tp 8 (column 11, decode_ep).
+  const std::string ep = recipe_error("gb200-nvl72,4,1,4,4,true,16,16384,4,8,3,false,8,32,3,x\n");
+  CHECK(ep.find(":2:11") != std::string::npos);
+  CHECK(ep.find("expected a divisor of decode_tp") != std::string::npos);
+  const std::string flag = recipe_error("gb200-nvl72,4,1,4,4,yes,16,16384,4,8,8,false,8,32,3,x\n");
+  CHECK(flag.find("expected true or false, got 'yes'") != std::string::npos);
+  const std::string count =
+      recipe_error("gb200-nvl72,4,1,4,4,true,16,16384,4,8,8,false,-8,32,3,x\n");
+  CHECK(count.find("decode_max_batch") != std::string::npos);
+  CHECK(count.find("expected a whole number from 1") != std::string::npos);
+  CHECK(recipe_error(good + good).find("a second recipe for gb200-nvl72") != std::string::npos);
+  const std::string file = temp_file("scoville_recipes_header_", "system,concurrency\n");
+  try {
+    cli::read_deployment_recipes(file);
+    FAIL("a header without the pools' columns was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("prefill_workers") != std::string::npos);
+  }
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("pools sit on consecutive chips unless one names its first chip", "[validation]") {

@@ -445,3 +445,52 @@ TEST_CASE("a request arriving mid-iteration joins at the next iteration boundary
   CHECK(t.records[1].ttft().si() == Approx(first + second - late.arrival.si()));
   CHECK(t.records[0].itl[0].si() == Approx(second));
 }
+
+TEST_CASE("held decode slots queue requests before their first token, not between tokens",
+          "[serving]") {
+  // Six clients on a decode pool of two slots: without reservation the prefill pool admits all
+  // six and four wait between their first and second token; with it they wait before prefill.
+  const AnalyticCostModel model(cost_params());
+  ServingScenario s = closed_loop(6, 512, 32);
+  s.workload.num_prompts = 24;
+  s.system = disaggregated();
+  s.system.pools[1].scheduler.max_num_seqs = 2;
+  const ServingResult free_prefill = run_serving(s, model, 1);
+  s.system.reserve_decode_slots = true;
+  const ServingResult held = run_serving(s, model, 1);
+  REQUIRE(free_prefill.metrics.completed == 24);
+  REQUIRE(held.metrics.completed == 24);
+  // Requests between first token and finish at once: at most the slots when they are held.
+  auto most_past_first_token = [](const std::vector<RequestRecord>& records) {
+    std::vector<std::pair<double, int>> events;
+    for (const RequestRecord& r : records) {
+      events.emplace_back(r.first_token.si(), +1);
+      events.emplace_back(r.finished.si(), -1);
+    }
+    std::sort(events.begin(), events.end());
+    int64_t now = 0, most = 0;
+    for (const auto& e : events) {
+      now += e.second;
+      most = std::max(most, now);
+    }
+    return most;
+  };
+  CHECK(most_past_first_token(held.trace.records) <= 2);
+  CHECK(most_past_first_token(free_prefill.trace.records) > 2);
+  auto longest_gap = [](const std::vector<RequestRecord>& records) {
+    double gap = 0;
+    for (const RequestRecord& r : records) {
+      for (const Duration& d : r.itl) gap = std::max(gap, d.si());
+    }
+    return gap;
+  };
+  // The wait moves from the token gaps to the TTFT.
+  CHECK(longest_gap(held.trace.records) < 0.2 * longest_gap(free_prefill.trace.records));
+  CHECK(held.metrics.ttft_ms.mean > 2 * free_prefill.metrics.ttft_ms.mean);
+  // Co-located pools ignore it.
+  ServingScenario c = closed_loop(6, 512, 32);
+  c.workload.num_prompts = 24;
+  const ServingResult plain = run_serving(c, model, 1);
+  c.system.reserve_decode_slots = true;
+  CHECK(run_serving(c, model, 1).metrics.e2el_ms.mean == plain.metrics.e2el_ms.mean);
+}
