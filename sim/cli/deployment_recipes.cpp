@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <utility>
 
 #include "sim/cli/measurement_rows.hpp"
@@ -92,8 +93,16 @@ struct Record {
 }  // namespace
 
 std::vector<DeploymentRecipe> read_deployment_recipes(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the recipe file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_deployment_recipes(text.str(), path);
+}
+
+std::vector<DeploymentRecipe> parse_deployment_recipes(const std::string& text,
+                                                       const std::string& path) {
+  std::istringstream in(text);
   std::vector<std::string> header;
   std::vector<DeploymentRecipe> out;
   std::set<std::pair<std::string, int64_t>> seen;

@@ -40,6 +40,9 @@ struct DeploymentRecipe {
 // column of the first bad value (a missing column, a count that is not a whole number in range,
 // attention_dp not true / false, ep not dividing tp, a repeated system and concurrency).
 std::vector<DeploymentRecipe> read_deployment_recipes(const std::string& path);
+// The same from the file's text; `path` names it in errors.
+std::vector<DeploymentRecipe> parse_deployment_recipes(const std::string& text,
+                                                       const std::string& path);
 
 // Every workloads/deployments/*.csv under the data root, in file-name order.
 std::vector<DeploymentRecipe> shipped_deployment_recipes(const config::DataPaths& paths);

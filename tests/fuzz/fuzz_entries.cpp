@@ -11,6 +11,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
+#include "sim/cli/deployment_recipes.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/mapping_loader.hpp"
@@ -239,6 +240,21 @@ void precision(const uint8_t* data, size_t size) {
   }
 }
 
+// A deployment recipe file (workloads/deployments): every recipe it accepts is a deployment
+// the simulator can build pools from.
+void deployment(const uint8_t* data, size_t size) {
+  try {
+    for (const cli::DeploymentRecipe& d :
+         cli::parse_deployment_recipes(text_of(data, size), kDisplayName)) {
+      require(d.prefill.chips() >= 1 && d.decode.chips() >= 1 && d.concurrency >= 1,
+              "an accepted recipe has pools and clients");
+      require(d.prefill.tp % d.prefill.ep == 0 && d.decode.tp % d.decode.ep == 0,
+              "an accepted recipe's experts divide its workers");
+    }
+  } catch (const InputError&) {
+  }
+}
+
 }  // namespace
 
 const std::vector<FuzzEntry>& fuzz_entries() {
@@ -260,6 +276,7 @@ const std::vector<FuzzEntry>& fuzz_entries() {
       {"sweep", {"workloads/sweeps", "tests/e2e/data"}, sweep},
       {"request_csv", {"workloads/requests/samples"}, request_csv},
       {"precision", {"tests/fuzz/seeds/precision"}, precision},
+      {"deployment", {"workloads/deployments"}, deployment},
   };
   return kFuzzEntries;
 }
