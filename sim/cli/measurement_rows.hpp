@@ -53,7 +53,7 @@ struct RowPlan {
   // Where the decode pool starts: on the next whole node of a multi-node system (0: right
   // after the prefill pool).
   int64_t decode_first_chip = 0;
-  bool mtp = false;  // the notes say MTP was on (kRowMtpDepth drafts, kRowMtpAcceptance each)
+  bool mtp = false;  // the notes say MTP was on (the recipe's or kRowMtpDepth drafts)
   // How the split row was launched (workloads/deployments): its pools' parallelism and batch
   // limits and its MTP depth replace the assumptions below. Absent: the assumptions hold.
   std::optional<DeploymentRecipe> recipe;

@@ -109,11 +109,13 @@ int main(int argc, char** argv) {
         std::map<std::string, std::array<double, 4>> agg;  // compute s, mem s, bound s, bytes
         double coll_b = 0;
         int ncoll = 0;
+        std::map<std::string, int> calls;  // collective calls by name (layer prefix dropped)
         for (const auto& node : mi.roles.front().trace.nodes) {
           std::string name = node.name;
           if (node.kind != workloads::TraceNodeKind::kCompute) {
             coll_b += node.collective.bytes.si();
             ++ncoll;
+            ++calls[name.substr(name.find('.') + 1)];
             continue;
           }
           const auto& op = node.op;
@@ -143,6 +145,9 @@ int main(int argc, char** argv) {
                         k.c_str(), 1e3 * a[0], 1e3 * a[1], 1e3 * a[2], 100 * a[2] / tot,
                         a[3] / 1e9);
         std::printf("    total bound %.3f ms\n", 1e3 * tot);
+        std::printf("    collective calls:");
+        for (const auto& [call, n] : calls) std::printf(" %s x%d", call.c_str(), n);
+        std::printf("\n");
       }
     }
   }
