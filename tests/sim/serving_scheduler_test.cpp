@@ -76,12 +76,13 @@ ServingScenario closed_loop(int64_t concurrency, int64_t input, int64_t output) 
   return s;
 }
 
-// Most requests in flight at once, from the records alone: +1 at sent, -1 at finished (finishes
-// first at equal times, as a slot freed at t is reused at t).
-int64_t max_concurrency_of(const std::vector<RequestRecord>& records) {
+// Most requests at once between `from` (a record's time point) and their finish, from the
+// records alone: +1 at `from`, -1 at finished (finishes first at equal times, as a slot freed at
+// t is reused at t).
+int64_t most_at_once(const std::vector<RequestRecord>& records, Duration RequestRecord::*from) {
   std::vector<std::pair<double, int>> events;
   for (const RequestRecord& r : records) {
-    events.emplace_back(r.sent.si(), +1);
+    events.emplace_back((r.*from).si(), +1);
     events.emplace_back(r.finished.si(), -1);
   }
   std::sort(events.begin(), events.end());
@@ -91,6 +92,11 @@ int64_t max_concurrency_of(const std::vector<RequestRecord>& records) {
     most = std::max(most, now);
   }
   return most;
+}
+
+// Most requests in flight at once (sent to finished).
+int64_t max_concurrency_of(const std::vector<RequestRecord>& records) {
+  return most_at_once(records, &RequestRecord::sent);
 }
 
 std::string error_text(const ServingSystem& system, const RequestPlan& plan,
@@ -461,22 +467,8 @@ TEST_CASE("held decode slots queue requests before their first token, not betwee
   REQUIRE(free_prefill.metrics.completed == 24);
   REQUIRE(held.metrics.completed == 24);
   // Requests between first token and finish at once: at most the slots when they are held.
-  auto most_past_first_token = [](const std::vector<RequestRecord>& records) {
-    std::vector<std::pair<double, int>> events;
-    for (const RequestRecord& r : records) {
-      events.emplace_back(r.first_token.si(), +1);
-      events.emplace_back(r.finished.si(), -1);
-    }
-    std::sort(events.begin(), events.end());
-    int64_t now = 0, most = 0;
-    for (const auto& e : events) {
-      now += e.second;
-      most = std::max(most, now);
-    }
-    return most;
-  };
-  CHECK(most_past_first_token(held.trace.records) <= 2);
-  CHECK(most_past_first_token(free_prefill.trace.records) > 2);
+  CHECK(most_at_once(held.trace.records, &RequestRecord::first_token) <= 2);
+  CHECK(most_at_once(free_prefill.trace.records, &RequestRecord::first_token) > 2);
   auto longest_gap = [](const std::vector<RequestRecord>& records) {
     double gap = 0;
     for (const RequestRecord& r : records) {
