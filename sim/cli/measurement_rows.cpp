@@ -357,8 +357,14 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
   return scheduler;
 }
 
-void apply_recipe_limits(const RowPlan& plan, serving::ServingSystem& system) {
-  if (!plan.recipe) return;
+ServingEngine make_row_engine(const RowPlan& plan, const ServingHardware& hw,
+                              const workloads::ModelConfig& model) {
+  ServingEngine engine = make_engine(
+      hw, model,
+      row_mapping(plan, model, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
+      row_scheduler(plan));
+  if (!plan.recipe) return engine;
+  serving::ServingSystem& system = engine.system;
   // [ASSUMPTION] Dynamo routed the TensorRT-LLM requests decode first (the flow its TensorRT-LLM
   // examples used: ai-dynamo/enhancements deps/0002-dep-trtllm-disagg-workflow.md), so a
   // request holds a decode slot before its prefill; by Little's law the rows' implied TTFTs
@@ -371,6 +377,7 @@ void apply_recipe_limits(const RowPlan& plan, serving::ServingSystem& system) {
     pool.scheduler.max_num_seqs = r.max_batch * pool.attention_dp;
     pool.scheduler.max_num_batched_tokens = r.max_tokens * pool.attention_dp;
   }
+  return engine;
 }
 
 RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
@@ -381,10 +388,7 @@ RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
   s.plan = plan;
   s.prompts_per_client = prompts_per_client;
   const workloads::ModelConfig m = row_model(plan, paths);
-  s.engine = make_engine(
-      hw, m, row_mapping(plan, m, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
-      row_scheduler(plan));
-  apply_recipe_limits(plan, s.engine.system);
+  s.engine = make_row_engine(plan, hw, m);
   s.roofline = dynamic_cast<serving::RooflineCostModel*>(s.engine.cost.get());
 }
 

@@ -87,9 +87,11 @@ workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::Model
 // The scheduler of the row: a batch as large as its concurrency, MTP when it ran MTP (the
 // recipe's depth, else kRowMtpDepth).
 serving::SchedulerConfig row_scheduler(const RowPlan& plan);
-// The recipe's batch limits on the engine's pools (max_batch and max_tokens per scheduler);
-// nothing without a recipe.
-void apply_recipe_limits(const RowPlan& plan, serving::ServingSystem& system);
+// The row's serving engine: its mapping and scheduler, and with a recipe the recipe's batch
+// limits per scheduler on each pool and decode slots held from prefill on. The one way
+// validate, calibrate and the probe build a row.
+ServingEngine make_row_engine(const RowPlan& plan, const ServingHardware& hw,
+                              const workloads::ModelConfig& model);
 
 struct RowPrediction {
   double throughput = 0;  // in the row's metric

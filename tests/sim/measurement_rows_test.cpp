@@ -197,8 +197,7 @@ TEST_CASE("a row with a recipe is mapped and scheduled as it was launched", "[va
   // The engine's pools take the recipe's limits per scheduler, and hold decode slots.
   const cli::ServingHardware hw = cli::resolve_hardware(
       "gb200", paths().resolve("gb200-nvl72", "arch/systems"), 8, "gpu-cuda-graphs");
-  cli::ServingEngine e = cli::make_engine(hw, m, mapping, cli::row_scheduler(low));
-  cli::apply_recipe_limits(low, e.system);
+  cli::ServingEngine e = cli::make_row_engine(low, hw, m);
   CHECK(e.system.reserve_decode_slots);
   CHECK(e.system.pools[0].scheduler.max_num_seqs == 16 * 4);
   CHECK(e.system.pools[0].scheduler.max_num_batched_tokens == 16384 * 4);

@@ -76,8 +76,7 @@ int main(int argc, char** argv) {
       const workloads::MappingConfig mapping =
           cli::row_mapping(plan, m, SourceLocation{"row", 0, 0});
       const workloads::PoolMapping& p = mapping.pools.back();  // the decode side's ops below
-      cli::ServingEngine e = cli::make_engine(hw, m, mapping, cli::row_scheduler(plan));
-      cli::apply_recipe_limits(plan, e.system);
+      cli::ServingEngine e = cli::make_row_engine(plan, hw, m);
       Recorder rec(*e.cost);
       serving::ServingScenario sc;
       sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
