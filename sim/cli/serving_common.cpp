@@ -88,7 +88,7 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     const config::SoftwareProfile p = config::load_software(software, paths);
     hw.software_name = p.name;
     hw.software = serving::SoftwareOverheads{p.per_op_launch, p.per_layer_sync, p.per_iteration,
-                                             p.per_collective};
+                                             p.per_collective, p.per_all_to_all};
   }
   return hw;
 }
@@ -196,6 +196,7 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   software.per_layer_sync = hw.software.per_layer_sync;
   software.per_iteration = hw.software.per_iteration;
   software.per_collective = hw.software.per_collective;
+  software.per_all_to_all = hw.software.per_all_to_all;
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   engine.cost = std::make_unique<engine::SystemCostModel>(std::move(setup));
   return engine;

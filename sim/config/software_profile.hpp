@@ -20,11 +20,18 @@ struct SoftwareProfile {
   Duration per_layer_sync;  // each layer pays this once (barrier between layers)
   Duration per_iteration;   // each iteration (prefill pass or decode step) pays this once
   Duration per_collective;  // each collective call (optional key, default 0)
+  // Each all-to-all call instead (optional key, default per_collective): an expert-parallel
+  // dispatch or combine kernel also packs tokens per destination and signals each peer, which
+  // a ring all-reduce's launch and handshake do not.
+  Duration per_all_to_all;
 
-  // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls.
-  Duration overhead(int64_t ops, int64_t layers, int64_t collectives = 0) const {
+  // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls,
+  // `all_to_all_calls` of which are all-to-alls.
+  Duration overhead(int64_t ops, int64_t layers, int64_t collectives = 0,
+                    int64_t all_to_all_calls = 0) const {
     return per_op_launch * static_cast<double>(ops) + per_layer_sync * static_cast<double>(layers) +
-           per_collective * static_cast<double>(collectives) + per_iteration;
+           per_collective * static_cast<double>(collectives - all_to_all_calls) +
+           per_all_to_all * static_cast<double>(all_to_all_calls) + per_iteration;
   }
 };
 

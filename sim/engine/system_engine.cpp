@@ -229,6 +229,7 @@ struct RoleTime {
   Duration local;
   Duration scale_out;
   int64_t collectives = 0;
+  int64_t all_to_all_calls = 0;
 };
 
 }  // namespace
@@ -568,7 +569,10 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
         }
         (c.scale_out ? t.scale_out : t.local) += c.time;
         layer_comm[node.layer] += c.time;
-        if (c.time.si() > 0) ++t.collectives;
+        if (c.time.si() > 0) {
+          ++t.collectives;
+          if (node.collective.kind == workloads::CollectiveKind::kAllToAll) ++t.all_to_all_calls;
+        }
         if (count_network && &run == &runs.front()) {
           (c.scale_out ? out.scale_out_energy : out.local_network_energy) += c.energy;
           out.network_bytes += c.bytes;
@@ -623,6 +627,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     }
   }
   // Stages run one after the other for one batch (a pipeline's latency); parts add up likewise.
+  int64_t all_to_all_calls = 0;
   for (const auto& [stage, t] : stage_time) {
     out.hardware_time += t.total;
     out.compute_time += t.compute;
@@ -631,6 +636,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     out.scale_out_time += t.scale_out;
     out.kv_transfer_time += t.kv;
     out.collectives += t.collectives;
+    all_to_all_calls += t.all_to_all_calls;
   }
   // Software: launches per op, a sync per layer and the fixed cost of each collective call on the
   // busiest role, once per iteration.
@@ -643,7 +649,8 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     layer_count = std::max<int64_t>(layer_count, static_cast<int64_t>(distinct.size()));
   }
-  out.software_time = setup_.software.overhead(ops, layer_count, out.collectives);
+  out.software_time =
+      setup_.software.overhead(ops, layer_count, out.collectives, all_to_all_calls);
   out.time = out.hardware_time + out.software_time;
   out.static_energy =
       setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);

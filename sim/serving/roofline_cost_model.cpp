@@ -336,6 +336,7 @@ struct RooflineCostModel::Impl {
     double clock_bound = 0;  // compute-bound ops: what a lower clock stretches (serving_power)
     int64_t fused_ops = 0;
     int64_t collective_calls = 0;  // each pays the stack's fixed per-call cost (software time)
+    int64_t all_to_all_calls = 0;  // of those, the ones paying per_all_to_all instead
     int64_t layers = 0;
     models::EnergyBreakdown dynamic;
     const double chips_per_stage = d(mapping.chips) / d(pp);
@@ -412,10 +413,12 @@ struct RooflineCostModel::Impl {
       for (int32_t k : corder) {
         double t = 0;
         bool called = false;  // a real call: bytes between at least two chips
+        workloads::CollectiveKind kind = workloads::CollectiveKind::kAllReduce;
         for (size_t slot = 0; slot < slots; ++slot) {
           const CAcc& c = cacc[static_cast<size_t>(k) * slots + slot];
           if (c.bytes <= 0) continue;
           called = called || c.group > 1;
+          kind = c.kind;
           t = std::max(
               t, collective_time(c.kind, c.group, c.bytes, pool_first[static_cast<size_t>(pool)]));
           const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
@@ -424,6 +427,7 @@ struct RooflineCostModel::Impl {
         stage_time += t;
         network_time += t;
         collective_calls += called ? 1 : 0;
+        all_to_all_calls += called && kind == workloads::CollectiveKind::kAllToAll ? 1 : 0;
       }
       fused_ops += static_cast<int64_t>(order.size());
       layers += (*ops.front())[static_cast<size_t>(s)].layers;
@@ -433,7 +437,8 @@ struct RooflineCostModel::Impl {
     }
     const double sw = software.per_op_launch.si() * d(fused_ops) +
                       software.per_layer_sync.si() * d(layers) + software.per_iteration.si() +
-                      software.per_collective.si() * d(collective_calls) +
+                      software.per_collective.si() * d(collective_calls - all_to_all_calls) +
+                      software.per_all_to_all.si() * d(all_to_all_calls) +
                       efficiency.overhead_s(fused_ops);
     time += sw;
     IterationCost cost;

@@ -53,6 +53,7 @@ struct SoftwareOverheads {
   Duration per_layer_sync;
   Duration per_iteration;
   Duration per_collective;  // per collective call of the heaviest role (config::SoftwareProfile)
+  Duration per_all_to_all;  // per all-to-all call instead of per_collective
 };
 
 struct RooflineOptions {

@@ -198,7 +198,8 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
   const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
-  const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0)};
+  const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0),
+                           Duration(0)};
   const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
   const IterationBatch b = decode_batch({512, 512});
   const workloads::IterationTrace trace =
@@ -424,4 +425,34 @@ TEST_CASE("roofline: a decode pool placed after the prefill pool times its colle
   for (const auto& [name, t] : lone.cost(decode_batch({1024})).breakdown) {
     if (name == "network") CHECK(t.si() == Approx(aligned).epsilon(1e-12));
   }
+}
+
+TEST_CASE("roofline: an all-to-all call pays per_all_to_all, every other call per_collective",
+          "[roofline]") {
+  // gpt-oss-120b with attention-DP over EP4: dispatch and combine are all-to-alls; attention
+  // has no all-reduce (attn_tp = 1); the dense tail's gathers are ordinary calls.
+  const workloads::ModelConfig m = model("gpt-oss-120b");
+  const models::ChipParams chip = h200();
+  const models::Topology topo = nvl72();
+  SoftwareOverheads sw;
+  sw.per_collective = Duration(7e-6);
+  sw.per_all_to_all = Duration(24e-6);
+  const RooflineCostModel bare(m, chip, {pool(4, 4, 4)}, topo, {}, {false, 6, true});
+  const RooflineCostModel with(m, chip, {pool(4, 4, 4)}, topo, sw, {false, 6, true});
+  const IterationBatch b = decode_batch({512, 900, 1500, 700});
+  const workloads::MappedIteration mapped =
+      workloads::map_iteration(m, {workloads::Phase::kDecode, 4, 1, 1024}, pool(4, 4, 4));
+  std::set<std::pair<std::string, int>> all_to_all, other;
+  for (const workloads::TraceNode& n : mapped.roles.front().trace.nodes) {
+    if (n.kind == workloads::TraceNodeKind::kCollective && n.collective.group_size > 1 &&
+        n.collective.bytes.si() > 0) {
+      (n.collective.kind == workloads::CollectiveKind::kAllToAll ? all_to_all : other)
+          .insert({n.name, n.layer});
+    }
+  }
+  REQUIRE(all_to_all.size() == 2 * static_cast<size_t>(m.layers()));
+  const double extra = with.cost(b).time.si() - bare.cost(b).time.si();
+  CHECK(extra == Approx(24e-6 * static_cast<double>(all_to_all.size()) +
+                        7e-6 * static_cast<double>(other.size()))
+                     .epsilon(1e-9));
 }

@@ -104,3 +104,43 @@ TEST_CASE("software profiles in arch/software load", "[software]") {
   CHECK(config::load_software("gpu-launch", paths).per_op_launch >
         config::load_software("gpu-cuda-graphs", paths).per_op_launch);
 }
+
+TEST_CASE("software profile: per_all_to_all defaults to per_collective and prices all-to-alls",
+          "[software]") {
+  const config::SoftwareProfile same = config::parse_software_string(R"(software:
+  name: s
+  per_op_launch: 0 s
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+  per_collective: 7 us
+)",
+                                                                     "same.yaml");
+  CHECK(same.per_all_to_all.si() == Approx(7e-6));
+  const config::SoftwareProfile own = config::parse_software_string(R"(software:
+  name: s
+  per_op_launch: 0 s
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+  per_collective: 7 us
+  per_all_to_all: 24 us
+)",
+                                                                    "own.yaml");
+  CHECK(own.per_all_to_all.si() == Approx(24e-6));
+  // 10 calls, 4 of them all-to-alls.
+  CHECK(own.overhead(0, 0, 10, 4).si() == Approx(6 * 7e-6 + 4 * 24e-6));
+  std::string bad = "no error";
+  try {
+    config::parse_software_string(R"(software:
+  name: s
+  per_op_launch: 0 s
+  per_layer_sync: 0 s
+  per_iteration: 0 s
+  per_all_to_all: 24 m
+)",
+                                  "bad.yaml");
+  } catch (const InputError& e) {
+    bad = e.what();
+  }
+  CHECK(bad.find("bad.yaml:6") != std::string::npos);
+  CHECK(bad.find("software.per_all_to_all") != std::string::npos);
+}

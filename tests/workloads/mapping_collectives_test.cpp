@@ -86,7 +86,7 @@ TEST_CASE("Sequence parallel: reduce-scatter and all-gather of tokens / tp x hid
 TEST_CASE("EP all-to-all: tokens x top_k x hidden x activation bytes x (EP - 1) / EP") {
   const ModelConfig model = load_model(model_file("gpt-oss-120b"));
   const int64_t batch = 64;
-  for (const int64_t attn_dp : {int64_t{1}, int64_t{4}, int64_t{8}}) {
+  for (const int64_t attn_dp : {int64_t{2}, int64_t{4}, int64_t{8}}) {
     const int64_t ep = 8;
     const MappedIteration mapped = map_iteration(
         model, IterationShape{Phase::kDecode, batch, 1, 4096}, pool(ep, ep, 1, 1, attn_dp));
@@ -107,6 +107,38 @@ TEST_CASE("EP all-to-all: tokens x top_k x hidden x activation bytes x (EP - 1) 
       }
     }
     CHECK(named(t, "ffn_all_reduce").empty());  // experts' outputs come back by all-to-all
+  }
+}
+
+TEST_CASE("An EP group that is one attention group sums the experts' outputs by an all-reduce") {
+  // ep = attn_tp (TEP): every rank holds its attention group's tokens after attn_out's
+  // all-reduce, so no dispatch, no combine and no gather of owned tokens; two calls per MoE
+  // layer (TensorRT-LLM's TEP). tp 8 is one instance; tp 32 with attn_dp 4 is four instances
+  // of TEP8 (expert replicas), each summing over its own 8 chips.
+  const ModelConfig model = load_model(model_file("gpt-oss-120b"));
+  const int64_t batch = 64;
+  const int64_t ep = 8;
+  for (const int64_t tp : {int64_t{8}, int64_t{32}}) {
+    INFO("tp " << tp);
+    const int64_t attn_dp = tp / ep;
+    const MappedIteration mapped = map_iteration(
+        model, IterationShape{Phase::kDecode, batch, 1, 4096}, pool(tp, ep, 1, 1, attn_dp));
+    const ChipTrace& t = mapped.roles.front().trace;
+    for (const char* name : {"moe_dispatch", "moe_combine_all_to_all", "moe_all_gather"}) {
+      CHECK(named(t, name).empty());
+    }
+    const double token = d(model.hidden_size()) * bytes_per_value(model.precision().activations);
+    const auto reduce = named(t, "ffn_all_reduce");
+    REQUIRE(static_cast<int64_t>(reduce.size()) == model.layers());
+    CHECK(reduce.front()->collective.kind == CollectiveKind::kAllReduce);
+    CHECK(reduce.front()->collective.group_size == ep);
+    CHECK(reduce.front()->collective.bytes.si() == Approx(d(batch / attn_dp) * token));
+    CHECK(named(t, "attn_out_all_reduce").size() == reduce.size());
+    // The experts' work per chip is unchanged: 1 / tp of the replica's token-expert pairs.
+    const MappedIteration dep = map_iteration(
+        model, IterationShape{Phase::kDecode, batch, 1, 4096}, pool(tp, ep, 1, 1, tp));
+    CHECK(named(t, "moe_experts_gate_up").front()->op.flops.si() ==
+          Approx(named(dep.roles.front().trace, "moe_experts_gate_up").front()->op.flops.si()));
   }
 }
 

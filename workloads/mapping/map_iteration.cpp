@@ -124,6 +124,14 @@ class RoleBuilder {
     const std::string& name = local.name;
     const int layer = local.layer;
     const bool ep_layer = layer >= 0 && model_.layer_is_moe(layer) && degrees_.ep > 1;
+    // A MoE layer's tokens travel by all-to-all only when an EP group spans several attention
+    // groups. When it is one attention group (ep = attn_tp: TEP), every rank of it holds all
+    // the group's tokens after the attention all-reduce, so each rank runs its own experts on
+    // the tokens routed to them and one all-reduce over the group sums the partial outputs
+    // (TensorRT-LLM's TEP, "sparse experts as GEMMs", tech blog 1; vLLM's and SGLang's expert
+    // parallelism without DeepEP): two calls per layer instead of the attention all-reduce,
+    // dispatch, combine and the owned tokens' gather.
+    const bool all_to_all_layer = ep_layer && attn_tp_ != degrees_.ep;
     if (name == "embedding") {
       // Vocab-parallel table: each rank looks up the rows it holds; an all-reduce fills in.
       compute(instance_split(local, attn_tp_));
@@ -161,7 +169,7 @@ class RoleBuilder {
       reduce_partials("attn_out", layer, "attn_tp", attn_tp_, local_tokens_);
     } else if (name == "ffn_norm") {
       compute(token_op(local));
-      if (!ep_layer && sp_) {
+      if (!all_to_all_layer && sp_) {
         gather_tokens("ffn", layer);
       } else if (!ep_layer && degrees_.attn_dp > 1) {
         collective("ffn_all_gather", layer, CollectiveKind::kAllGather, "attn_dp", degrees_.attn_dp,
@@ -170,6 +178,8 @@ class RoleBuilder {
     } else if (name == "ffn_residual") {
       if (!ep_layer) {
         reduce_partials("ffn", layer, "tp", degrees_.tp, replica_tokens_);
+      } else if (!all_to_all_layer) {
+        reduce_partials("ffn", layer, "attn_tp", attn_tp_, local_tokens_);
       } else if (attn_tp_ > 1 && !sp_) {
         // Sequence parallel keeps the owned tokens sharded; otherwise every rank of the
         // attention group needs all of them again.
@@ -215,8 +225,9 @@ class RoleBuilder {
 
   // MoE layer with ep > 1: each rank owns 1 / attn_tp of its attention group's tokens, routes
   // them, runs the shared experts on them, and dispatches them to the ranks of its EP group
-  // holding their experts (DeepEP-style all-to-all); the experts' outputs come back the same
-  // way. With ep < tp the tp / ep EP groups each hold all experts and serve 1 / (tp / ep) of
+  // holding their experts (DeepEP-style all-to-all; when the EP group is one attention group
+  // the tokens are on every rank already and the all-reduce in add() sums the experts'
+  // partial outputs instead); the experts' outputs come back the same way. With ep < tp the tp / ep EP groups each hold all experts and serve 1 / (tp / ep) of
   // the replica's tokens (whole attention groups, pool_mapping.cpp); the expert batch is that
   // average share.
   void add_expert_parallel(const Op& local, const Op& replica) {
@@ -225,8 +236,9 @@ class RoleBuilder {
     const int64_t expert_replicas = degrees_.tp / ep;
     const double owned_tokens = d(local_tokens_) / d(attn_tp_);
     const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
+    const bool by_all_to_all = attn_tp_ != ep;  // see add(): else an all-reduce sums the outputs
     if (name.rfind("moe_experts", 0) == 0) {
-      if (name == "moe_experts_gate_up") {
+      if (by_all_to_all && name == "moe_experts_gate_up") {
         collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
       }
       if (draws_ == nullptr) {
@@ -243,7 +255,7 @@ class RoleBuilder {
         compute(variants.per_rank.front());
         rank_experts_.push_back(std::move(variants));
       }
-      if (name == "moe_experts_down") {
+      if (by_all_to_all && name == "moe_experts_down") {
         collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
                    all_to_all);
       }
