@@ -9,6 +9,7 @@
 
 #include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
 
@@ -119,8 +120,12 @@ std::optional<PublishedSplit> published_split(const std::string& notes) {
   return PublishedSplit{std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4])};
 }
 
-// GPUs per node of a multi-node system: a deployment puts each pool on whole nodes.
-constexpr int64_t kHgxBoardGpus = 8;  // [SPEC] GPUs per HGX B200 board (REFERENCE.md)
+// Chips per scale-up domain (node) of a system file: a deployment puts each pool on whole
+// nodes. The local network's endpoints of a hierarchical system, else all its chips.
+int64_t node_chips(const std::string& system_file, const config::DataPaths& paths) {
+  const config::SystemConfig s = config::load_system(system_file, paths);
+  return s.network.local ? s.network.local->endpoints : s.chips;
+}
 
 }  // namespace
 
@@ -240,9 +245,11 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       const bool multinode = contains(o.system, "multinode");
       if (multinode && o.chip == "b200") o.system_file = "b200-multinode";
       // Each pool on whole nodes: the decode pool's EP groups stay inside a node's NVLink.
-      o.decode_first_chip =
-          multinode ? (split->prefill_chips + kHgxBoardGpus - 1) / kHgxBoardGpus * kHgxBoardGpus
-                    : split->prefill_chips;
+      o.decode_first_chip = split->prefill_chips;
+      if (multinode) {
+        const int64_t node = node_chips(o.system_file, paths);
+        o.decode_first_chip = (split->prefill_chips + node - 1) / node * node;
+      }
       if (const DeploymentRecipe* recipe = find_recipe(recipes, o.system_file, o.concurrency)) {
         if (recipe->prefill.chips() != o.prefill_chips ||
             recipe->decode.chips() != o.decode_chips || recipe->decode.ep != o.decode_ep) {
