@@ -129,6 +129,28 @@ TEST_CASE("each collective call of the busiest role pays the profile's per-call 
   CHECK(r.time.si() == Approx((r.hardware_time + r.software_time).si()));
 }
 
+TEST_CASE("an all-to-all call pays per_all_to_all, every other call per_collective",
+          "[system_engine]") {
+  // gpt-oss-120b cut to 2 layers on one domain of 8, attention DP 4 (attention TP 2): the
+  // experts' dispatch and combine are all-to-alls; the attention all-reduces and the owned
+  // tokens' gathers are other calls.
+  const config::SystemConfig sys = config::parse_system_string(kSystem16, "sixteen.yaml");
+  workloads::PoolMapping m = mapping(8, 8, 1);
+  m.degrees.ep = 8;
+  m.degrees.attn_dp = 4;
+  SystemSetup s = make_setup(sys, model("gpt-oss-120b", 2), m,
+                             config::DataPaths::from_environment(), {Fidelity::kRepresentative});
+  s.software.name = "test";
+  s.software.per_collective = Duration(7e-6);
+  s.software.per_all_to_all = Duration(24e-6);
+  SystemEngine engine(std::move(s));
+  const SystemIterationResult r = engine.run(decode(8, 1024));
+  const int64_t all_to_alls = 2 * 2;  // dispatch and combine in each of the 2 layers
+  REQUIRE(r.collectives > all_to_alls);
+  CHECK(r.software_time.si() ==
+        Approx(24e-6 * all_to_alls + 7e-6 * static_cast<double>(r.collectives - all_to_alls)));
+}
+
 TEST_CASE("two-batch overlap hides communication under compute", "[system_engine]") {
   SystemEngine none(setup16(Fidelity::kRepresentative));
   SystemEngine overlapped(setup16(Fidelity::kRepresentative, Overlap::kTwoBatch));
