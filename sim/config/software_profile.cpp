@@ -18,7 +18,8 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   p.per_layer_sync = r.quantity<Duration>("per_layer_sync", Range::kNonNegative);
   p.per_iteration = r.quantity<Duration>("per_iteration", Range::kNonNegative);
   p.per_collective = r.quantity_or<Duration>("per_collective", Duration(0), Range::kNonNegative);
-  p.per_all_to_all = r.quantity_or<Duration>("per_all_to_all", p.per_collective, Range::kNonNegative);
+  p.per_all_to_all =
+      r.quantity_or<Duration>("per_all_to_all", p.per_collective, Range::kNonNegative);
   r.finish();
   diagnostics.throw_if_any();
   return p;

@@ -649,8 +649,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     layer_count = std::max<int64_t>(layer_count, static_cast<int64_t>(distinct.size()));
   }
-  out.software_time =
-      setup_.software.overhead(ops, layer_count, out.collectives, all_to_all_calls);
+  out.software_time = setup_.software.overhead(ops, layer_count, out.collectives, all_to_all_calls);
   out.time = out.hardware_time + out.software_time;
   out.static_energy =
       setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);

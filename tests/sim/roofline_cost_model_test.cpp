@@ -199,7 +199,7 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const models::ChipParams chip = h200();
   const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
   const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0),
-                           Duration(0)};
+                             Duration(0)};
   const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
   const IterationBatch b = decode_batch({512, 512});
   const workloads::IterationTrace trace =

@@ -135,8 +135,8 @@ TEST_CASE("An EP group that is one attention group sums the experts' outputs by 
     CHECK(reduce.front()->collective.bytes.si() == Approx(d(batch / attn_dp) * token));
     CHECK(named(t, "attn_out_all_reduce").size() == reduce.size());
     // The experts' work per chip is unchanged: 1 / tp of the replica's token-expert pairs.
-    const MappedIteration dep = map_iteration(
-        model, IterationShape{Phase::kDecode, batch, 1, 4096}, pool(tp, ep, 1, 1, tp));
+    const MappedIteration dep = map_iteration(model, IterationShape{Phase::kDecode, batch, 1, 4096},
+                                              pool(tp, ep, 1, 1, tp));
     CHECK(named(t, "moe_experts_gate_up").front()->op.flops.si() ==
           Approx(named(dep.roles.front().trace, "moe_experts_gate_up").front()->op.flops.si()));
   }

@@ -225,10 +225,11 @@ class RoleBuilder {
 
   // MoE layer with ep > 1: each rank owns 1 / attn_tp of its attention group's tokens, routes
   // them, runs the shared experts on them, and dispatches them to the ranks of its EP group
-  // holding their experts (DeepEP-style all-to-all; when the EP group is one attention group
-  // the tokens are on every rank already and the all-reduce in add() sums the experts'
-  // partial outputs instead); the experts' outputs come back the same way. With ep < tp the tp / ep EP groups each hold all experts and serve 1 / (tp / ep) of
-  // the replica's tokens (whole attention groups, pool_mapping.cpp); the expert batch is that
+  // holding their experts (DeepEP-style all-to-all); the experts' outputs come back the same
+  // way. When the EP group is one attention group the tokens are on every rank already: no
+  // dispatch or combine, and the all-reduce in add() sums the experts' partial outputs. With
+  // ep < tp the tp / ep EP groups each hold all experts and serve 1 / (tp / ep) of the
+  // replica's tokens (whole attention groups, pool_mapping.cpp); the expert batch is that
   // average share.
   void add_expert_parallel(const Op& local, const Op& replica) {
     const std::string& name = local.name;
