@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <set>
 #include <string>
@@ -37,6 +38,21 @@ workloads::ModelConfig model(const std::string& name) {
 }
 
 models::ChipParams h200() { return config::load_chip("h200", paths()); }
+
+// The collective calls of a mapped iteration's first role as the roofline counts them: one per
+// (name, layer), between at least two chips, moving bytes; only those whose kind `keep` accepts.
+std::set<std::pair<std::string, int>> fused_calls(
+    const workloads::MappedIteration& mapped,
+    const std::function<bool(workloads::CollectiveKind)>& keep) {
+  std::set<std::pair<std::string, int>> calls;
+  for (const workloads::TraceNode& n : mapped.roles.front().trace.nodes) {
+    if (n.kind == workloads::TraceNodeKind::kCollective && n.collective.group_size > 1 &&
+        n.collective.bytes.si() > 0 && keep(n.collective.kind)) {
+      calls.insert({n.name, n.layer});
+    }
+  }
+  return calls;
+}
 
 workloads::PoolMapping pool(int64_t tp, int64_t ep = 1, int64_t attn_dp = 1) {
   workloads::PoolMapping p;
@@ -209,34 +225,57 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   CHECK(with.cost(b).time.si() - bare.cost(b).time.si() == Approx(expected).epsilon(1e-9));
 }
 
+// The time `sw` adds to decode batch `b` on pool `p` of an NVL72-like switch.
+double software_added(const workloads::ModelConfig& m, const workloads::PoolMapping& p,
+                      const SoftwareOverheads& sw, const IterationBatch& b) {
+  const RooflineCostModel bare(m, h200(), {p}, nvl72(), {}, {false, 6, true});
+  const RooflineCostModel with(m, h200(), {p}, nvl72(), sw, {false, 6, true});
+  return with.cost(b).time.si() - bare.cost(b).time.si();
+}
+
 TEST_CASE("roofline: each collective call of the heaviest role pays the stack's per-call time",
           "[roofline]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
-  const models::ChipParams chip = h200();
-  const models::Topology topo = nvl72();
   SoftwareOverheads sw;
   sw.per_collective = Duration(7e-6);
-  const RooflineCostModel bare(m, chip, {pool(4)}, topo, {}, {false, 6, true});
-  const RooflineCostModel with(m, chip, {pool(4)}, topo, sw, {false, 6, true});
   const IterationBatch b = decode_batch({512, 900, 1500});
   // The calls: the mapped trace's collectives between at least two chips that move bytes, one
   // per (name, layer) as the roofline fuses them.
   const workloads::MappedIteration mapped =
       workloads::map_iteration(m, {workloads::Phase::kDecode, 3, 1, 1024}, pool(4));
-  std::set<std::pair<std::string, int>> calls;
-  for (const workloads::TraceNode& n : mapped.roles.front().trace.nodes) {
-    if (n.kind == workloads::TraceNodeKind::kCollective && n.collective.group_size > 1 &&
-        n.collective.bytes.si() > 0) {
-      calls.insert({n.name, n.layer});
-    }
-  }
+  const auto calls = fused_calls(mapped, [](workloads::CollectiveKind) { return true; });
   REQUIRE(calls.size() >= 2 * static_cast<size_t>(m.layers()));  // attn_out and ffn all-reduces
-  const double extra = with.cost(b).time.si() - bare.cost(b).time.si();
-  CHECK(extra == Approx(7e-6 * static_cast<double>(calls.size())).epsilon(1e-9));
+  CHECK(software_added(m, pool(4), sw, b) ==
+        Approx(7e-6 * static_cast<double>(calls.size())).epsilon(1e-9));
   // One chip has no collective to call: nothing is added.
-  const RooflineCostModel one(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
-  const RooflineCostModel one_bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel one(m, h200(), {pool(1)}, std::nullopt, sw, {false, 6, true});
+  const RooflineCostModel one_bare(m, h200(), {pool(1)}, std::nullopt, {}, {false, 6, true});
   CHECK(one.cost(b).time.si() == one_bare.cost(b).time.si());
+}
+
+TEST_CASE("roofline: an all-to-all call pays per_all_to_all, every other call per_collective",
+          "[roofline]") {
+  // gpt-oss-120b on EP4 with attention DP 2 (attention TP 2, so the EP group spans two
+  // attention groups): dispatch and combine are all-to-alls; the attention all-reduces and the
+  // owned tokens' gathers are ordinary calls.
+  const workloads::ModelConfig m = model("gpt-oss-120b");
+  SoftwareOverheads sw;
+  sw.per_collective = Duration(7e-6);
+  sw.per_all_to_all = Duration(24e-6);
+  const workloads::MappedIteration mapped =
+      workloads::map_iteration(m, {workloads::Phase::kDecode, 4, 1, 1024}, pool(4, 4, 2));
+  const auto is_all_to_all = [](workloads::CollectiveKind k) {
+    return k == workloads::CollectiveKind::kAllToAll;
+  };
+  const auto all_to_all = fused_calls(mapped, is_all_to_all);
+  const auto other =
+      fused_calls(mapped, [&](workloads::CollectiveKind k) { return !is_all_to_all(k); });
+  REQUIRE(all_to_all.size() == 2 * static_cast<size_t>(m.layers()));
+  REQUIRE(!other.empty());
+  CHECK(software_added(m, pool(4, 4, 2), sw, decode_batch({512, 900, 1500, 700})) ==
+        Approx(24e-6 * static_cast<double>(all_to_all.size()) +
+               7e-6 * static_cast<double>(other.size()))
+            .epsilon(1e-9));
 }
 
 TEST_CASE("roofline: KV capacity is the HBM left after the weights, and misfits are refused",
@@ -425,34 +464,4 @@ TEST_CASE("roofline: a decode pool placed after the prefill pool times its colle
   for (const auto& [name, t] : lone.cost(decode_batch({1024})).breakdown) {
     if (name == "network") CHECK(t.si() == Approx(aligned).epsilon(1e-12));
   }
-}
-
-TEST_CASE("roofline: an all-to-all call pays per_all_to_all, every other call per_collective",
-          "[roofline]") {
-  // gpt-oss-120b with attention-DP over EP4: dispatch and combine are all-to-alls; attention
-  // has no all-reduce (attn_tp = 1); the dense tail's gathers are ordinary calls.
-  const workloads::ModelConfig m = model("gpt-oss-120b");
-  const models::ChipParams chip = h200();
-  const models::Topology topo = nvl72();
-  SoftwareOverheads sw;
-  sw.per_collective = Duration(7e-6);
-  sw.per_all_to_all = Duration(24e-6);
-  const RooflineCostModel bare(m, chip, {pool(4, 4, 4)}, topo, {}, {false, 6, true});
-  const RooflineCostModel with(m, chip, {pool(4, 4, 4)}, topo, sw, {false, 6, true});
-  const IterationBatch b = decode_batch({512, 900, 1500, 700});
-  const workloads::MappedIteration mapped =
-      workloads::map_iteration(m, {workloads::Phase::kDecode, 4, 1, 1024}, pool(4, 4, 4));
-  std::set<std::pair<std::string, int>> all_to_all, other;
-  for (const workloads::TraceNode& n : mapped.roles.front().trace.nodes) {
-    if (n.kind == workloads::TraceNodeKind::kCollective && n.collective.group_size > 1 &&
-        n.collective.bytes.si() > 0) {
-      (n.collective.kind == workloads::CollectiveKind::kAllToAll ? all_to_all : other)
-          .insert({n.name, n.layer});
-    }
-  }
-  REQUIRE(all_to_all.size() == 2 * static_cast<size_t>(m.layers()));
-  const double extra = with.cost(b).time.si() - bare.cost(b).time.si();
-  CHECK(extra == Approx(24e-6 * static_cast<double>(all_to_all.size()) +
-                        7e-6 * static_cast<double>(other.size()))
-                     .epsilon(1e-9));
 }
