@@ -246,7 +246,10 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
       out.schedule = std::make_shared<const models::Schedule>(std::move(only));
       return out;
     }
-    const models::Algorithm* algorithm = models::collective(name).find(one.algorithm);
+    // The definition must outlive the loop: find() points into it (a temporary here freed the
+    // algorithm before its first use; AddressSanitizer caught it on several instances).
+    const models::CollectiveDef def = models::collective(name);
+    const models::Algorithm* algorithm = def.find(one.algorithm);
     for (const auto& g : timed) {
       const models::Schedule s = algorithm->expand(communicator(g), size);
       for (size_t i = 0; i < s.size(); ++i) {
