@@ -83,6 +83,7 @@ class RoleBuilder {
         local_tokens_(role.attn_batch * mapped.shape.new_tokens),
         replica_tokens_(role.replica_batch * mapped.shape.new_tokens),
         sp_(degrees_.sequence_parallel && degrees_.tp > 1),
+        experts_by_all_to_all_(attn_tp_ != degrees_.ep),
         draws_(draws) {
     const AttentionConfig& a = model.attention();
     q_local_ = a.heads / attn_tp_;
@@ -124,14 +125,7 @@ class RoleBuilder {
     const std::string& name = local.name;
     const int layer = local.layer;
     const bool ep_layer = layer >= 0 && model_.layer_is_moe(layer) && degrees_.ep > 1;
-    // A MoE layer's tokens travel by all-to-all only when an EP group spans several attention
-    // groups. When it is one attention group (ep = attn_tp: TEP), every rank of it holds all
-    // the group's tokens after the attention all-reduce, so each rank runs its own experts on
-    // the tokens routed to them and one all-reduce over the group sums the partial outputs
-    // (TensorRT-LLM's TEP, "sparse experts as GEMMs", tech blog 1; vLLM's and SGLang's expert
-    // parallelism without DeepEP): two calls per layer instead of the attention all-reduce,
-    // dispatch, combine and the owned tokens' gather.
-    const bool all_to_all_layer = ep_layer && attn_tp_ != degrees_.ep;
+    const bool all_to_all_layer = ep_layer && experts_by_all_to_all_;
     if (name == "embedding") {
       // Vocab-parallel table: each rank looks up the rows it holds; an all-reduce fills in.
       compute(instance_split(local, attn_tp_));
@@ -237,9 +231,8 @@ class RoleBuilder {
     const int64_t expert_replicas = degrees_.tp / ep;
     const double owned_tokens = d(local_tokens_) / d(attn_tp_);
     const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
-    const bool by_all_to_all = attn_tp_ != ep;  // see add(): else an all-reduce sums the outputs
     if (name.rfind("moe_experts", 0) == 0) {
-      if (by_all_to_all && name == "moe_experts_gate_up") {
+      if (experts_by_all_to_all_ && name == "moe_experts_gate_up") {
         collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
       }
       if (draws_ == nullptr) {
@@ -256,7 +249,7 @@ class RoleBuilder {
         compute(variants.per_rank.front());
         rank_experts_.push_back(std::move(variants));
       }
-      if (by_all_to_all && name == "moe_experts_down") {
+      if (experts_by_all_to_all_ && name == "moe_experts_down") {
         collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
                    all_to_all);
       }
@@ -350,6 +343,14 @@ class RoleBuilder {
   const int64_t local_tokens_;
   const int64_t replica_tokens_;
   const bool sp_;  // sequence parallel (attn_dp = 1, so attn_tp = tp)
+  // A MoE layer's tokens travel by all-to-all only when an EP group spans several attention
+  // groups. When it is one attention group (ep = attn_tp: TEP), every rank of it holds all
+  // the group's tokens after the attention all-reduce, so each rank runs its own experts on
+  // the tokens routed to them and one all-reduce over the group sums the partial outputs
+  // (TensorRT-LLM's TEP, "sparse experts as GEMMs", tech blog 1; vLLM's and SGLang's expert
+  // parallelism without DeepEP): two calls per layer instead of the attention all-reduce,
+  // dispatch, combine and the owned tokens' gather.
+  const bool experts_by_all_to_all_;
   const LayerDraws* draws_;
   std::vector<RankExpertOps> rank_experts_;
   int64_t q_local_ = 0;
