@@ -1,5 +1,6 @@
 #include "sim/config/calibration_overlay.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -38,6 +39,29 @@ void read_fractions(MapReader& knobs, const std::string& key,
   m->finish();
 }
 
+// An inheriting overlay's `overrides:`: only the keys (and classes) given replace a value.
+KnobOverrides read_overrides(MapReader& m) {
+  KnobOverrides o;
+  const std::pair<const char*, std::array<std::optional<double>, serving::kOpClassCount>*>
+      groups[] = {{"compute_efficiency", &o.compute}, {"bandwidth_efficiency", &o.bandwidth}};
+  for (const auto& [group, values] : groups) {
+    std::optional<MapReader> fractions = m.optional_map(group);
+    if (!fractions) continue;
+    for (size_t c = 0; c < values->size(); ++c) {
+      if (fractions->has(kClasses[c])) (*values)[c] = fractions->number(kClasses[c], 0.01, 1.0);
+    }
+    fractions->finish();
+  }
+  if (m.has("per_op_overhead")) {
+    o.per_op = m.quantity<Duration>("per_op_overhead", Range::kNonNegative);
+  }
+  if (m.has("per_iteration_overhead")) {
+    o.per_iteration = m.quantity<Duration>("per_iteration_overhead", Range::kNonNegative);
+  }
+  m.finish();
+  return o;
+}
+
 CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file) {
   Diagnostics diagnostics;
   MapReader top(root, file, "", diagnostics);
@@ -55,6 +79,14 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
   }
   if (o.inherits.empty() && !knobs) {
     r.error("knobs", "expected fitted knobs (or `inherits: <system>`)");
+  }
+  if (std::optional<MapReader> overrides = r.optional_map("overrides")) {
+    if (o.inherits.empty()) {
+      r.error("overrides",
+              "only an overlay that inherits knobs (`inherits: <system>`) overrides "
+              "some of them; an overlay with its own knobs states them under knobs:");
+    }
+    o.overrides = read_overrides(*overrides);
   }
   if (knobs) {
     read_fractions(*knobs, "compute_efficiency", o.knobs.compute);
@@ -114,10 +146,32 @@ std::string list(const std::vector<std::string>& ids) {
 
 }  // namespace
 
+bool KnobOverrides::empty() const {
+  auto none = [](const auto& a) {
+    return std::none_of(a.begin(), a.end(), [](const auto& v) { return v.has_value(); });
+  };
+  return none(compute) && none(bandwidth) && !per_op && !per_iteration;
+}
+
+void KnobOverrides::apply(serving::EfficiencyKnobs& knobs) const {
+  for (size_t c = 0; c < compute.size(); ++c) {
+    if (compute[c]) knobs.compute[c] = *compute[c];
+    if (bandwidth[c]) knobs.bandwidth[c] = *bandwidth[c];
+  }
+  if (per_op) knobs.per_op = *per_op;
+  if (per_iteration) knobs.per_iteration = *per_iteration;
+}
+
 std::string CalibrationOverlay::describe() const {
-  const std::string name = std::filesystem::path(file).filename().string();
+  auto base = [](const std::string& p) { return std::filesystem::path(p).filename().string(); };
+  const std::string name = base(file);
   if (inherits.empty()) return name;
-  return name + " (knobs of " + std::filesystem::path(knobs_file).filename().string() + ")";
+  std::string out = name + " (knobs of " + base(knobs_file);
+  if (!override_files.empty()) {
+    out += ", overrides of";
+    for (const std::string& f : override_files) out += " " + base(f);
+  }
+  return out + ")";
 }
 
 std::string overlay_path_for(const std::string& system_file) {
@@ -139,28 +193,46 @@ std::optional<CalibrationOverlay> find_overlay(const std::string& system_file) {
   return load_overlay(path);
 }
 
+namespace {
+
+// Follows `inherits:` up to the overlay with knobs of its own, then applies each overlay's
+// overrides on the way back down (the nearest overlay's last). `chain` holds the files on the
+// way up, to refuse a cycle.
+CalibrationOverlay resolve_overlay(const std::string& path, std::vector<std::string>& chain) {
+  CalibrationOverlay o = parse_overlay(path);
+  if (o.inherits.empty()) return o;
+  const std::string parent_path =
+      (std::filesystem::path(path).parent_path() / (o.inherits + ".calibration.yaml")).string();
+  if (!std::filesystem::exists(parent_path)) {
+    throw InputError(SourceLocation{path, 0, 0}, "calibration.inherits",
+                     "no overlay " + parent_path + " to inherit knobs from");
+  }
+  const std::string key = std::filesystem::weakly_canonical(parent_path).string();
+  if (std::find(chain.begin(), chain.end(), key) != chain.end()) {
+    throw InputError(SourceLocation{path, 0, 0}, "calibration.inherits",
+                     "inherits in a cycle (through " + parent_path +
+                         "); one overlay on the chain must hold knobs of its own");
+  }
+  chain.push_back(key);
+  const CalibrationOverlay parent = resolve_overlay(parent_path, chain);
+  o.knobs = parent.knobs;
+  o.knobs_file = parent.knobs_file;
+  o.override_files = parent.override_files;
+  if (!o.overrides.empty()) {
+    o.overrides.apply(o.knobs);
+    o.override_files.push_back(path);
+  }
+  return o;
+}
+
+}  // namespace
+
 CalibrationOverlay load_overlay(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     throw InputError(SourceLocation{path, 0, 0}, "calibration", "no such overlay file");
   }
-  CalibrationOverlay o = parse_overlay(path);
-  if (!o.inherits.empty()) {
-    const std::string parent_path =
-        (std::filesystem::path(path).parent_path() / (o.inherits + ".calibration.yaml")).string();
-    if (!std::filesystem::exists(parent_path)) {
-      throw InputError(SourceLocation{path, 0, 0}, "calibration.inherits",
-                       "no overlay " + parent_path + " to inherit knobs from");
-    }
-    const CalibrationOverlay parent = parse_overlay(parent_path);
-    if (!parent.inherits.empty()) {
-      // One level only: knobs are borrowed from a system that was itself fitted.
-      throw InputError(SourceLocation{parent_path, 0, 0}, "calibration.inherits",
-                       "inherited overlays must hold fitted knobs, not inherit in turn");
-    }
-    o.knobs = parent.knobs;
-    o.knobs_file = parent_path;
-  }
-  return o;
+  std::vector<std::string> chain{std::filesystem::weakly_canonical(path).string()};
+  return resolve_overlay(path, chain);
 }
 
 std::string overlay_yaml(const CalibrationOverlay& o) {
@@ -173,7 +245,28 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
   y << "  system: " << o.system << "  # the system file this overlay belongs to\n";
   if (!o.why.empty()) y << "  why: " << quoted(o.why) << "  # text\n";
   if (!o.inherits.empty()) {
-    y << "  inherits: " << o.inherits << "  # its fitted knobs are used; none fitted here\n";
+    y << "  inherits: " << o.inherits << "  # its knobs are used; none fitted here\n";
+    if (!o.overrides.empty()) {
+      y << "  overrides:  # [ASSUMPTION] values set by hand; docs/calibration.md gives sources\n";
+      const std::pair<const char*, const std::array<std::optional<double>, serving::kOpClassCount>*>
+          groups[] = {{"compute_efficiency", &o.overrides.compute},
+                      {"bandwidth_efficiency", &o.overrides.bandwidth}};
+      for (const auto& [group, values] : groups) {
+        if (std::none_of(values->begin(), values->end(), [](auto v) { return v.has_value(); })) {
+          continue;
+        }
+        y << "    " << group << ":\n";
+        for (size_t c = 0; c < values->size(); ++c) {
+          if ((*values)[c]) y << "      " << kClasses[c] << ": " << g(*(*values)[c]) << "\n";
+        }
+      }
+      if (o.overrides.per_op) {
+        y << "    per_op_overhead: " << duration_text(*o.overrides.per_op) << "\n";
+      }
+      if (o.overrides.per_iteration) {
+        y << "    per_iteration_overhead: " << duration_text(*o.overrides.per_iteration) << "\n";
+      }
+    }
     return y.str();
   }
   const std::string tag = o.fit ? "[MEAS] fitted by scoville calibrate" : "[ASSUMPTION]";

@@ -13,10 +13,15 @@
 //     fit: {measurements, rows, held_out, knobs, objective, mape_before, mape_after, command}
 //
 // A system without measurements of its own does not get fitted knobs: its overlay says
-// `inherits: <system>` instead of `knobs:` and uses that system's fitted knobs (e.g. gb300-nvl72
-// from gb200-nvl72), stated in every output that applies it.
+// `inherits: <system>` instead of `knobs:` and uses that system's knobs (e.g. gb300-nvl72 from
+// gb200-nvl72), stated in every output that applies it. An inheriting overlay may replace some
+// of them under `overrides:` (same keys as `knobs:`; a fraction map may name only some classes),
+// each value with its own source, e.g. a compute fraction anchored on a published phase
+// measurement (docs/calibration.md). Inheritance follows chains (gb300 -> gb200 -> b200-hgx8),
+// applying the overrides from the fitted end down; a cycle is an error.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,16 +41,28 @@ struct CalibrationFit {
   std::string command;                     // the command line that wrote the file
 };
 
-struct CalibrationOverlay {
-  std::string file;        // this overlay
-  std::string system;      // the system it belongs to
-  std::string inherits;    // non-empty: the system whose fitted knobs this one uses
-  std::string why;         // text: why inherited (or a note on the fit)
-  std::string knobs_file;  // the overlay the knobs were read from (file, or the inherited one)
-  serving::EfficiencyKnobs knobs;
-  std::optional<CalibrationFit> fit;  // fitted overlays only
+// Knob values an inheriting overlay replaces; unset ones keep the inherited value.
+struct KnobOverrides {
+  std::array<std::optional<double>, serving::kOpClassCount> compute, bandwidth;
+  std::optional<Duration> per_op, per_iteration;
 
-  // "h200-hgx8.calibration.yaml" or "gb300-nvl72.calibration.yaml (knobs of gb200-nvl72...)".
+  bool empty() const;
+  void apply(serving::EfficiencyKnobs& knobs) const;
+};
+
+struct CalibrationOverlay {
+  std::string file;         // this overlay
+  std::string system;       // the system it belongs to
+  std::string inherits;     // non-empty: the system whose fitted knobs this one uses
+  std::string why;          // text: why inherited (or a note on the fit)
+  std::string knobs_file;   // the overlay the knobs were read from (file, or the fitted ancestor)
+  KnobOverrides overrides;  // this file's own `overrides:` (inheriting overlays only)
+  std::vector<std::string> override_files;  // the overlays whose overrides were applied, in order
+  serving::EfficiencyKnobs knobs;           // the knobs in effect (inherited, then overridden)
+  std::optional<CalibrationFit> fit;        // fitted overlays only
+
+  // "h200-hgx8.calibration.yaml" or "gb300-nvl72.calibration.yaml (knobs of b200-hgx8...,
+  // overrides of gb200-nvl72...)".
   std::string describe() const;
 };
 
@@ -58,7 +75,7 @@ CalibrationOverlay parse_overlay(const std::string& path);
 CalibrationOverlay parse_overlay_string(const std::string& yaml, const std::string& display_name);
 
 // The overlay of a system file, if one exists next to it, with `inherits:` followed (to
-// <dir>/<inherits>.calibration.yaml, which must hold fitted knobs itself).
+// <dir>/<inherits>.calibration.yaml, and on up the chain to an overlay with knobs of its own).
 std::optional<CalibrationOverlay> find_overlay(const std::string& system_file);
 
 // One overlay file with its `inherits:` followed as find_overlay does; a missing file is an
