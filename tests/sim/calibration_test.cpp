@@ -206,22 +206,101 @@ TEST_CASE("a bad overlay is one located InputError", "[calibration]") {
       InputError);
 }
 
-TEST_CASE("an inheriting overlay takes its sibling's fitted knobs, one level only",
+TEST_CASE("an inheriting overlay takes its ancestor's knobs along a chain, overrides applied",
           "[calibration]") {
   const std::string dir = temp_dir("inherit");
   std::ofstream(dir + "/parent.calibration.yaml")
-      << "calibration:\n  system: parent\n  knobs:\n    bandwidth_efficiency: {gemm: 0.7, "
-         "attention: 0.6, other: 0.5}\n    per_iteration_overhead: 3 ms\n";
+      << "calibration:\n  system: parent\n  knobs:\n    compute_efficiency: {gemm: 0.9, "
+         "attention: 0.8, other: 0.7}\n    bandwidth_efficiency: {gemm: 0.7, attention: 0.6, "
+         "other: 0.5}\n    per_iteration_overhead: 3 ms\n";
   std::ofstream(dir + "/child.calibration.yaml")
       << "calibration:\n  system: child\n  inherits: parent\n  why: no measurements\n";
+  // Replaces one class of one fraction and the per-iteration time; the rest is the parent's.
+  std::ofstream(dir + "/anchored.calibration.yaml")
+      << "calibration:\n  system: anchored\n  inherits: parent\n  overrides:\n"
+         "    compute_efficiency: {gemm: 0.5}\n    per_iteration_overhead: 1 ms\n";
   std::ofstream(dir + "/grandchild.calibration.yaml")
-      << "calibration:\n  system: grandchild\n  inherits: child\n";
+      << "calibration:\n  system: grandchild\n  inherits: anchored\n  overrides:\n"
+         "    bandwidth_efficiency: {other: 0.25}\n";
+  std::ofstream(dir + "/loop-a.calibration.yaml")
+      << "calibration:\n  system: loop-a\n  inherits: loop-b\n";
+  std::ofstream(dir + "/loop-b.calibration.yaml")
+      << "calibration:\n  system: loop-b\n  inherits: loop-a\n";
   CHECK_FALSE(config::find_overlay(dir + "/absent.yaml"));
+
   const auto child = config::find_overlay(dir + "/child.yaml");
   REQUIRE(child);
   CHECK(child->knobs.bandwidth[1] == Approx(0.6));
   CHECK(child->knobs.per_iteration.si() == Approx(3e-3));
+  CHECK(child->override_files.empty());
   CHECK(child->describe().find("parent.calibration.yaml") != std::string::npos);
-  CHECK_THROWS_AS(config::find_overlay(dir + "/grandchild.yaml"), InputError);
+  CHECK(child->describe().find("overrides") == std::string::npos);
+
+  const auto anchored = config::find_overlay(dir + "/anchored.yaml");
+  REQUIRE(anchored);
+  CHECK(anchored->knobs.compute[0] == Approx(0.5));  // overridden
+  CHECK(anchored->knobs.compute[1] == Approx(0.8));  // the parent's
+  CHECK(anchored->knobs.compute[2] == Approx(0.7));
+  CHECK(anchored->knobs.bandwidth[0] == Approx(0.7));
+  CHECK(anchored->knobs.per_iteration.si() == Approx(1e-3));
+
+  // Two levels: the fitted knobs, the middle overlay's overrides, then its own.
+  const auto grandchild = config::find_overlay(dir + "/grandchild.yaml");
+  REQUIRE(grandchild);
+  CHECK(grandchild->knobs.compute[0] == Approx(0.5));
+  CHECK(grandchild->knobs.bandwidth[2] == Approx(0.25));
+  CHECK(grandchild->knobs.bandwidth[1] == Approx(0.6));
+  CHECK(grandchild->knobs.per_iteration.si() == Approx(1e-3));
+  CHECK(grandchild->knobs_file == dir + "/parent.calibration.yaml");
+  REQUIRE(grandchild->override_files.size() == 2);
+  const std::string described = grandchild->describe();
+  CHECK(described.find("knobs of parent.calibration.yaml") != std::string::npos);
+  CHECK(described.find("overrides of anchored.calibration.yaml grandchild.calibration.yaml") !=
+        std::string::npos);
+
+  try {
+    config::find_overlay(dir + "/loop-a.yaml");
+    FAIL("expected an InputError for the cycle");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("cycle") != std::string::npos);
+  }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("overrides belong to inheriting overlays and say which knob they replace",
+          "[calibration]") {
+  // Own knobs and overrides together: the knobs are the place to state them.
+  CHECK_THROWS_AS(config::parse_overlay_string(
+                      "calibration:\n  system: x\n  knobs:\n    per_op_overhead: 1 us\n"
+                      "  overrides:\n    per_op_overhead: 2 us\n",
+                      "own.yaml"),
+                  InputError);
+  try {
+    config::parse_overlay_string(
+        "calibration:\n  system: x\n  inherits: y\n  overrides:\n"
+        "    compute_efficiency: {gemm: 1.5}\n",
+        "range.calibration.yaml");
+    FAIL("expected an InputError for a fraction above 1");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("range.calibration.yaml:5") != std::string::npos);
+    CHECK(what.find("gemm") != std::string::npos);
+  }
+  CHECK_THROWS_AS(config::parse_overlay_string("calibration:\n  system: x\n  inherits: y\n"
+                                               "  overrides:\n    compute: {gemm: 0.5}\n",
+                                               "unknown.yaml"),
+                  InputError);
+  // Written back, an inheriting overlay keeps its overrides.
+  const config::CalibrationOverlay o = config::parse_overlay_string(
+      "calibration:\n  system: x\n  inherits: y\n  overrides:\n"
+      "    compute_efficiency: {attention: 0.4}\n    per_iteration_overhead: 2 ms\n",
+      "written.yaml");
+  const config::CalibrationOverlay back =
+      config::parse_overlay_string(config::overlay_yaml(o), "back.yaml");
+  CHECK(back.inherits == "y");
+  REQUIRE(back.overrides.compute[1]);
+  CHECK(*back.overrides.compute[1] == Approx(0.4));
+  CHECK_FALSE(back.overrides.compute[0]);
+  REQUIRE(back.overrides.per_iteration);
+  CHECK(back.overrides.per_iteration->si() == Approx(2e-3));
 }
