@@ -302,3 +302,20 @@ TEST_CASE("errors: a bad request CSV names the line, the column and what was exp
     CHECK_THAT(e.what(), Catch::Contains("found 'many'"));
   }
 }
+
+TEST_CASE("errors: a calibration overlay that inherits in a cycle or overrides its own knobs",
+          "[errors]") {
+  TempDir dir("err-overlay");
+  const std::string a =
+      dir.write("loop-a.calibration.yaml", "calibration:\n  system: loop-a\n  inherits: loop-b\n");
+  const std::string b =
+      dir.write("loop-b.calibration.yaml", "calibration:\n  system: loop-b\n  inherits: loop-a\n");
+  check_input_error(run_scoville("config check " + a), b, "calibration.inherits",
+                    "inherits in a cycle");
+  const std::string own =
+      dir.write("own.calibration.yaml",
+                "calibration:\n  system: own\n  knobs:\n    per_op_overhead: 1 us\n  overrides:\n"
+                "    per_op_overhead: 2 us\n");
+  check_input_error(run_scoville("config check " + own), own + ":6:5", "calibration.overrides",
+                    "only an overlay that inherits knobs");
+}
