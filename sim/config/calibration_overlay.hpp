@@ -53,7 +53,7 @@ struct KnobOverrides {
 struct CalibrationOverlay {
   std::string file;         // this overlay
   std::string system;       // the system it belongs to
-  std::string inherits;     // non-empty: the system whose fitted knobs this one uses
+  std::string inherits;     // non-empty: the system whose knobs this one uses
   std::string why;          // text: why inherited (or a note on the fit)
   std::string knobs_file;   // the overlay the knobs were read from (file, or the fitted ancestor)
   KnobOverrides overrides;  // this file's own `overrides:` (inheriting overlays only)
