@@ -1,7 +1,9 @@
 #include "sim/config/calibration_overlay.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -62,6 +64,18 @@ KnobOverrides read_overrides(MapReader& m) {
   return o;
 }
 
+// A system as its file is named (arch/systems/<name>.yaml): `inherits:` makes a path of it, so
+// only a plain file stem is accepted (no '/', no leading '.').
+bool is_system_name(const std::string& s) {
+  auto plain = [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; };
+  return !s.empty() && std::isalnum(static_cast<unsigned char>(s[0])) &&
+         std::all_of(s.begin(), s.end(), plain);
+}
+
+constexpr const char* kSystemNameExpected =
+    "expected a system name as its file is named: letters, digits, '.', '-' and '_', e.g. "
+    "h200-hgx8";
+
 CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file) {
   Diagnostics diagnostics;
   MapReader top(root, file, "", diagnostics);
@@ -73,6 +87,8 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
   o.system = r.string("system");
   o.inherits = r.string_or("inherits", "");
   o.why = r.string_or("why", "");
+  if (!o.system.empty() && !is_system_name(o.system)) r.error("system", kSystemNameExpected);
+  if (!o.inherits.empty() && !is_system_name(o.inherits)) r.error("inherits", kSystemNameExpected);
   std::optional<MapReader> knobs = r.optional_map("knobs");
   if (!o.inherits.empty() && knobs) {
     r.error("knobs", "an overlay either inherits another system's knobs or has its own, not both");
@@ -98,6 +114,9 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
     knobs->finish();
   }
   if (std::optional<MapReader> f = r.optional_map("fit")) {
+    if (!o.inherits.empty()) {
+      r.error("fit", "an inheriting overlay was not fitted; fit: belongs with knobs:");
+    }
     CalibrationFit fit;
     fit.measurements = f->string_or("measurements", "");
     fit.rows = id_list(*f, "rows");
@@ -125,13 +144,22 @@ std::string g(double v) {
 std::string duration_text(Duration t) {
   const double s = t.si();
   if (s == 0) return "0 s";
-  if (s < 1e-3) return g(s * 1e6) + " us";
+  // The unit is chosen on the rounded text, so that the text read back picks the same one.
+  const std::string us = g(s * 1e6);
+  if (std::strtod(us.c_str(), nullptr) < 1000) return us + " us";
   return g(s * 1e3) + " ms";
 }
 
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {  // a control character, kept (not folded) by an escape
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\x%02x", byte);
+      out += escape;
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
@@ -242,10 +270,10 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
     << "# numbers in the system and chip files are untouched. --no-calibration ignores this "
        "file.\n";
   y << "calibration:\n";
-  y << "  system: " << o.system << "  # the system file this overlay belongs to\n";
+  y << "  system: " << quoted(o.system) << "  # the system file this overlay belongs to\n";
   if (!o.why.empty()) y << "  why: " << quoted(o.why) << "  # text\n";
   if (!o.inherits.empty()) {
-    y << "  inherits: " << o.inherits << "  # its knobs are used; none fitted here\n";
+    y << "  inherits: " << quoted(o.inherits) << "  # its knobs are used; none fitted here\n";
     if (!o.overrides.empty()) {
       y << "  overrides:  # [ASSUMPTION] values set by hand; docs/calibration.md gives sources\n";
       const std::pair<const char*, const std::array<std::optional<double>, serving::kOpClassCount>*>

@@ -12,6 +12,7 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/deployment_recipes.hpp"
+#include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/mapping_loader.hpp"
@@ -255,6 +256,25 @@ void deployment(const uint8_t* data, size_t size) {
   }
 }
 
+// A calibration overlay (arch/systems/<name>.calibration.yaml) read on its own, `inherits:` not
+// followed: one it accepts writes back to YAML that reads again to the same YAML, so that
+// `scoville calibrate` and `config dump` never drop or change a knob.
+void overlay(const uint8_t* data, size_t size) {
+  std::string written;
+  try {
+    written = config::overlay_yaml(config::parse_overlay_string(text_of(data, size), kDisplayName));
+  } catch (const InputError&) {
+    return;
+  }
+  try {
+    const config::CalibrationOverlay again = config::parse_overlay_string(written, "<written>");
+    require(config::overlay_yaml(again) == written, "a calibration overlay round-trips");
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    require(false, "a written calibration overlay reads again");
+  }
+}
+
 }  // namespace
 
 const std::vector<FuzzEntry>& fuzz_entries() {
@@ -277,6 +297,7 @@ const std::vector<FuzzEntry>& fuzz_entries() {
       {"request_csv", {"workloads/requests/samples"}, request_csv},
       {"precision", {"tests/fuzz/seeds/precision"}, precision},
       {"deployment", {"workloads/deployments"}, deployment},
+      {"overlay", {"arch/systems"}, overlay},
   };
   return kFuzzEntries;
 }

@@ -182,6 +182,40 @@ TEST_CASE("an overlay survives a write and read round trip", "[calibration]") {
   CHECK(back.fit->mape_after == Approx(9.25));
 }
 
+TEST_CASE("an overlay names systems as their files are named and writes back what it read",
+          "[calibration]") {
+  // `inherits:` becomes a path: a name with '/' or a leading '.' (or a space) is refused, located.
+  for (const std::string name : {"../etc/x", ".hidden", "a/b", " f", "h200 hgx8"}) {
+    INFO(name);
+    try {
+      config::parse_overlay_string("calibration:\n  system: x\n  inherits: \"" + name + "\"\n",
+                                   "name.calibration.yaml");
+      FAIL("expected an InputError");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      CHECK(what.find("name.calibration.yaml:3") != std::string::npos);
+      CHECK(what.find("system name") != std::string::npos);
+    }
+  }
+  // A fitted-overlay section on an inheriting overlay would be dropped when written: refused.
+  CHECK_THROWS_AS(
+      config::parse_overlay_string(
+          "calibration:\n  system: x\n  inherits: y\n  fit: {objective: mape}\n", "fit.yaml"),
+      InputError);
+  // Found by the `overlay` fuzz entry: text is written so that it reads back the same (a name
+  // YAML would read as null, a tab and a newline in a note, a duration on the us/ms boundary).
+  const config::CalibrationOverlay o = config::parse_overlay_string(
+      "calibration:\n  system: \"null\"\n  why: \"a\\tb\\nc\"\n  knobs:\n"
+      "    per_op_overhead: 999.99 us\n",
+      "text.yaml");
+  const std::string written = config::overlay_yaml(o);
+  const config::CalibrationOverlay back = config::parse_overlay_string(written, "back.yaml");
+  CHECK(back.system == "null");
+  CHECK(back.why == "a\tb\nc");
+  CHECK(config::overlay_yaml(back) == written);
+  CHECK(written.find("per_op_overhead: 1 ms") != std::string::npos);
+}
+
 TEST_CASE("a bad overlay is one located InputError", "[calibration]") {
   const std::string text =
       "calibration:\n"
