@@ -1,7 +1,6 @@
 #include "sim/config/calibration_overlay.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -64,16 +63,15 @@ KnobOverrides read_overrides(MapReader& m) {
   return o;
 }
 
-// A system as its file is named (arch/systems/<name>.yaml): `inherits:` makes a path of it, so
-// only a plain file stem is accepted (no '/', no leading '.').
+// A system as its file is named (arch/systems/<name>.yaml, the stem `scoville calibrate` writes):
+// `inherits:` makes a path of it, so a '/' (another folder) or a control character is refused.
 bool is_system_name(const std::string& s) {
-  auto plain = [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; };
-  return !s.empty() && std::isalnum(static_cast<unsigned char>(s[0])) &&
-         std::all_of(s.begin(), s.end(), plain);
+  auto allowed = [](unsigned char c) { return c != '/' && c >= 0x20 && c != 0x7f; };
+  return !s.empty() && std::all_of(s.begin(), s.end(), allowed);
 }
 
 constexpr const char* kSystemNameExpected =
-    "expected a system name as its file is named: letters, digits, '.', '-' and '_', e.g. "
+    "expected a system name as its file is named, without '/' or control characters, e.g. "
     "h200-hgx8";
 
 CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file) {
