@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -51,9 +52,14 @@ extern const char kInferencexUsage[] =
       --no-calibration              ignore the system file's calibration overlay (raw peaks)
       --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form)
                                     instead of the system file's own, to any system or chip
-      --fidelity roofline|cycle     iteration pricing (default roofline): cycle runs each
-                                    iteration on the SystemC system engine (with its iteration
-                                    cache); needs a system file, one co-located pool, no --search
+      --fidelity roofline|op-table|cycle   iteration pricing (default roofline): op-table
+                                    prices every distinct op once on the SystemC chip model
+                                    (kept in the persistent op cache; calibration not applied);
+                                    cycle runs each iteration on the SystemC system engine (with
+                                    its iteration cache); needs a system file, one co-located
+                                    pool, no --search
+      --no-op-cache                 op-table: neither read nor write the persistent op cache
+                                    ($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops)
       --power-cap POWER             cap every chip's power, e.g. '500 W': its controller
                                     throttles the clock (the chip needs power_management)
       --seed N                      request seed (default 1)
@@ -90,6 +96,7 @@ struct Options {
   bool calibration = true;       // apply the system file's calibration overlay, if any
   std::string calibration_file;  // --calibration: this overlay instead
   std::string fidelity = "roofline";
+  bool op_cache = true;
   std::optional<std::string> power_cap;
   uint64_t seed = 1;
   bool json = false, quiet = false;
@@ -169,6 +176,8 @@ Options parse(const std::vector<std::string>& args) {
       o.calibration_file = a.value();
     } else if (a.is("--fidelity")) {
       o.fidelity = a.value();
+    } else if (a.is("--no-op-cache")) {
+      o.op_cache = false;
     } else if (a.is("--power-cap")) {
       o.power_cap = a.value();
     } else if (a.is("--seed")) {
@@ -190,8 +199,9 @@ Options parse(const std::vector<std::string>& args) {
     throw UsageError{"--mapping excludes --tp and --search"};
   }
   if (o.search && o.tp != 0) throw UsageError{"--search excludes --tp"};
-  if (o.fidelity != "roofline" && o.fidelity != "cycle") {
-    throw UsageError{"--fidelity: expected roofline or cycle, found '" + o.fidelity + "'"};
+  parse_serving_fidelity(o.fidelity);
+  if (!o.op_cache && o.fidelity != "op-table") {
+    throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
   // SystemC elaborates once per process: the cycle level builds one engine, for one mapping.
   if (o.fidelity == "cycle" && o.search) {
@@ -200,8 +210,8 @@ Options parse(const std::vector<std::string>& args) {
   if (!o.calibration_file.empty() && !o.calibration) {
     throw UsageError{"--calibration excludes --no-calibration"};
   }
-  if (!o.calibration_file.empty() && o.fidelity == "cycle") {
-    throw UsageError{"--calibration needs --fidelity roofline (the knobs are a roofline matter)"};
+  if (!o.calibration_file.empty() && o.fidelity != "roofline") {
+    throw UsageError{"--calibration needs --fidelity roofline (the knobs are fitted to it)"};
   }
   if (o.concurrency.empty()) {
     for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);
@@ -349,6 +359,8 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");
   }
+  // The op table's chip model is elaborated here, before anything simulates.
+  if (o.fidelity == "op-table") use_op_table(hw, o.op_cache);
   // The cycle engine prices hardware only: calibration knobs are a roofline matter.
   const std::string calibration = cycle ? "not applied (cycle fidelity)" : calibration_label(hw);
 
@@ -430,6 +442,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                          ", so there is no point to trace");
   }
   mark_pareto(points);
+  if (!o.quiet && hw.op_cost) std::cerr << "scoville: " << op_table_report(hw) << "\n";
 
   if (!o.output.empty()) {
     write_points_h5(o.output, points, invocation.argc, invocation.argv, o.seed,

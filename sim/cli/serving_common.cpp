@@ -12,12 +12,14 @@
 #include "models/network/topology_builders.hpp"
 #include "models/power/power_accounting.hpp"
 #include "sim/base/error.hpp"
+#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/serving_power_report.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/simulated_op_cost.hpp"
 #include "sim/engine/system_cost_model.hpp"
 #include "sim/output/h5_writer.hpp"
 #include "sim/output/json_text.hpp"
@@ -99,6 +101,48 @@ void apply_calibration_file(ServingHardware& hw, const std::string& file) {
   hw.calibration = overlay.describe() + " (given by --calibration)";
 }
 
+ServingFidelity parse_serving_fidelity(const std::string& text) {
+  if (text == "roofline") return ServingFidelity::kRoofline;
+  if (text == "op-table") return ServingFidelity::kOpTable;
+  if (text == "cycle") return ServingFidelity::kCycle;
+  throw UsageError{"--fidelity: expected roofline, op-table or cycle, found '" + text + "'"};
+}
+
+std::string to_string(ServingFidelity fidelity) {
+  switch (fidelity) {
+    case ServingFidelity::kRoofline:
+      return "roofline";
+    case ServingFidelity::kOpTable:
+      return "op-table";
+    case ServingFidelity::kCycle:
+      return "cycle";
+  }
+  return "roofline";
+}
+
+void use_op_table(ServingHardware& hw, bool persistent_cache) {
+  engine::SimulatedOpCostOptions options;
+  if (!persistent_cache) options.cache_dir.reset();
+  hw.op_cost = std::make_shared<engine::SimulatedOpCost>(hw.chip, options);
+  hw.efficiency = serving::EfficiencyKnobs{};
+  hw.calibration = "not applied (op-table fidelity; the overlays are fitted to the roofline)";
+}
+
+std::string op_table_report(const ServingHardware& hw) {
+  if (!hw.op_cost) return std::string();
+  const serving::OpTableStats s = hw.op_cost->stats();
+  const std::string& dir = s.cache_directory;
+  std::string line = "op table: " + std::to_string(s.lookups) + " lookups, " +
+                     std::to_string(s.memory_hits) + " in memory, " + std::to_string(s.disk_hits) +
+                     " from the op cache, " + std::to_string(s.simulated) + " simulated";
+  if (dir.empty()) return line + " (op cache bypassed)";
+  line += " (op cache " + dir + ", " + std::to_string(s.disk_writes) + " written";
+  if (s.disk_write_failures > 0) {
+    line += ", " + std::to_string(s.disk_write_failures) + " could not be written";
+  }
+  return line + ")";
+}
+
 namespace {
 
 serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::ModelConfig& model,
@@ -137,8 +181,10 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) {
     return (a.pool == "prefill" ? 0 : 1) < (b.pool == "prefill" ? 0 : 1);
   });
-  auto roofline = std::make_unique<serving::RooflineCostModel>(
-      model, hw.chip, pools, hw.network, hw.software, serving::RooflineOptions{}, hw.efficiency);
+  serving::RooflineOptions options;
+  options.op_cost = hw.op_cost;
+  auto roofline = std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network,
+                                                               hw.software, options, hw.efficiency);
   const bool disaggregated = pools.size() == 2;
   for (size_t i = 0; i < pools.size(); ++i) {
     const serving::PoolRole role = !disaggregated ? serving::PoolRole::kColocated

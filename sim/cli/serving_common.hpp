@@ -34,7 +34,23 @@ struct ServingHardware {
   // roofline; identity knobs and an empty description when none applies.
   serving::EfficiencyKnobs efficiency;
   std::string calibration;  // e.g. "h200-hgx8.calibration.yaml"; empty: none applied
+  // The op-cost model behind the iteration pricer (sim/serving/op_cost_model.hpp); null: the
+  // roofline's closed form. Shared by every engine of the process (one op table per chip).
+  std::shared_ptr<const serving::OpCostModel> op_cost;
 };
+
+// The fidelities `inferencex` and `serve` price iterations at (docs/modelling.md).
+enum class ServingFidelity { kRoofline, kOpTable, kCycle };
+// "roofline", "op-table" or "cycle"; UsageError naming the choices otherwise.
+ServingFidelity parse_serving_fidelity(const std::string& text);
+std::string to_string(ServingFidelity fidelity);
+
+// Puts the simulated op table of hw's chip behind its pricing (the op-table fidelity): builds the
+// chip model (before the process simulates anything) and drops the calibration knobs, which
+// were fitted to the closed form. `persistent_cache`: read and write the on-disk op cache.
+void use_op_table(ServingHardware& hw, bool persistent_cache);
+// The op table's hits and misses, one line for stderr (empty without an op table).
+std::string op_table_report(const ServingHardware& hw);
 
 // The provenance line of a run's calibration: the overlay applied, or "none (...)".
 std::string calibration_label(const ServingHardware& hw);

@@ -83,7 +83,10 @@ namespace {
 
 std::string si(double value, const std::string& unit) { return format_si(value, unit, 6); }
 
-std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
+std::string dump_chip(const models::ChipParams& p, const std::string& energy, int digits = 6) {
+  const auto si = [digits](double value, const std::string& unit) {
+    return format_si(value, unit, digits);
+  };
   YAML::Emitter o;
   o << YAML::BeginMap << YAML::Key << "chip" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "name" << YAML::Value << p.name;
@@ -120,7 +123,15 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::Key << "bandwidth" << YAML::Value << si(p.shared_sram.bandwidth.si(), "B/s");
   o << YAML::Key << "banks" << YAML::Value << p.shared_sram.banks << YAML::EndMap;
   o << YAML::Key << "noc" << YAML::Value << YAML::BeginMap << YAML::Key << "latency" << YAML::Value
-    << si(p.noc.latency.si(), "s") << YAML::EndMap;
+    << si(p.noc.latency.si(), "s");
+  if (p.noc.topology == models::NocTopology::kMesh) {
+    o << YAML::Key << "topology" << YAML::Value << "mesh";
+    o << YAML::Key << "cols" << YAML::Value << p.noc.cols;
+    o << YAML::Key << "rows" << YAML::Value << p.noc.rows;
+    o << YAML::Key << "link_bandwidth" << YAML::Value << si(p.noc.link_bandwidth.si(), "B/s");
+    o << YAML::Key << "hop_latency" << YAML::Value << si(p.noc.hop_latency.si(), "s");
+  }
+  o << YAML::EndMap;
   o << YAML::Key << "hbm" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "stacks" << YAML::Value << p.hbm.stacks;
   o << YAML::Key << "channels_per_stack" << YAML::Value << p.hbm.channels_per_stack;
@@ -192,6 +203,15 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy) {
   o << YAML::EndMap << YAML::EndMap;
   return std::string(o.c_str()) + "\n";
 }
+
+}  // namespace
+
+std::string chip_fingerprint(const models::ChipParams& chip) {
+  // Every field at full precision: two chips that differ anywhere differ here.
+  return dump_chip(chip, chip.energy.name, 17);
+}
+
+namespace {
 
 std::string dump_energy(const models::EnergyTable& t) {
   YAML::Emitter o;

@@ -45,6 +45,7 @@ struct ComputeRec {
   std::array<double, models::kMathPrecisionCount> macs{};
   double vector_flops = 0;
   bool shared = false;  // attention-DP: works on every rank's tokens (the FFN / MoE side)
+  int32_t op = -1;      // index into StageOps::ops (only with an op-cost model)
 };
 
 struct CollectiveRec {
@@ -57,6 +58,7 @@ struct CollectiveRec {
 
 struct StageOps {
   std::vector<ComputeRec> compute;
+  std::vector<workloads::Op> ops;  // the ops themselves, kept only for an op-cost model
   std::vector<CollectiveRec> collectives;
   int64_t layers = 0;
 };
@@ -247,6 +249,10 @@ struct RooflineCostModel::Impl {
         const bool shared = spans(node);
         if (node.kind == workloads::TraceNodeKind::kCompute) {
           ComputeRec r = price_op(node.op, key);
+          if (options.op_cost) {
+            r.op = static_cast<int32_t>(stage.ops.size());
+            stage.ops.push_back(node.op);
+          }
           if (shared) {
             r.shared = true;
             r.compute_s /= copies;
@@ -298,12 +304,30 @@ struct RooflineCostModel::Impl {
     return interpolate(it->second, size);
   }
 
+  // One fused op through the op-cost model. Attention is priced per part (each group attends
+  // to its own contexts) and the parts' times add; every other op is fused into one kernel.
+  OpPrice price_fused(const std::vector<OpShare>& parts) const {
+    if (parts.front().op->kind != workloads::OpKind::kAttention || parts.size() == 1) {
+      return options.op_cost->price(fuse_ops(parts));
+    }
+    OpPrice sum;
+    for (const OpShare& part : parts) {
+      const OpPrice p = options.op_cost->price(fuse_ops({part}));
+      sum.time += p.time;
+      sum.compute_time += p.compute_time;
+      sum.memory_time += p.memory_time;
+      sum.counts += p.counts;
+    }
+    return sum;
+  }
+
   IterationCost price_groups(const IterationBatch& batch, const std::vector<GroupKey>& groups,
                              bool cached) const {
     struct Acc {
       double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
       OpClass cls = OpClass::kOther;
       std::array<double, models::kMathPrecisionCount> macs{};
+      std::vector<OpShare> parts;  // with an op-cost model: the groups' ops to fuse
     };
     struct CAcc {
       workloads::CollectiveKind kind{};
@@ -369,6 +393,10 @@ struct RooflineCostModel::Impl {
           a.other_b += r.other_b;
           a.vector_flops += r.vector_flops;
           for (size_t p = 0; p < a.macs.size(); ++p) a.macs[p] += r.macs[p];
+          if (r.op >= 0) {
+            a.parts.push_back(OpShare{&st.ops[static_cast<size_t>(r.op)],
+                                      r.shared ? 1.0 / d(groups[gi].ranks) : 1.0});
+          }
         }
         for (const CollectiveRec& r : st.collectives) {
           CAcc& c = cacc[static_cast<size_t>(r.key) * slots + slot_of(gi, r.shared)];
@@ -391,6 +419,25 @@ struct RooflineCostModel::Impl {
         double op_s = -1, op_mem = 0, op_compute = 0;
         for (size_t slot = 0; slot < slots; ++slot) {
           const Acc& a = acc[static_cast<size_t>(k) * slots + slot];
+          const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
+          if (options.op_cost) {
+            if (a.parts.empty()) continue;
+            const OpPrice price = price_fused(a.parts);
+            const double t = price.time.si();
+            if (t > op_s) {
+              op_s = t;
+              op_mem = price.compute_bound() ? 0.0 : t;
+              op_compute = price.compute_bound() ? t : 0.0;
+            }
+            models::ActionCounts c = price.counts;
+            for (size_t p = 0; p < c.macs.size(); ++p) counts.macs[p] += c.macs[p] * w;
+            counts.vector_flops += c.vector_flops * w;
+            counts.hbm = counts.hbm + c.hbm * w;
+            counts.noc = counts.noc + c.noc * w;
+            counts.shared_sram = counts.shared_sram + c.shared_sram * w;
+            counts.tile_sram = counts.tile_sram + c.tile_sram * w;
+            continue;
+          }
           const double bytes = a.weight_b + a.other_b;
           const double mem_s = efficiency.memory_time(bytes, hbm_bw, a.cls);
           const double compute_s = efficiency.compute_time(a.compute_s, a.cls);
@@ -400,7 +447,6 @@ struct RooflineCostModel::Impl {
             op_mem = mem_s;
             op_compute = compute_s;
           }
-          const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
           for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p] * w;
           counts.vector_flops += a.vector_flops * w;
           counts.hbm = counts.hbm + Bytes(bytes * w);
@@ -570,6 +616,10 @@ void RooflineCostModel::set_efficiency(const EfficiencyKnobs& knobs) {
 }
 
 const EfficiencyKnobs& RooflineCostModel::efficiency() const { return impl_->efficiency; }
+
+std::string RooflineCostModel::fidelity() const {
+  return impl_->options.op_cost ? impl_->options.op_cost->fidelity() : std::string("roofline");
+}
 
 IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
   const Impl& m = *impl_;

@@ -42,6 +42,7 @@
 #include "models/network/topology.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
+#include "sim/serving/op_cost_model.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
 
@@ -62,6 +63,11 @@ struct RooflineOptions {
   bool collapse_decodes = true;  // false: one group per distinct decode context (reference)
   // Priced groups kept per pool before the cache is dropped; bounds memory on long sweeps.
   size_t max_cached_groups = 4096;
+  // Each fused op's hardware time and actions from this model (the simulated op table,
+  // sim/engine/simulated_op_cost.hpp) instead of the closed form; null: the closed form. With
+  // one, the calibration knobs' fractions do not apply (they were fitted to the closed form; the
+  // chip model's own efficiencies take their place); per_op and per_iteration still do.
+  std::shared_ptr<const OpCostModel> op_cost = nullptr;
 };
 
 // Rounds `value` to its bucket's centre: exact below 2^bits, else to a multiple of
@@ -108,6 +114,9 @@ class RooflineCostModel : public IterationCostModel {
   // to evaluate many knob sets on one mapping cheaply).
   void set_efficiency(const EfficiencyKnobs& knobs);
   const EfficiencyKnobs& efficiency() const;
+
+  // The fidelity that prices ops: "roofline", or the op-cost model's.
+  std::string fidelity() const;
 
   int64_t cache_hits() const { return hits_; }
   int64_t cache_misses() const { return misses_; }

@@ -1,0 +1,211 @@
+#include "sim/engine/simulated_op_cost.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <systemc>
+
+#include "models/chip/chip_module.hpp"
+#include "models/chip/run_simulation.hpp"
+#include "models/compute/tiling_policy.hpp"
+#include "sim/base/error.hpp"
+#include "sim/config/config_files.hpp"
+#include "sim/engine/lowering.hpp"
+#include "sim/engine/op_cache_store.hpp"
+#include "sim/engine/op_model_version.hpp"
+#include "sim/stats/op_accounting.hpp"
+
+namespace scoville::engine {
+
+namespace {
+
+// `bits` + 1 significant bits: relative error at most 2^-(bits + 2).
+double bucket_real(double v, int bits) {
+  if (!(v > 0)) return v;
+  int exponent = 0;
+  const double mantissa = std::frexp(v, &exponent);  // [0.5, 1)
+  const double steps = std::ldexp(1.0, bits + 1);
+  return std::ldexp(std::round(mantissa * steps) / steps, exponent);
+}
+
+// The nearest bucket edge: exact below 2^bits, else the nearest multiple of
+// 2^(floor(log2 v) - bits). Edges, not centres: sizes a workload favours (powers of two, multiples
+// of a tile) are edges themselves, so they are simulated as they are and never priced through a
+// neighbour that splits into tiles differently.
+int64_t bucket_edge(int64_t v, int bits) {
+  if (v < (int64_t{1} << bits)) return v;
+  int log2 = 0;
+  while ((v >> (log2 + 1)) != 0) ++log2;
+  const int64_t width = int64_t{1} << (log2 - bits);
+  return (v + width / 2) / width * width;
+}
+
+// Every field that reaches the chip model, at full precision (the label does not).
+std::string descriptor_key(const models::WorkDescriptor& w) {
+  std::ostringstream k;
+  k.precision(17);
+  k << static_cast<int>(w.work_class) << ' ' << w.m << ' ' << w.n << ' ' << w.k << ' '
+    << w.instances << ' ' << static_cast<int>(w.math) << ' ' << w.flops.si() << ' '
+    << w.stream_bytes.si() << ' ' << w.hbm_write_bytes.si() << ' ' << w.activation_in_bytes.si()
+    << ' ' << w.activation_out_bytes.si() << ' ' << static_cast<int>(w.hbm_pattern.access) << ' '
+    << w.hbm_pattern.request_bytes << ' ' << w.hbm_pattern.stride_bytes << ' '
+    << w.hbm_pattern.span_bytes;
+  return k.str();
+}
+
+// Exact text of a double (hexadecimal floating point round-trips every bit).
+std::string exact(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%a", v);
+  return buffer;
+}
+
+std::optional<SimulatedOp> parse_entry(const std::string& text) {
+  SimulatedOp op;
+  std::istringstream in(text);
+  std::string elapsed, compute;
+  if (!(in >> elapsed >> compute)) return std::nullopt;
+  char* end = nullptr;
+  op.elapsed_s = std::strtod(elapsed.c_str(), &end);
+  if (end == elapsed.c_str() || *end != '\0') return std::nullopt;
+  op.compute_s = std::strtod(compute.c_str(), &end);
+  if (end == compute.c_str() || *end != '\0') return std::nullopt;
+  if (!(op.elapsed_s >= 0) || !(op.compute_s >= 0)) return std::nullopt;
+  return op;
+}
+
+}  // namespace
+
+std::string chip_model_version() { return kOpModelVersion; }
+
+SimulatedOpCost::SimulatedOpCost(models::ChipParams chip, SimulatedOpCostOptions options)
+    : chip_(std::move(chip)), options_(std::move(options)) {
+  if (options_.bucket_bits < 1 || options_.bucket_bits > 20) {
+    throw InputError(SourceLocation{"<op table>", 0, 0}, "bucket_bits", "expected 1 to 20");
+  }
+  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
+    throw ScovilleError(
+        "the simulated op table for chip '" + chip_.name +
+        "' must be built before the process simulates anything (SystemC elaborates once)");
+  }
+  static int count = 0;  // module names must be unique in the process
+  const std::string name = "op_table" + std::to_string(count++);
+  module_ = std::make_unique<models::ChipModule>(name.c_str(), chip_);
+  key_prefix_ = config::chip_fingerprint(chip_) + "\nchip-model " + chip_model_version() + "\n";
+  if (options_.cache_dir) {
+    std::optional<std::string> dir = *options_.cache_dir;
+    if (dir->empty()) dir = default_op_cache_dir();
+    if (dir) store_ = std::make_unique<OpCacheStore>(*dir);
+  }
+}
+
+SimulatedOpCost::~SimulatedOpCost() = default;
+
+serving::OpTableStats SimulatedOpCost::stats() const {
+  serving::OpTableStats s = stats_;
+  s.cache_directory = cache_directory();
+  return s;
+}
+
+std::string SimulatedOpCost::cache_directory() const {
+  return store_ ? store_->directory() : std::string();
+}
+
+models::WorkDescriptor SimulatedOpCost::bucketed(const models::WorkDescriptor& work) const {
+  const int bits = options_.bucket_bits;
+  models::WorkDescriptor b = work;
+  b.label.clear();
+  b.m = bucket_edge(work.m, bits);
+  b.n = bucket_edge(work.n, bits);
+  b.instances = bucket_edge(work.instances, bits);
+  b.flops = Flops(bucket_real(work.flops.si(), bits));
+  b.stream_bytes = Bytes(bucket_real(work.stream_bytes.si(), bits));
+  b.hbm_write_bytes = Bytes(bucket_real(work.hbm_write_bytes.si(), bits));
+  b.activation_in_bytes = Bytes(bucket_real(work.activation_in_bytes.si(), bits));
+  b.activation_out_bytes = Bytes(bucket_real(work.activation_out_bytes.si(), bits));
+  return b;
+}
+
+double SimulatedOpCost::roofline_s(const models::WorkDescriptor& w) const {
+  const double rate = w.work_class == models::WorkClass::kVector
+                          ? chip_.peak_vector_rate().si()
+                          : chip_.peak_flop_rate(w.math).si();
+  const double compute = rate > 0 ? w.flops.si() / rate : 0.0;
+  const double memory =
+      (w.stream_bytes.si() + w.hbm_write_bytes.si()) / chip_.hbm.peak_bandwidth().si();
+  return std::max(compute, memory);
+}
+
+SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work) const {
+  module_->set_program({work});
+  models::run_simulation();
+  const std::vector<models::OpRecord>& records = module_->records();
+  if (records.size() != 1) {
+    throw ScovilleError("op table: the chip model stopped before op '" + work.label + "' finished");
+  }
+  const models::OpRecord& r = records.front();
+  SimulatedOp op;
+  op.elapsed_s = r.elapsed().si();
+  op.compute_s =
+      cycles_to_duration(r.max_tile_compute_cycles, chip_.tiles.clock * r.clock_scale).si();
+  return op;
+}
+
+SimulatedOp SimulatedOpCost::lookup(const models::WorkDescriptor& key_work) const {
+  const std::string key = descriptor_key(key_work);
+  ++stats_.lookups;
+  const auto it = table_.find(key);
+  if (it != table_.end()) {
+    ++stats_.memory_hits;
+    return it->second;
+  }
+  const std::string disk_key = key_prefix_ + key;
+  if (store_) {
+    if (const std::optional<std::string> text = store_->get(disk_key)) {
+      if (const std::optional<SimulatedOp> op = parse_entry(*text)) {
+        ++stats_.disk_hits;
+        table_.emplace(key, *op);
+        return *op;
+      }
+    }
+  }
+  ++stats_.simulated;
+  const SimulatedOp op = simulate(key_work);
+  table_.emplace(key, op);
+  if (store_) {
+    if (store_->put(disk_key, exact(op.elapsed_s) + ' ' + exact(op.compute_s) + '\n')) {
+      ++stats_.disk_writes;
+    } else {
+      ++stats_.disk_write_failures;
+    }
+  }
+  return op;
+}
+
+serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work) const {
+  serving::OpPrice price;
+  const models::TilePlan plan = models::TilingPolicy(chip_).plan(work);
+  models::OpRecord planned;
+  planned.planned = plan.totals();
+  price.counts = stats::count_actions(planned, work);
+  price.memory_time = price.counts.hbm / chip_.hbm.peak_bandwidth();
+  const models::WorkDescriptor key_work = bucketed(work);
+  const SimulatedOp op = lookup(key_work);
+  // The bucketed op's time carried to this op's sizes by their roofline times.
+  const double own = roofline_s(work);
+  const double keyed = roofline_s(key_work);
+  const double ratio = own > 0 && keyed > 0 ? own / keyed : 1.0;
+  price.time = Duration(op.elapsed_s * ratio);
+  price.compute_time = cycles_to_duration(plan.max_tile_compute_cycles(), chip_.tiles.clock);
+  return price;
+}
+
+serving::OpPrice SimulatedOpCost::price(const workloads::Op& op) const {
+  if (op.instances == 0) return {};
+  return price_work(lower(op, chip_));
+}
+
+}  // namespace scoville::engine

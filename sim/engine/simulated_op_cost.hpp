@@ -1,0 +1,98 @@
+// The simulated op table (docs/modelling.md, "Fidelity as a backend"): an OpCostModel that runs
+// each distinct op once on an elaborated SystemC ChipModule of the chip (tiling, tiles, shared
+// SRAM, NoC, HBM channel timing) and keeps the result.
+//
+// Key and bucketing. An op is lowered to its work descriptor (sim/engine/lowering) and every size
+// in it is rounded to a bucket: integers (m, n, instances) exactly below 2^bucket_bits and to the
+// nearest multiple of 2^(floor(log2 v) - bucket_bits) above (edges, so that powers of two stay
+// themselves); FLOPs and byte counts to bucket_bits + 1 significant bits. The bucketed descriptor
+// is simulated (once per process, and once per machine through the persistent op cache), and its
+// time is carried to the op's own sizes by the ratio of the two descriptors' roofline times (max of
+// FLOPs at peak and HBM bytes at peak bandwidth): exact for the sizes the roofline scales with,
+// second order in the bucket width otherwise. tests/sim/simulated_op_cost_test.cpp bounds the
+// error. Action counts (energy) come from the op's own tile plan, unbucketed: they need no
+// simulation.
+//
+// An op runs alone on the chip: the full-iteration engine (SystemEngine) also lets a tile fetch
+// the next op's operands while the current one drains (chips with prefetch_next_op) and lets
+// consecutive ops meet the HBM refresh at other phases; the table does neither. The difference
+// is measured against the full iteration (docs/performance.md).
+//
+// SystemC elaborates one design per process: construct every SimulatedOpCost (one per chip) before
+// anything calls sc_start(), and share it (it is meant to be shared by every cost model of the
+// process: a mapping search reuses one table).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "models/chip/chip_params.hpp"
+#include "models/compute/work_descriptor.hpp"
+#include "sim/serving/op_cost_model.hpp"
+
+namespace scoville::models {
+class ChipModule;
+}
+
+namespace scoville::engine {
+
+class OpCacheStore;
+
+struct SimulatedOpCostOptions {
+  int bucket_bits = 5;  // relative bucket width 2^-5 above 32
+  // The persistent op cache (sim/engine/op_cache_store.hpp): nullopt bypasses it; an empty
+  // string uses default_op_cache_dir() (none there: bypassed).
+  std::optional<std::string> cache_dir = std::string();
+};
+
+// One simulated op: its wall time and the slowest tile's compute time.
+struct SimulatedOp {
+  double elapsed_s = 0;
+  double compute_s = 0;
+};
+
+class SimulatedOpCost : public serving::OpCostModel {
+ public:
+  // Elaborates a ChipModule for `chip`. Throws ScovilleError once the process has simulated
+  // (SystemC elaborates once) and InputError for bucket_bits outside 1 .. 20.
+  explicit SimulatedOpCost(models::ChipParams chip, SimulatedOpCostOptions options = {});
+  ~SimulatedOpCost() override;
+  SimulatedOpCost(const SimulatedOpCost&) = delete;
+  SimulatedOpCost& operator=(const SimulatedOpCost&) = delete;
+
+  serving::OpPrice price(const workloads::Op& op) const override;
+  std::string fidelity() const override { return "op-table"; }
+  serving::OpTableStats stats() const override;
+
+  // The descriptor the table keys `work` by (sizes bucketed).
+  models::WorkDescriptor bucketed(const models::WorkDescriptor& work) const;
+  // Runs exactly `work` on the chip model: no table, no bucketing (the detailed path).
+  SimulatedOp simulate(const models::WorkDescriptor& work) const;
+  // The price of a lowered op through the table (what price() does after lowering).
+  serving::OpPrice price_work(const models::WorkDescriptor& work) const;
+
+  const models::ChipParams& chip() const { return chip_; }
+  // Where the persistent cache is, or empty when bypassed.
+  std::string cache_directory() const;
+
+ private:
+  SimulatedOp lookup(const models::WorkDescriptor& key_work) const;
+  double roofline_s(const models::WorkDescriptor& work) const;
+
+  models::ChipParams chip_;
+  SimulatedOpCostOptions options_;
+  std::string key_prefix_;  // chip fingerprint + chip-model version
+  std::unique_ptr<models::ChipModule> module_;
+  std::unique_ptr<OpCacheStore> store_;
+  mutable std::map<std::string, SimulatedOp> table_;
+  mutable serving::OpTableStats stats_;
+};
+
+// The chip-model version in persistent keys: a hash of the chip model's sources, made at build
+// time (an edit of them changes every key).
+std::string chip_model_version();
+
+}  // namespace scoville::engine
