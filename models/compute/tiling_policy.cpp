@@ -88,6 +88,7 @@ void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks,
   const double blocks =
       std::min(static_cast<double>(kMaxBlocksPerTile), std::max({1.0, by_slot, for_overlap}));
   const WorkBlock one = scaled(total, 1.0 / blocks);
+  tile_blocks.reserve(tile_blocks.size() + static_cast<size_t>(blocks));
   for (int64_t i = 0; i < static_cast<int64_t>(blocks); ++i) tile_blocks.push_back(one);
 }
 

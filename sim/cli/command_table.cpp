@@ -17,6 +17,7 @@ extern const char kInferencexUsage[];
 extern const char kServeUsage[];
 extern const char kValidateUsage[];
 extern const char kCalibrateUsage[];
+extern const char kOpCacheUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -33,6 +34,7 @@ const std::vector<CommandEntry>& command_table() {
       {"serve", kServeUsage, serve_command},
       {"validate", kValidateUsage, validate_command},
       {"calibrate", kCalibrateUsage, calibrate_command},
+      {"op-cache", kOpCacheUsage, op_cache_command},
   };
   return table;
 }

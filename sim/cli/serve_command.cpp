@@ -1,7 +1,8 @@
 // `scoville serve`: one serving study from a scenario file (open loop, bursty, trace replay or a
-// closed loop), priced by the roofline cost model.
+// closed loop), priced by the roofline cost model or (--fidelity op-table) the simulated op table.
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ extern const char kServeUsage[] =
       --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
                                     scenario's power.cap; the chip needs power_management)
       --no-calibration              ignore the system file's calibration overlay (raw peaks)
+      --fidelity roofline|op-table  op pricing (default roofline): op-table runs every
+                                    distinct op once on the SystemC chip model (persistent op
+                                    cache; calibration not applied; docs/serving.md)
+      --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points (one row) and /requests (atomically)
       --quiet                       no progress output
@@ -38,7 +43,8 @@ extern const char kServeUsage[] =
 
 int serve_command(const Invocation& invocation, std::ostream& out) {
   std::string scenario_file, output_file;
-  bool json = false, calibration = true;
+  bool json = false, calibration = true, op_cache = true, quiet = false;
+  std::string fidelity = "roofline";
   std::optional<uint64_t> seed;
   std::optional<std::string> power_cap;
   ServingTraceArgs trace;
@@ -56,8 +62,12 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       json = true;
     } else if (a.is("--no-calibration")) {
       calibration = false;
+    } else if (a.is("--fidelity")) {
+      fidelity = a.value();
+    } else if (a.is("--no-op-cache")) {
+      op_cache = false;
     } else if (a.is("--quiet")) {
-      // Nothing to report for a single study; accepted for symmetry with inferencex.
+      quiet = true;
     } else if (a.is("-o") || a.is("--output")) {
       output_file = a.value();
     } else {
@@ -65,6 +75,14 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     }
   }
   if (scenario_file.empty()) throw UsageError{"--scenario is required"};
+  const ServingFidelity level = parse_serving_fidelity(fidelity);
+  if (level == ServingFidelity::kCycle) {
+    throw UsageError{"serve: --fidelity cycle is not available (inferencex has it); expected "
+                     "roofline or op-table"};
+  }
+  if (!op_cache && level != ServingFidelity::kOpTable) {
+    throw UsageError{"--no-op-cache needs --fidelity op-table"};
+  }
   const output::TraceOptions trace_options = serving_trace_options(trace);
   const config::ServingStudySpec spec = config::load_scenario(scenario_file);
   const config::DataPaths paths = config::DataPaths::from_environment();
@@ -85,6 +103,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   } else {
     apply_power_cap(hw, spec.power_cap, spec.power_cap_at, "scenario.power.cap");
   }
+  // The op table's chip model is elaborated here, before anything simulates.
+  if (level == ServingFidelity::kOpTable) use_op_table(hw, op_cache);
   ServingEngine engine = make_engine(hw, model, spec.mapping, spec.scheduler);
   serving::ServingScenario scenario;
   scenario.workload = spec.requests;
@@ -113,6 +133,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
         output::Provenance::current(invocation.argc, invocation.argv, run_seed), trace_options);
   }
   fill_point_stats(point);
+  if (!quiet && hw.op_cost) std::cerr << "scoville: " << op_table_report(hw) << "\n";
   std::vector<ServingPoint> points{point};
   mark_pareto(points);
   if (!output_file.empty()) {
@@ -121,13 +142,13 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      {"system", hw.system_name},
                      {"chip", hw.chip.name},
                      {"model", model.name()},
-                     {"fidelity", "roofline"},
+                     {"fidelity", fidelity},
                      {"calibration", calibration_label(hw)}});
   }
   if (json) {
     std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
                          "\", \"system\": \"" + output::json_escape(hw.system_name) +
-                         "\", \"fidelity\": \"roofline\", \"calibration\": \"" +
+                         "\", \"fidelity\": \"" + fidelity + "\", \"calibration\": \"" +
                          output::json_escape(calibration_label(hw)) + "\", \"summary\": {";
     bool first = true;
     for (const auto& [name, value] : point.result.metrics.named()) {
@@ -139,7 +160,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     return 0;
   }
   out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
-      << " (" << hw.chip.name << "), roofline fidelity (docs/serving.md), calibration "
+      << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), calibration "
       << calibration_label(hw) << "\n";
   for (const auto& [name, value] : point.result.metrics.named()) {
     char buffer[96];

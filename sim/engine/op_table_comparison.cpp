@@ -40,8 +40,9 @@ std::vector<ComparisonCase> floor_cases() {
 
 std::vector<ComparisonCase> quick_cases() {
   return {
-      {"llama-3.1-8b, h200, short", "h200-hgx8", "llama-3.1-8b", 1, 1, 1024, 8, 2048},
-      {"gpt-oss-120b, h200-hgx8, tp8, short", "h200-hgx8", "gpt-oss-120b", 8, 1, 1024, 16, 2048},
+      // Sizes between bucket edges, so that the table prices them through neighbours.
+      {"llama-3.1-8b, h200, short", "h200-hgx8", "llama-3.1-8b", 1, 1, 1000, 9, 2000},
+      {"gpt-oss-120b, h200-hgx8, tp8, short", "h200-hgx8", "gpt-oss-120b", 8, 1, 1000, 13, 1900},
   };
 }
 

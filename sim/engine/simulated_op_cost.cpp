@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include <systemc>
@@ -54,6 +55,27 @@ std::string descriptor_key(const models::WorkDescriptor& w) {
     << w.hbm_pattern.request_bytes << ' ' << w.hbm_pattern.stride_bytes << ' '
     << w.hbm_pattern.span_bytes;
   return k.str();
+}
+
+// The same fields as raw bytes: an exact key that costs no number formatting (the table is
+// asked hundreds of thousands of times in a sweep; the text form is made only for the disk).
+std::string binary_key(const models::WorkDescriptor& w) {
+  const int64_t ints[] = {static_cast<int64_t>(w.work_class),
+                          w.m,
+                          w.n,
+                          w.k,
+                          w.instances,
+                          static_cast<int64_t>(w.math),
+                          static_cast<int64_t>(w.hbm_pattern.access),
+                          static_cast<int64_t>(w.hbm_pattern.request_bytes),
+                          static_cast<int64_t>(w.hbm_pattern.stride_bytes),
+                          static_cast<int64_t>(w.hbm_pattern.span_bytes)};
+  const double reals[] = {w.flops.si(), w.stream_bytes.si(), w.hbm_write_bytes.si(),
+                          w.activation_in_bytes.si(), w.activation_out_bytes.si()};
+  std::string key(sizeof ints + sizeof reals, '\0');
+  std::memcpy(&key[0], ints, sizeof ints);
+  std::memcpy(&key[sizeof ints], reals, sizeof reals);
+  return key;
 }
 
 // Exact text of a double (hexadecimal floating point round-trips every bit).
@@ -118,14 +140,59 @@ models::WorkDescriptor SimulatedOpCost::bucketed(const models::WorkDescriptor& w
   const int bits = options_.bucket_bits;
   models::WorkDescriptor b = work;
   b.label.clear();
-  b.m = bucket_edge(work.m, bits);
-  b.n = bucket_edge(work.n, bits);
-  b.instances = bucket_edge(work.instances, bits);
-  b.flops = Flops(bucket_real(work.flops.si(), bits));
-  b.stream_bytes = Bytes(bucket_real(work.stream_bytes.si(), bits));
-  b.hbm_write_bytes = Bytes(bucket_real(work.hbm_write_bytes.si(), bits));
-  b.activation_in_bytes = Bytes(bucket_real(work.activation_in_bytes.si(), bits));
-  b.activation_out_bytes = Bytes(bucket_real(work.activation_out_bytes.si(), bits));
+  const double m = static_cast<double>(std::max<int64_t>(1, work.m));
+  const double n = static_cast<double>(std::max<int64_t>(1, work.n));
+  const double inst = static_cast<double>(std::max<int64_t>(1, work.instances));
+  // A quantity per unit of the dimensions it grows with (bytes per weight, per key, ...), rounded
+  // so that every op of a model shares it, times the bucketed dimensions: the key is then the
+  // dimensions alone, however the op's sizes were reached.
+  const auto rescale = [bits](double total, double units, double bucketed_units) {
+    return bucket_real(total / units, bits) * bucketed_units;
+  };
+  switch (work.work_class) {
+    case models::WorkClass::kMatmul: {
+      // The tiling reads m, n, k, instances and bytes per element; FLOPs follow from the shape.
+      b.m = bucket_edge(work.m, bits);
+      b.instances = bucket_edge(work.instances, bits);
+      const double bm = static_cast<double>(std::max<int64_t>(1, b.m));
+      const double bi = static_cast<double>(std::max<int64_t>(1, b.instances));
+      b.flops = Flops(rescale(work.flops.si(), inst * m, bi * bm));
+      b.stream_bytes = Bytes(rescale(work.stream_bytes.si(), inst, bi));
+      b.hbm_write_bytes = Bytes(rescale(work.hbm_write_bytes.si(), inst * m, bi * bm));
+      b.activation_in_bytes = Bytes(rescale(work.activation_in_bytes.si(), inst * m, bi * bm));
+      b.activation_out_bytes = Bytes(rescale(work.activation_out_bytes.si(), inst * m, bi * bm));
+      break;
+    }
+    case models::WorkClass::kAttention: {
+      // Queries (m), keys (n) and units (instances): FLOPs grow with all three (their ratio to
+      // the full product is the causal mask's saving), KV reads with keys x units, the rest with
+      // queries x units.
+      b.m = bucket_edge(work.m, bits);
+      b.n = bucket_edge(work.n, bits);
+      b.instances = bucket_edge(work.instances, bits);
+      const double bm = static_cast<double>(std::max<int64_t>(1, b.m));
+      const double bn = static_cast<double>(std::max<int64_t>(1, b.n));
+      const double bi = static_cast<double>(std::max<int64_t>(1, b.instances));
+      b.flops = Flops(rescale(work.flops.si(), inst * m * n, bi * bm * bn));
+      b.stream_bytes = Bytes(rescale(work.stream_bytes.si(), inst * n, bi * bn));
+      b.hbm_write_bytes = Bytes(rescale(work.hbm_write_bytes.si(), inst * m, bi * bm));
+      b.activation_in_bytes = Bytes(rescale(work.activation_in_bytes.si(), inst * m, bi * bm));
+      b.activation_out_bytes = Bytes(rescale(work.activation_out_bytes.si(), inst * m, bi * bm));
+      break;
+    }
+    case models::WorkClass::kVector:
+      // Spread evenly over the tiles: only the totals matter, not the shape.
+      b.m = 0;
+      b.n = 0;
+      b.k = 0;
+      b.instances = 1;
+      b.flops = Flops(bucket_real(work.flops.si(), bits));
+      b.stream_bytes = Bytes(bucket_real(work.stream_bytes.si(), bits));
+      b.hbm_write_bytes = Bytes(bucket_real(work.hbm_write_bytes.si(), bits));
+      b.activation_in_bytes = Bytes(bucket_real(work.activation_in_bytes.si(), bits));
+      b.activation_out_bytes = Bytes(bucket_real(work.activation_out_bytes.si(), bits));
+      break;
+  }
   return b;
 }
 
@@ -155,14 +222,14 @@ SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work) const 
 }
 
 SimulatedOp SimulatedOpCost::lookup(const models::WorkDescriptor& key_work) const {
-  const std::string key = descriptor_key(key_work);
+  const std::string key = binary_key(key_work);
   ++stats_.lookups;
   const auto it = table_.find(key);
   if (it != table_.end()) {
     ++stats_.memory_hits;
     return it->second;
   }
-  const std::string disk_key = key_prefix_ + key;
+  const std::string disk_key = key_prefix_ + descriptor_key(key_work);
   if (store_) {
     if (const std::optional<std::string> text = store_->get(disk_key)) {
       if (const std::optional<SimulatedOp> op = parse_entry(*text)) {
@@ -186,6 +253,15 @@ SimulatedOp SimulatedOpCost::lookup(const models::WorkDescriptor& key_work) cons
 }
 
 serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work) const {
+  // An op met before is answered whole: the tile plan below costs more than the table lookup.
+  const std::string exact_key = binary_key(work);
+  const auto known = priced_.find(exact_key);
+  if (known != priced_.end()) {
+    ++stats_.lookups;
+    ++stats_.memory_hits;
+    return known->second;
+  }
+  if (priced_.size() >= kMaxPricedOps) priced_.clear();  // bounds memory; a pure function
   serving::OpPrice price;
   const models::TilePlan plan = models::TilingPolicy(chip_).plan(work);
   models::OpRecord planned;
@@ -194,12 +270,13 @@ serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work)
   price.memory_time = price.counts.hbm / chip_.hbm.peak_bandwidth();
   const models::WorkDescriptor key_work = bucketed(work);
   const SimulatedOp op = lookup(key_work);
-  // The bucketed op's time carried to this op's sizes by their roofline times.
-  const double own = roofline_s(work);
-  const double keyed = roofline_s(key_work);
-  const double ratio = own > 0 && keyed > 0 ? own / keyed : 1.0;
-  price.time = Duration(op.elapsed_s * ratio);
+  // The bucketed op's time carried to this op's sizes by the difference of their roofline
+  // times: exact for the fixed latencies of small ops (which a ratio would scale), and short by
+  // only (1 / achieved efficiency - 1) x the difference for ops that run at a throughput.
+  const double shift = roofline_s(work) - roofline_s(key_work);
+  price.time = Duration(std::max(op.elapsed_s + shift, op.elapsed_s * 0.5));
   price.compute_time = cycles_to_duration(plan.max_tile_compute_cycles(), chip_.tiles.clock);
+  priced_.emplace(exact_key, price);
   return price;
 }
 

@@ -7,11 +7,14 @@
 // nearest multiple of 2^(floor(log2 v) - bucket_bits) above (edges, so that powers of two stay
 // themselves); FLOPs and byte counts to bucket_bits + 1 significant bits. The bucketed descriptor
 // is simulated (once per process, and once per machine through the persistent op cache), and its
-// time is carried to the op's own sizes by the ratio of the two descriptors' roofline times (max of
-// FLOPs at peak and HBM bytes at peak bandwidth): exact for the sizes the roofline scales with,
-// second order in the bucket width otherwise. tests/sim/simulated_op_cost_test.cpp bounds the
-// error. Action counts (energy) come from the op's own tile plan, unbucketed: they need no
-// simulation.
+// time is carried to the op's own sizes by adding the difference of the two descriptors' roofline
+// times (max of FLOPs at peak and HBM bytes at peak bandwidth): a fixed latency stays as it is, and
+// a throughput-bound op is off by (1 / achieved efficiency - 1) x that difference, itself at most
+// half a bucket. What this cannot follow are the model's discrete steps (a tile split, a block
+// count, HBM rows met at another alignment) between an op and its bucket edge: up to about 5% on
+// a single op, about 1% on an
+// iteration (tests/sim/simulated_op_cost_test.cpp, docs/performance.md). Action counts (energy)
+// come from the op's own tile plan, unbucketed: they need no simulation.
 //
 // An op runs alone on the chip: the full-iteration engine (SystemEngine) also lets a tile fetch
 // the next op's operands while the current one drains (chips with prefetch_next_op) and lets
@@ -28,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "models/chip/chip_params.hpp"
 #include "models/compute/work_descriptor.hpp"
@@ -87,7 +91,10 @@ class SimulatedOpCost : public serving::OpCostModel {
   std::string key_prefix_;  // chip fingerprint + chip-model version
   std::unique_ptr<models::ChipModule> module_;
   std::unique_ptr<OpCacheStore> store_;
-  mutable std::map<std::string, SimulatedOp> table_;
+  mutable std::map<std::string, SimulatedOp> table_;  // bucketed descriptor -> simulation
+  // Exact descriptor -> price (the plan's counts and the shifted time), at most kMaxPricedOps.
+  static constexpr size_t kMaxPricedOps = 1 << 16;
+  mutable std::unordered_map<std::string, serving::OpPrice> priced_;
   mutable serving::OpTableStats stats_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -45,7 +46,7 @@ struct ComputeRec {
   std::array<double, models::kMathPrecisionCount> macs{};
   double vector_flops = 0;
   bool shared = false;  // attention-DP: works on every rank's tokens (the FFN / MoE side)
-  int32_t op = -1;      // index into StageOps::ops (only with an op-cost model)
+  int32_t op = -1;      // the op's content id (Impl::op_contents; only with an op-cost model)
 };
 
 struct CollectiveRec {
@@ -58,7 +59,6 @@ struct CollectiveRec {
 
 struct StageOps {
   std::vector<ComputeRec> compute;
-  std::vector<workloads::Op> ops;  // the ops themselves, kept only for an op-cost model
   std::vector<CollectiveRec> collectives;
   int64_t layers = 0;
 };
@@ -86,6 +86,21 @@ std::pair<std::string, double> nccl_size(workloads::CollectiveKind kind, int64_t
   return {"all_reduce", bytes};
 }
 
+// What an op-cost model sees of an op, as raw bytes (its name and layer are not priced): equal
+// keys, equal prices, so the layers of a model share one answer.
+std::string op_content_key(const workloads::Op& op) {
+  const int64_t ints[] = {static_cast<int64_t>(op.kind),          op.m, op.n, op.k,
+                          op.instances, static_cast<int64_t>(op.weight_format),
+                          static_cast<int64_t>(op.math)};
+  const double reals[] = {op.flops.si(),          op.weight_bytes.si(),
+                          op.kv_read_bytes.si(),  op.kv_write_bytes.si(),
+                          op.activation_in_bytes.si(), op.activation_out_bytes.si()};
+  std::string key(sizeof ints + sizeof reals, '\0');
+  std::memcpy(&key[0], ints, sizeof ints);
+  std::memcpy(&key[sizeof ints], reals, sizeof reals);
+  return key;
+}
+
 }  // namespace
 
 int64_t bucket_value(int64_t value, int bits) {
@@ -111,6 +126,34 @@ struct RooflineCostModel::Impl {
   double hbm_bw = 0;
 
   mutable std::unordered_map<std::string, int32_t> key_ids;
+  // Op-cost model answers by the content of a fused op's parts (price_fused).
+  static constexpr size_t kMaxFusedPrices = size_t{1} << 16;
+  // A fused op: its parts as (content id, share).
+  using FusedKey = std::vector<std::pair<int32_t, double>>;
+  mutable std::map<FusedKey, OpPrice> fused_prices;
+  // Scratch of price_groups, kept between calls so that pricing allocates nothing per op.
+  struct PartLink {
+    int32_t content = -1;
+    double share = 1.0;
+    int32_t next = -1;
+  };
+  mutable std::vector<PartLink> part_pool;
+  mutable FusedKey fused_key;
+  // Distinct op contents (op_content_key -> id -> the op): the layers of a model and the groups
+  // of a sweep share a few hundred.
+  mutable std::unordered_map<std::string, int32_t> content_ids;
+  mutable std::vector<workloads::Op> op_contents;
+
+  int32_t content_id(const workloads::Op& op) const {
+    const auto [it, added] =
+        content_ids.emplace(op_content_key(op), static_cast<int32_t>(op_contents.size()));
+    if (added) {
+      op_contents.push_back(op);
+      op_contents.back().name.clear();  // not priced; the content key leaves it out too
+      op_contents.back().layer = -1;
+    }
+    return it->second;
+  }
   mutable std::vector<std::map<GroupKey, GroupOps>> group_cache;  // by pool
   mutable std::map<std::vector<int64_t>, IterationCost> batch_cache;
   // First endpoint of each pool: pools sit on consecutive chips in ServingSystem's order
@@ -250,8 +293,7 @@ struct RooflineCostModel::Impl {
         if (node.kind == workloads::TraceNodeKind::kCompute) {
           ComputeRec r = price_op(node.op, key);
           if (options.op_cost) {
-            r.op = static_cast<int32_t>(stage.ops.size());
-            stage.ops.push_back(node.op);
+            r.op = content_id(node.op);
           }
           if (shared) {
             r.shared = true;
@@ -306,7 +348,21 @@ struct RooflineCostModel::Impl {
 
   // One fused op through the op-cost model. Attention is priced per part (each group attends
   // to its own contexts) and the parts' times add; every other op is fused into one kernel.
-  OpPrice price_fused(const std::vector<OpShare>& parts) const {
+  // `key`: the parts' content; equal parts (the same op in every layer) are priced once.
+  OpPrice price_fused(const FusedKey& key) const {
+    const auto known = fused_prices.find(key);
+    if (known != fused_prices.end()) return known->second;
+    if (fused_prices.size() >= kMaxFusedPrices) fused_prices.clear();  // a pure function
+    std::vector<OpShare> parts;
+    for (const auto& [id, share] : key) {
+      parts.push_back(OpShare{&op_contents[static_cast<size_t>(id)], share});
+    }
+    const OpPrice price = price_parts(parts);
+    fused_prices.emplace(key, price);
+    return price;
+  }
+
+  OpPrice price_parts(const std::vector<OpShare>& parts) const {
     if (parts.front().op->kind != workloads::OpKind::kAttention || parts.size() == 1) {
       return options.op_cost->price(fuse_ops(parts));
     }
@@ -327,7 +383,8 @@ struct RooflineCostModel::Impl {
       double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
       OpClass cls = OpClass::kOther;
       std::array<double, models::kMathPrecisionCount> macs{};
-      std::vector<OpShare> parts;  // with an op-cost model: the groups' ops to fuse
+      // With an op-cost model: the groups' ops to fuse, a list in `pool` (no allocation per op).
+      int32_t first_part = -1, last_part = -1;
     };
     struct CAcc {
       workloads::CollectiveKind kind{};
@@ -374,6 +431,8 @@ struct RooflineCostModel::Impl {
     };
     for (int64_t s = 0; s < pp; ++s) {
       std::vector<Acc> acc(key_ids.size() * slots);
+      std::vector<PartLink>& links = part_pool;
+      links.clear();
       std::vector<CAcc> cacc(key_ids.size() * slots);
       std::vector<int32_t> order;  // first appearance, for a fixed summation order
       std::vector<int32_t> corder;
@@ -394,8 +453,11 @@ struct RooflineCostModel::Impl {
           a.vector_flops += r.vector_flops;
           for (size_t p = 0; p < a.macs.size(); ++p) a.macs[p] += r.macs[p];
           if (r.op >= 0) {
-            a.parts.push_back(OpShare{&st.ops[static_cast<size_t>(r.op)],
-                                      r.shared ? 1.0 / d(groups[gi].ranks) : 1.0});
+            const double share = r.shared ? 1.0 / d(groups[gi].ranks) : 1.0;
+            const int32_t link = static_cast<int32_t>(links.size());
+            links.push_back(PartLink{r.op, share, -1});
+            (a.last_part < 0 ? a.first_part : links[static_cast<size_t>(a.last_part)].next) = link;
+            a.last_part = link;
           }
         }
         for (const CollectiveRec& r : st.collectives) {
@@ -421,8 +483,14 @@ struct RooflineCostModel::Impl {
           const Acc& a = acc[static_cast<size_t>(k) * slots + slot];
           const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
           if (options.op_cost) {
-            if (a.parts.empty()) continue;
-            const OpPrice price = price_fused(a.parts);
+            if (a.first_part < 0) continue;
+            FusedKey& key = fused_key;
+            key.clear();
+            for (int32_t i = a.first_part; i >= 0; i = links[static_cast<size_t>(i)].next) {
+              key.emplace_back(links[static_cast<size_t>(i)].content,
+                               links[static_cast<size_t>(i)].share);
+            }
+            const OpPrice price = price_fused(key);
             const double t = price.time.si();
             if (t > op_s) {
               op_s = t;

@@ -1,0 +1,48 @@
+// `scoville op-cache`: where the persistent op cache of the op-table fidelity lives, how much it
+// holds, and clearing it (sim/engine/op_cache_store.hpp).
+#include <string>
+
+#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
+#include "sim/engine/op_cache_store.hpp"
+#include "sim/engine/simulated_op_cost.hpp"
+
+namespace scoville::cli {
+
+extern const char kOpCacheUsage[] =
+    R"(  scoville op-cache [info|clear]   the persistent op cache of --fidelity op-table: its
+                                    directory ($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops)
+                                    and entries; clear removes every entry
+)";
+
+int op_cache_command(const Invocation& invocation, std::ostream& out) {
+  std::string action = "info";
+  ArgReader a("scoville op-cache", invocation.args);
+  bool named = false;
+  while (a.next()) {
+    if (a.is_flag()) a.unknown();
+    if (named) throw UsageError("'scoville op-cache' takes one action: info or clear");
+    action = a.current();
+    named = true;
+  }
+  if (action != "info" && action != "clear") {
+    throw UsageError("'scoville op-cache': unknown action '" + action + "'; expected info or clear");
+  }
+  const std::optional<std::string> dir = engine::default_op_cache_dir();
+  if (!dir) {
+    out << "op cache: none (set SCOVILLE_CACHE_DIR, XDG_CACHE_HOME or HOME)\n";
+    return 0;
+  }
+  const engine::OpCacheStore store(*dir);
+  if (action == "clear") {
+    out << "op cache: removed " << store.clear() << " entries from " << *dir << "\n";
+    return 0;
+  }
+  out << "op cache: " << *dir << "\n"
+      << "entries: " << store.entries() << "\n"
+      << "chip model version: " << engine::chip_model_version()
+      << " (entries of other versions are never read)\n";
+  return 0;
+}
+
+}  // namespace scoville::cli

@@ -1,0 +1,147 @@
+// The op-table fidelity as a user runs it: `inferencex --fidelity op-table` prices on the chip
+// model (so a change the roofline cannot see, such as SRAM size, moves the curve), answers the
+// same from a cold and a warm persistent op cache and without one, records its fidelity, and
+// `scoville op-cache` shows and clears the cache.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/output/h5_reader.hpp"
+#include "tests/e2e/test_support.hpp"
+
+using scoville::test::read_file;
+using scoville::test::run_scoville;
+using scoville::test::source_dir;
+using scoville::test::TempDir;
+
+namespace {
+
+std::vector<double> points_column(const std::string& file, const std::string& name) {
+  const scoville::output::H5Document doc = scoville::output::read_results_file(file);
+  for (const auto& t : doc.tables) {
+    if (t.path != "/points") continue;
+    for (const auto& c : t.columns) {
+      if (c.name != name) continue;
+      if (const auto* d = std::get_if<std::vector<double>>(&c.values)) return *d;
+    }
+  }
+  FAIL("no /points column " << name << " in " << file);
+  throw;
+}
+
+const std::string kPoint =
+    "inferencex --chips 1 --tp 1 --model llama-3.1-8b --isl 512 --osl 16 --concurrency 1,4 "
+    "--prompts-per-client 2 --quiet";
+
+}  // namespace
+
+TEST_CASE("op-table fidelity: warm, cold and bypassed op caches give identical points",
+          "[cli][op_table]") {
+  TempDir dir("op-table-cache");
+  const std::string env = "SCOVILLE_CACHE_DIR=" + dir.file("cache");
+  const std::string run = kPoint + " --system h200 --fidelity op-table";
+  const auto cold = run_scoville(run + " -o " + dir.file("cold.h5"), env);
+  INFO(cold.output);
+  REQUIRE(cold.exit_code == 0);
+  CHECK_THAT(cold.output, Catch::Contains("op-table fidelity"));
+  const auto warm = run_scoville(run + " -o " + dir.file("warm.h5"), env);
+  REQUIRE(warm.exit_code == 0);
+  const auto bypass = run_scoville(run + " --no-op-cache -o " + dir.file("bypass.h5"), env);
+  REQUIRE(bypass.exit_code == 0);
+  CHECK(cold.output == warm.output);
+  CHECK(cold.output == bypass.output);
+  for (const char* metric : {"tput_per_chip", "median_tpot_s", "p99_e2el_s", "total_energy_j"}) {
+    const std::vector<double> c = points_column(dir.file("cold.h5"), metric);
+    CHECK(c == points_column(dir.file("warm.h5"), metric));
+    CHECK(c == points_column(dir.file("bypass.h5"), metric));
+  }
+  const auto doc = scoville::output::read_results_file(dir.file("cold.h5"));
+  CHECK(scoville::output::attribute_text(doc, "fidelity") == "op-table");
+
+  // Without --quiet the op table reports where its answers came from.
+  const std::string loud = kPoint.substr(0, kPoint.size() - std::string(" --quiet").size());
+  const auto report = run_scoville(loud + " --system h200 --fidelity op-table", env);
+  REQUIRE(report.exit_code == 0);
+  CHECK_THAT(report.output, Catch::Contains("0 simulated"));
+  CHECK_THAT(report.output, Catch::Contains("from the op cache"));
+
+  const auto info = run_scoville("op-cache info", env);
+  REQUIRE(info.exit_code == 0);
+  CHECK_THAT(info.output, Catch::Contains(dir.file("cache")));
+  CHECK_THAT(info.output, !Catch::Contains("entries: 0\n"));
+  const auto clear = run_scoville("op-cache clear", env);
+  REQUIRE(clear.exit_code == 0);
+  CHECK_THAT(clear.output, Catch::Contains("removed"));
+  CHECK_THAT(run_scoville("op-cache info", env).output, Catch::Contains("entries: 0\n"));
+  const auto after = run_scoville(loud + " --system h200 --fidelity op-table", env);
+  CHECK_THAT(after.output, !Catch::Contains(" 0 simulated"));
+
+  // Misuse is a usage error.
+  CHECK(run_scoville("op-cache shred", env).exit_code == 2);
+  CHECK(run_scoville(kPoint + " --system h200 --no-op-cache", env).exit_code == 2);
+  const auto calibrated = run_scoville(
+      run + " --calibration " + source_dir() + "/arch/systems/h200-hgx8.calibration.yaml", env);
+  CHECK(calibrated.exit_code == 2);
+  CHECK_THAT(calibrated.output, Catch::Contains("--fidelity roofline"));
+}
+
+TEST_CASE("op-table fidelity: a chip with twice the tile SRAM moves the curve the roofline keeps",
+          "[cli][op_table]") {
+  TempDir dir("op-table-sram");
+  const std::string env = "SCOVILLE_CACHE_DIR=" + dir.file("cache");
+  std::string chip = read_file(source_dir() + "/arch/chips/jalapeno.yaml");
+  const std::string from = "    sram: 2 MiB";
+  const size_t at = chip.find(from);
+  REQUIRE(at != std::string::npos);
+  chip.replace(at, from.size(), "    sram: 4 MiB");
+  // The energy table is named relative to the data directory, so the copy resolves it too.
+  const std::string doubled = dir.write("jalapeno-2x-sram.yaml", chip);
+  const auto run = [&](const std::string& system, const std::string& fidelity) {
+    const std::string out = dir.file(fidelity + (system == "jalapeno" ? "-base" : "-2x") + ".h5");
+    const auto r = run_scoville(
+        kPoint + " --system " + system + " --fidelity " + fidelity + " -o " + out, env);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    return points_column(out, "tput_per_chip");
+  };
+  CHECK(run("jalapeno", "roofline") == run(doubled, "roofline"));
+  const std::vector<double> base = run("jalapeno", "op-table");
+  const std::vector<double> more = run(doubled, "op-table");
+  REQUIRE(base.size() == more.size());
+  CHECK(base != more);
+}
+
+TEST_CASE("op-table fidelity: --search and serve price every mapping and pool on one op table",
+          "[cli][op_table]") {
+  TempDir dir("op-table-search");
+  const std::string env = "SCOVILLE_CACHE_DIR=" + dir.file("cache");
+  // A search tries mappings and prefill:decode splits in one process: one chip model serves all.
+  const auto search = run_scoville(
+      "inferencex --system h200-hgx8 --chips 2 --model llama-3.1-8b --isl 256 --osl 8 "
+      "--concurrency 2 --prompts-per-client 1 --search --fidelity op-table -o " +
+          dir.file("search.h5"),
+      env);
+  INFO(search.output);
+  REQUIRE(search.exit_code == 0);
+  CHECK_THAT(search.output, Catch::Contains("op-table fidelity"));
+  CHECK(points_column(dir.file("search.h5"), "tput_per_chip").size() >= 2);
+
+  // A scenario file (a replayed trace with MTP).
+  const auto serve = run_scoville("serve --scenario " + source_dir() +
+                                      "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml"
+                                      " --fidelity op-table -o " +
+                                      dir.file("serve.h5"),
+                                  env);
+  INFO(serve.output);
+  REQUIRE(serve.exit_code == 0);
+  CHECK_THAT(serve.output, Catch::Contains("op-table fidelity"));
+  const auto doc = scoville::output::read_results_file(dir.file("serve.h5"));
+  CHECK(scoville::output::attribute_text(doc, "fidelity") == "op-table");
+  const auto cycle = run_scoville("serve --scenario " + source_dir() +
+                                      "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml"
+                                      " --fidelity cycle",
+                                  env);
+  CHECK(cycle.exit_code == 2);
+}
