@@ -26,7 +26,8 @@ int op_cache_command(const Invocation& invocation, std::ostream& out) {
     named = true;
   }
   if (action != "info" && action != "clear") {
-    throw UsageError("'scoville op-cache': unknown action '" + action + "'; expected info or clear");
+    throw UsageError("'scoville op-cache': unknown action '" + action +
+                     "'; expected info or clear");
   }
   const std::optional<std::string> dir = engine::default_op_cache_dir();
   if (!dir) {

@@ -77,8 +77,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   if (scenario_file.empty()) throw UsageError{"--scenario is required"};
   const ServingFidelity level = parse_serving_fidelity(fidelity);
   if (level == ServingFidelity::kCycle) {
-    throw UsageError{"serve: --fidelity cycle is not available (inferencex has it); expected "
-                     "roofline or op-table"};
+    throw UsageError{
+        "serve: --fidelity cycle is not available (inferencex has it); expected "
+        "roofline or op-table"};
   }
   if (!op_cache && level != ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};

@@ -1,11 +1,15 @@
 #include "sim/engine/op_table_comparison.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/lowering.hpp"
 #include "sim/engine/simulated_op_cost.hpp"
 #include "sim/engine/system_engine.hpp"
+#include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
+#include "workloads/mapping/map_iteration.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::engine {
@@ -81,23 +85,30 @@ OpTableComparison::OpTableComparison(ComparisonCase c, const config::DataPaths& 
 
 OpTableComparison::~OpTableComparison() = default;
 
+namespace {
+
+struct Iteration {
+  std::string phase;
+  workloads::IterationShape shape;
+};
+
+std::vector<Iteration> iterations(const ComparisonCase& c) {
+  std::vector<Iteration> out;
+  if (c.prefill_tokens > 0) {
+    out.push_back({"prefill", {workloads::Phase::kPrefill, 1, c.prefill_tokens, c.prefill_tokens}});
+  }
+  if (c.decode_batch > 0) {
+    out.push_back({"decode", {workloads::Phase::kDecode, c.decode_batch, 1, c.decode_context}});
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<ComparisonRow> OpTableComparison::run() {
   Impl& m = *impl_;
   std::vector<ComparisonRow> rows;
-  struct Iteration {
-    const char* phase;
-    workloads::IterationShape shape;
-  };
-  std::vector<Iteration> iterations;
-  if (m.c.prefill_tokens > 0) {
-    iterations.push_back(
-        {"prefill", {workloads::Phase::kPrefill, 1, m.c.prefill_tokens, m.c.prefill_tokens}});
-  }
-  if (m.c.decode_batch > 0) {
-    iterations.push_back(
-        {"decode", {workloads::Phase::kDecode, m.c.decode_batch, 1, m.c.decode_context}});
-  }
-  for (const Iteration& it : iterations) {
+  for (const Iteration& it : iterations(m.c)) {
     ComparisonRow row;
     row.label = m.c.label;
     row.phase = it.phase;
@@ -128,6 +139,39 @@ std::vector<ComparisonRow> OpTableComparison::run() {
     rows.push_back(row);
   }
   return rows;
+}
+
+std::vector<std::pair<std::string, std::vector<ClassTimes>>> OpTableComparison::by_class() {
+  Impl& m = *impl_;
+  const models::ChipParams& chip = m.table->chip();
+  std::vector<std::pair<std::string, std::vector<ClassTimes>>> out;
+  for (const Iteration& it : iterations(m.c)) {
+    const workloads::MappedIteration mapped =
+        workloads::map_iteration(m.reference->setup().model, it.shape, m.mapping);
+    std::vector<ClassTimes> classes(serving::kOpClassCount);
+    for (int c = 0; c < serving::kOpClassCount; ++c) {
+      classes[static_cast<size_t>(c)].op_class =
+          serving::to_string(static_cast<serving::OpClass>(c));
+    }
+    for (const workloads::TraceNode& node : mapped.roles.front().trace.nodes) {
+      if (node.kind != workloads::TraceNodeKind::kCompute || node.op.instances == 0) continue;
+      ClassTimes& t = classes[static_cast<size_t>(serving::op_class(node.op.kind))];
+      const models::WorkDescriptor w = lower(node.op, chip);
+      const double rate = w.work_class == models::WorkClass::kVector
+                              ? chip.peak_vector_rate().si()
+                              : chip.peak_flop_rate(w.math).si();
+      const double compute = rate > 0 ? w.flops.si() / rate : 0.0;
+      // The serving roofline's bytes: weights, KV and activations, all at HBM bandwidth.
+      const double memory = (w.stream_bytes.si() + w.hbm_write_bytes.si() +
+                             w.activation_in_bytes.si() + w.activation_out_bytes.si()) /
+                            chip.hbm.peak_bandwidth().si();
+      t.roofline += Duration(std::max(compute, memory));
+      t.table += m.table->price(node.op).time;
+      ++t.ops;
+    }
+    out.emplace_back(it.phase, classes);
+  }
+  return out;
 }
 
 }  // namespace scoville::engine

@@ -53,12 +53,24 @@ std::vector<ComparisonCase> floor_cases();
 // Smaller iterations of the same kinds, cheap enough for the test suite.
 std::vector<ComparisonCase> quick_cases();
 
+// One op class's share of an iteration on the critical role: the closed-form roofline time
+// (FLOPs at peak; weight, KV and activation bytes at peak HBM bandwidth; no calibration: what
+// RooflineCostModel computes per op) against the op table's.
+struct ClassTimes {
+  std::string op_class;  // "gemm", "attention", "other" (serving::OpClass)
+  Duration roofline;
+  Duration table;
+  int64_t ops = 0;
+};
+
 class OpTableComparison {
  public:
   // Elaborates both chip models: build every comparison of a process before the first run().
   OpTableComparison(ComparisonCase c, const config::DataPaths& paths);
   ~OpTableComparison();
   std::vector<ComparisonRow> run();
+  // Where the op table and the roofline part, per op class, for each iteration of run().
+  std::vector<std::pair<std::string, std::vector<ClassTimes>>> by_class();
 
   struct Impl;
 

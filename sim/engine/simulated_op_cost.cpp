@@ -221,62 +221,76 @@ SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work) const 
   return op;
 }
 
-SimulatedOp SimulatedOpCost::lookup(const models::WorkDescriptor& key_work) const {
-  const std::string key = binary_key(key_work);
+const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(
+    const models::WorkDescriptor& key_work) const {
+  std::string key = binary_key(key_work);
   ++stats_.lookups;
   const auto it = table_.find(key);
   if (it != table_.end()) {
     ++stats_.memory_hits;
     return it->second;
   }
+  TableEntry entry;
+  const models::TilePlan plan = models::TilingPolicy(chip_).plan(key_work);
+  models::OpRecord planned;
+  planned.planned = plan.totals();
+  entry.counts = stats::count_actions(planned, key_work);
+  entry.compute_s = cycles_to_duration(plan.max_tile_compute_cycles(), chip_.tiles.clock).si();
   const std::string disk_key = key_prefix_ + descriptor_key(key_work);
+  std::optional<SimulatedOp> stored;
   if (store_) {
-    if (const std::optional<std::string> text = store_->get(disk_key)) {
-      if (const std::optional<SimulatedOp> op = parse_entry(*text)) {
-        ++stats_.disk_hits;
-        table_.emplace(key, *op);
-        return *op;
+    if (const std::optional<std::string> text = store_->get(disk_key)) stored = parse_entry(*text);
+  }
+  if (stored) {
+    ++stats_.disk_hits;
+    entry.op = *stored;
+  } else {
+    ++stats_.simulated;
+    entry.op = simulate(key_work);
+    if (store_) {
+      if (store_->put(disk_key,
+                      exact(entry.op.elapsed_s) + ' ' + exact(entry.op.compute_s) + '\n')) {
+        ++stats_.disk_writes;
+      } else {
+        ++stats_.disk_write_failures;
       }
     }
   }
-  ++stats_.simulated;
-  const SimulatedOp op = simulate(key_work);
-  table_.emplace(key, op);
-  if (store_) {
-    if (store_->put(disk_key, exact(op.elapsed_s) + ' ' + exact(op.compute_s) + '\n')) {
-      ++stats_.disk_writes;
-    } else {
-      ++stats_.disk_write_failures;
-    }
-  }
-  return op;
+  return table_.emplace(std::move(key), entry).first->second;
 }
 
+namespace {
+
+double ratio(double own, double keyed) { return keyed > 0 ? own / keyed : 1.0; }
+
+}  // namespace
+
 serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work) const {
-  // An op met before is answered whole: the tile plan below costs more than the table lookup.
-  const std::string exact_key = binary_key(work);
-  const auto known = priced_.find(exact_key);
-  if (known != priced_.end()) {
-    ++stats_.lookups;
-    ++stats_.memory_hits;
-    return known->second;
-  }
-  if (priced_.size() >= kMaxPricedOps) priced_.clear();  // bounds memory; a pure function
-  serving::OpPrice price;
-  const models::TilePlan plan = models::TilingPolicy(chip_).plan(work);
-  models::OpRecord planned;
-  planned.planned = plan.totals();
-  price.counts = stats::count_actions(planned, work);
-  price.memory_time = price.counts.hbm / chip_.hbm.peak_bandwidth();
   const models::WorkDescriptor key_work = bucketed(work);
-  const SimulatedOp op = lookup(key_work);
+  const TableEntry& entry = lookup(key_work);
+  serving::OpPrice price;
   // The bucketed op's time carried to this op's sizes by the difference of their roofline
   // times: exact for the fixed latencies of small ops (which a ratio would scale), and short by
   // only (1 / achieved efficiency - 1) x the difference for ops that run at a throughput.
   const double shift = roofline_s(work) - roofline_s(key_work);
-  price.time = Duration(std::max(op.elapsed_s + shift, op.elapsed_s * 0.5));
-  price.compute_time = cycles_to_duration(plan.max_tile_compute_cycles(), chip_.tiles.clock);
-  priced_.emplace(exact_key, price);
+  price.time = Duration(std::max(entry.op.elapsed_s + shift, entry.op.elapsed_s * 0.5));
+  // Actions grow with the sizes they count: the bucketed op's plan scaled to this op's FLOPs,
+  // HBM bytes and activations (planning every exact op would cost more than the table saves).
+  const double flops = ratio(work.flops.si(), key_work.flops.si());
+  const double hbm = ratio(work.stream_bytes.si() + work.hbm_write_bytes.si(),
+                           key_work.stream_bytes.si() + key_work.hbm_write_bytes.si());
+  const double activations =
+      ratio(work.activation_in_bytes.si() + work.activation_out_bytes.si(),
+            key_work.activation_in_bytes.si() + key_work.activation_out_bytes.si());
+  price.counts = entry.counts;
+  for (double& macs : price.counts.macs) macs *= flops;
+  price.counts.vector_flops *= flops;
+  price.counts.hbm = entry.counts.hbm * hbm;
+  price.counts.shared_sram = entry.counts.shared_sram * activations;
+  price.counts.noc = price.counts.hbm + price.counts.shared_sram;  // as stats::count_actions
+  price.counts.tile_sram = price.counts.noc * 2.0;
+  price.memory_time = price.counts.hbm / chip_.hbm.peak_bandwidth();
+  price.compute_time = Duration(entry.compute_s * flops);
   return price;
 }
 

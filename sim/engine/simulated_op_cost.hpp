@@ -14,7 +14,8 @@
 // count, HBM rows met at another alignment) between an op and its bucket edge: up to about 5% on
 // a single op, about 1% on an
 // iteration (tests/sim/simulated_op_cost_test.cpp, docs/performance.md). Action counts (energy)
-// come from the op's own tile plan, unbucketed: they need no simulation.
+// come from the bucketed op's tile plan (no simulation needed), scaled to the op's FLOPs, HBM
+// bytes and activations: within 0.1% of the op's own plan on the iterations measured.
 //
 // An op runs alone on the chip: the full-iteration engine (SystemEngine) also lets a tile fetch
 // the next op's operands while the current one drains (chips with prefetch_next_op) and lets
@@ -83,7 +84,13 @@ class SimulatedOpCost : public serving::OpCostModel {
   std::string cache_directory() const;
 
  private:
-  SimulatedOp lookup(const models::WorkDescriptor& key_work) const;
+  // A bucketed op: its simulation and its tile plan's actions and compute time.
+  struct TableEntry {
+    SimulatedOp op;
+    models::ActionCounts counts;
+    double compute_s = 0;
+  };
+  const TableEntry& lookup(const models::WorkDescriptor& key_work) const;
   double roofline_s(const models::WorkDescriptor& work) const;
 
   models::ChipParams chip_;
@@ -91,10 +98,7 @@ class SimulatedOpCost : public serving::OpCostModel {
   std::string key_prefix_;  // chip fingerprint + chip-model version
   std::unique_ptr<models::ChipModule> module_;
   std::unique_ptr<OpCacheStore> store_;
-  mutable std::map<std::string, SimulatedOp> table_;  // bucketed descriptor -> simulation
-  // Exact descriptor -> price (the plan's counts and the shifted time), at most kMaxPricedOps.
-  static constexpr size_t kMaxPricedOps = 1 << 16;
-  mutable std::unordered_map<std::string, serving::OpPrice> priced_;
+  mutable std::unordered_map<std::string, TableEntry> table_;  // by bucketed descriptor
   mutable serving::OpTableStats stats_;
 };
 

@@ -89,12 +89,16 @@ std::pair<std::string, double> nccl_size(workloads::CollectiveKind kind, int64_t
 // What an op-cost model sees of an op, as raw bytes (its name and layer are not priced): equal
 // keys, equal prices, so the layers of a model share one answer.
 std::string op_content_key(const workloads::Op& op) {
-  const int64_t ints[] = {static_cast<int64_t>(op.kind),          op.m, op.n, op.k,
-                          op.instances, static_cast<int64_t>(op.weight_format),
+  const int64_t ints[] = {static_cast<int64_t>(op.kind),
+                          op.m,
+                          op.n,
+                          op.k,
+                          op.instances,
+                          static_cast<int64_t>(op.weight_format),
                           static_cast<int64_t>(op.math)};
-  const double reals[] = {op.flops.si(),          op.weight_bytes.si(),
-                          op.kv_read_bytes.si(),  op.kv_write_bytes.si(),
-                          op.activation_in_bytes.si(), op.activation_out_bytes.si()};
+  const double reals[] = {
+      op.flops.si(),          op.weight_bytes.si(),        op.kv_read_bytes.si(),
+      op.kv_write_bytes.si(), op.activation_in_bytes.si(), op.activation_out_bytes.si()};
   std::string key(sizeof ints + sizeof reals, '\0');
   std::memcpy(&key[0], ints, sizeof ints);
   std::memcpy(&key[sizeof ints], reals, sizeof reals);

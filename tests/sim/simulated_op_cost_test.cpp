@@ -4,9 +4,9 @@
 // Each test case runs in its own process (one SystemC design per process).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
-#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -175,10 +175,9 @@ void check_against_full_iteration(const engine::ComparisonCase& c) {
   engine::OpTableComparison comparison(c, paths());
   for (const engine::ComparisonRow& row : comparison.run()) {
     INFO(row.label << " " << row.phase << ": ops " << row.reference_ops.si() * 1e3 << " ms vs "
-                   << row.table_ops.si() * 1e3 << " ms, iteration "
-                   << row.reference_time.si() * 1e3 << " vs " << row.table_time.si() * 1e3
-                   << " ms, energy " << row.reference_energy.si() << " vs "
-                   << row.table_energy.si() << " J");
+                   << row.table_ops.si() * 1e3 << " ms, iteration " << row.reference_time.si() * 1e3
+                   << " vs " << row.table_time.si() * 1e3 << " ms, energy "
+                   << row.reference_energy.si() << " vs " << row.table_energy.si() << " J");
     CHECK(std::abs(row.ops_error()) < 0.02);
     CHECK(std::abs(row.time_error()) < 0.02);
     CHECK(std::abs(row.energy_error()) < 0.02);

@@ -46,5 +46,18 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("worst |error| (op time, energy): %.2f %%\n", worst * 100);
+  // Where the op table parts from the closed-form roofline (no calibration), per op class.
+  std::printf("\n%-44s %-8s %-10s %5s %12s %12s %8s\n", "case", "phase", "class", "ops",
+              "roofline_ms", "table_ms", "ratio");
+  for (size_t i = 0; i < comparisons.size(); ++i) {
+    for (const auto& [phase, classes] : comparisons[i]->by_class()) {
+      for (const engine::ClassTimes& t : classes) {
+        if (t.ops == 0) continue;
+        std::printf("%-44s %-8s %-10s %5lld %12.4f %12.4f %8.2f\n", cases[i].label.c_str(),
+                    phase.c_str(), t.op_class.c_str(), static_cast<long long>(t.ops),
+                    t.roofline.si() * 1e3, t.table.si() * 1e3, t.table / t.roofline);
+      }
+    }
+  }
   return 0;
 }
