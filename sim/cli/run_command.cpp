@@ -57,6 +57,11 @@ extern const char kRunUsage[] =
                                     mxfp4, nvfp4)
       --power-cap POWER             cap every chip's power, e.g. '500 W' or 500W (needs the
                                     chip's power_management section; docs/power.md)
+      --detailed                    run each chip's whole program on its chip model (the
+                                    reference; default: every op priced through the simulated
+                                    op table, within about 1%: docs/performance.md); --trace
+                                    implies it
+      --no-op-cache                 neither read nor write the persistent op cache
       --json                        print the results as JSON instead of a table
       -o, --output FILE.h5          also write results to HDF5 (atomically)
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically); with
@@ -84,6 +89,8 @@ struct RunOptions {
   std::optional<std::string> precision;
   std::optional<std::string> power_cap;
   bool json = false;
+  bool detailed = false;
+  bool op_cache = true;
   std::optional<std::string> h5_output;
   std::optional<std::string> trace_output;
   std::optional<std::string> trace_window;
@@ -123,6 +130,10 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.power_cap = a.value();
     } else if (a.is("--json")) {
       r.json = true;
+    } else if (a.is("--detailed")) {
+      r.detailed = true;
+    } else if (a.is("--no-op-cache")) {
+      r.op_cache = false;
     } else if (a.is("-o") || a.is("--output")) {
       r.h5_output = a.value();
     } else if (a.is("--trace")) {
@@ -287,8 +298,10 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   // Only a timeline needs the units' activity; recording it does not change any result.
   std::optional<models::ActivityWindow> activity;
   if (r.trace_output) activity = output::activity_window(trace);
-  const engine::StudyResult result =
-      engine::run_study(s, config::DataPaths::from_environment(), activity);
+  const engine::StudyResult result = engine::run_study(
+      s, config::DataPaths::from_environment(), activity,
+      r.detailed ? engine::StudyFidelity::kDetailed : engine::StudyFidelity::kOpTable,
+      r.op_cache ? std::optional<std::string>(std::string()) : std::nullopt);
   const output::Provenance provenance =
       output::Provenance::current(invocation.argc, invocation.argv, s.seed);
   if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);

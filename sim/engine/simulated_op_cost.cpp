@@ -103,6 +103,8 @@ std::optional<SimulatedOp> parse_entry(const std::string& text) {
 
 std::string chip_model_version() { return kOpModelVersion; }
 
+std::string work_key(const models::WorkDescriptor& work) { return binary_key(work); }
+
 SimulatedOpCost::SimulatedOpCost(models::ChipParams chip, SimulatedOpCostOptions options)
     : chip_(std::move(chip)), options_(std::move(options)) {
   if (options_.bucket_bits < 1 || options_.bucket_bits > 20) {
@@ -196,19 +198,27 @@ models::WorkDescriptor SimulatedOpCost::bucketed(const models::WorkDescriptor& w
   return b;
 }
 
-double SimulatedOpCost::roofline_s(const models::WorkDescriptor& w) const {
-  const double rate = w.work_class == models::WorkClass::kVector
-                          ? chip_.peak_vector_rate().si()
-                          : chip_.peak_flop_rate(w.math).si();
+double SimulatedOpCost::roofline_s(const models::WorkDescriptor& w, double clock_scale) const {
+  const double rate = clock_scale * (w.work_class == models::WorkClass::kVector
+                                         ? chip_.peak_vector_rate().si()
+                                         : chip_.peak_flop_rate(w.math).si());
   const double compute = rate > 0 ? w.flops.si() / rate : 0.0;
   const double memory =
       (w.stream_bytes.si() + w.hbm_write_bytes.si()) / chip_.hbm.peak_bandwidth().si();
   return std::max(compute, memory);
 }
 
-SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work) const {
+SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work,
+                                      double clock_scale) const {
+  // The tile clocks at `clock_scale` of the configured ones, as a DVFS governor sets them.
+  if (clock_scale != 1.0) {
+    module_->set_governor([clock_scale](size_t, const std::vector<models::OpRecord>&) {
+      return models::OpControl{clock_scale};
+    });
+  }
   module_->set_program({work});
   models::run_simulation();
+  module_->set_governor(models::OpGovernor());
   const std::vector<models::OpRecord>& records = module_->records();
   if (records.size() != 1) {
     throw ScovilleError("op table: the chip model stopped before op '" + work.label + "' finished");
@@ -221,9 +231,10 @@ SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work) const 
   return op;
 }
 
-const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(
-    const models::WorkDescriptor& key_work) const {
+const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(const models::WorkDescriptor& key_work,
+                                                           double clock_scale) const {
   std::string key = binary_key(key_work);
+  key.append(reinterpret_cast<const char*>(&clock_scale), sizeof clock_scale);
   ++stats_.lookups;
   const auto it = table_.find(key);
   if (it != table_.end()) {
@@ -236,7 +247,8 @@ const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(
   planned.planned = plan.totals();
   entry.counts = stats::count_actions(planned, key_work);
   entry.compute_s = cycles_to_duration(plan.max_tile_compute_cycles(), chip_.tiles.clock).si();
-  const std::string disk_key = key_prefix_ + descriptor_key(key_work);
+  std::string disk_key = key_prefix_ + descriptor_key(key_work);
+  if (clock_scale != 1.0) disk_key += " clock " + exact(clock_scale);
   std::optional<SimulatedOp> stored;
   if (store_) {
     if (const std::optional<std::string> text = store_->get(disk_key)) stored = parse_entry(*text);
@@ -246,7 +258,7 @@ const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(
     entry.op = *stored;
   } else {
     ++stats_.simulated;
-    entry.op = simulate(key_work);
+    entry.op = simulate(key_work, clock_scale);
     if (store_) {
       if (store_->put(disk_key,
                       exact(entry.op.elapsed_s) + ' ' + exact(entry.op.compute_s) + '\n')) {
@@ -265,14 +277,15 @@ double ratio(double own, double keyed) { return keyed > 0 ? own / keyed : 1.0; }
 
 }  // namespace
 
-serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work) const {
+serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work,
+                                             double clock_scale) const {
   const models::WorkDescriptor key_work = bucketed(work);
-  const TableEntry& entry = lookup(key_work);
+  const TableEntry& entry = lookup(key_work, clock_scale);
   serving::OpPrice price;
   // The bucketed op's time carried to this op's sizes by the difference of their roofline
   // times: exact for the fixed latencies of small ops (which a ratio would scale), and short by
   // only (1 / achieved efficiency - 1) x the difference for ops that run at a throughput.
-  const double shift = roofline_s(work) - roofline_s(key_work);
+  const double shift = roofline_s(work, clock_scale) - roofline_s(key_work, clock_scale);
   price.time = Duration(std::max(entry.op.elapsed_s + shift, entry.op.elapsed_s * 0.5));
   // Actions grow with the sizes they count: the bucketed op's plan scaled to this op's FLOPs,
   // HBM bytes and activations (planning every exact op would cost more than the table saves).
@@ -290,7 +303,7 @@ serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work)
   price.counts.noc = price.counts.hbm + price.counts.shared_sram;  // as stats::count_actions
   price.counts.tile_sram = price.counts.noc * 2.0;
   price.memory_time = price.counts.hbm / chip_.hbm.peak_bandwidth();
-  price.compute_time = Duration(entry.compute_s * flops);
+  price.compute_time = Duration(entry.compute_s * flops / clock_scale);
   return price;
 }
 

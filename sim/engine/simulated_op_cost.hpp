@@ -74,10 +74,12 @@ class SimulatedOpCost : public serving::OpCostModel {
 
   // The descriptor the table keys `work` by (sizes bucketed).
   models::WorkDescriptor bucketed(const models::WorkDescriptor& work) const;
-  // Runs exactly `work` on the chip model: no table, no bucketing (the detailed path).
-  SimulatedOp simulate(const models::WorkDescriptor& work) const;
-  // The price of a lowered op through the table (what price() does after lowering).
-  serving::OpPrice price_work(const models::WorkDescriptor& work) const;
+  // Runs exactly `work` on the chip model: no table, no bucketing (the detailed path), with the
+  // tile clocks at `clock_scale` of the configured ones (a DVFS governor's choice).
+  SimulatedOp simulate(const models::WorkDescriptor& work, double clock_scale = 1.0) const;
+  // The price of a lowered op through the table (what price() does after lowering), at a clock
+  // scale (entries are kept per scale: a governor chooses among a few operating points).
+  serving::OpPrice price_work(const models::WorkDescriptor& work, double clock_scale = 1.0) const;
 
   const models::ChipParams& chip() const { return chip_; }
   // Where the persistent cache is, or empty when bypassed.
@@ -90,8 +92,8 @@ class SimulatedOpCost : public serving::OpCostModel {
     models::ActionCounts counts;
     double compute_s = 0;
   };
-  const TableEntry& lookup(const models::WorkDescriptor& key_work) const;
-  double roofline_s(const models::WorkDescriptor& work) const;
+  const TableEntry& lookup(const models::WorkDescriptor& key_work, double clock_scale) const;
+  double roofline_s(const models::WorkDescriptor& work, double clock_scale) const;
 
   models::ChipParams chip_;
   SimulatedOpCostOptions options_;
@@ -101,6 +103,10 @@ class SimulatedOpCost : public serving::OpCostModel {
   mutable std::unordered_map<std::string, TableEntry> table_;  // by bucketed descriptor
   mutable serving::OpTableStats stats_;
 };
+
+// Every field of a work descriptor that reaches the chip model, as raw bytes: an exact key for
+// memos (the label is left out).
+std::string work_key(const models::WorkDescriptor& work);
 
 // The chip-model version in persistent keys: a hash of the chip model's sources, made at build
 // time (an edit of them changes every key).

@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <systemc>
 
@@ -16,6 +17,7 @@
 #include "sim/engine/decode_sampling.hpp"
 #include "sim/engine/lowering.hpp"
 #include "sim/engine/power_governor.hpp"
+#include "sim/engine/simulated_op_cost.hpp"
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/decompose.hpp"
 #include "workloads/model_loader.hpp"
@@ -77,9 +79,46 @@ struct ChipJob {
   models::ChipParams params;
   const std::vector<PlannedIteration>* iterations = nullptr;  // the same for every chip
   std::vector<models::WorkDescriptor> program;
-  std::unique_ptr<models::ChipModule> module;
-  std::unique_ptr<PowerGovernor> governor;  // chips with power management only
+  std::unique_ptr<models::ChipModule> module;   // the detailed path
+  std::unique_ptr<SimulatedOpCost> table;       // the op-table path
+  std::vector<models::OpRecord> table_records;  // the op-table path's records
+  Bytes table_hbm_bytes;                        // what its ops planned to move over HBM
+  std::unique_ptr<PowerGovernor> governor;      // chips with power management only
+
+  const std::vector<models::OpRecord>& records() const {
+    return module ? module->records() : table_records;
+  }
 };
+
+// The op-table path: the program's ops one after another, each priced by the table at the
+// clock the governor chose before it (as ChipModule asks its governor), with records as the
+// chip model writes them: the op's own tile plan, its time, its clock.
+void run_on_table(ChipJob& job) {
+  const models::TilingPolicy policy(job.params);
+  std::unordered_map<std::string, std::pair<models::WorkBlock, double>> plans;  // layers repeat
+  Duration cursor;
+  for (size_t i = 0; i < job.program.size(); ++i) {
+    const models::WorkDescriptor& work = job.program[i];
+    models::OpControl control;
+    if (job.governor) control = job.governor->before_op(i, job.table_records);
+    const serving::OpPrice price = job.table->price_work(work, control.clock_scale);
+    auto plan = plans.find(work_key(work));
+    if (plan == plans.end()) {
+      const models::TilePlan p = policy.plan(work);
+      plan = plans.emplace(work_key(work), std::make_pair(p.totals(), p.max_tile_compute_cycles()))
+                 .first;
+    }
+    models::OpRecord record;
+    record.start = cursor;
+    record.end = cursor + price.time;
+    record.planned = plan->second.first;
+    record.max_tile_compute_cycles = plan->second.second;
+    record.clock_scale = control.clock_scale;
+    cursor = record.end;
+    job.table_hbm_bytes += record.planned.hbm_read + record.planned.hbm_write;
+    job.table_records.push_back(record);
+  }
+}
 
 // Software time of one iteration: a launch per op, a barrier per layer, the host's share.
 Duration software_time(const PlannedIteration& it, const config::SoftwareProfile& software) {
@@ -123,7 +162,7 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
   const auto main_math = chip.executed_precision(math_precision_of(model.precision().weights));
   result.peak_flop_rate = chip.peak_flop_rate(main_math.value_or(MathPrecision::kBf16));
 
-  const std::vector<models::OpRecord>& records = job.module->records();
+  const std::vector<models::OpRecord>& records = job.records();
   size_t op_index = 0;
   stats::PhaseResult prefill{"prefill", {}, s.batch * s.isl, 1, {}, {}, {}, {}, {}, {}};
   stats::PhaseResult decode{"decode", {}, s.batch * s.osl, s.osl, {}, {}, {}, {}, {}, {}};
@@ -181,16 +220,25 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
     result.iterations.push_back(std::move(iteration));
   }
   result.phases = {prefill, decode};
-  result.hbm_bytes_served = job.module->hbm_bytes_served();
+  // The chip model's channels serve exactly the bytes the ops planned (tests/e2e/roofline_test).
+  result.hbm_bytes_served = job.module ? job.module->hbm_bytes_served() : job.table_hbm_bytes;
   return result;
 }
 
 }  // namespace
 
+std::string to_string(StudyFidelity fidelity) {
+  return fidelity == StudyFidelity::kOpTable ? "op-table" : "detailed";
+}
+
 StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& paths,
-                      const std::optional<models::ActivityWindow>& activity) {
+                      const std::optional<models::ActivityWindow>& activity, StudyFidelity fidelity,
+                      const std::optional<std::string>& op_cache_dir) {
   StudyResult out;
   out.study = s;
+  // Timelines show what the chip's units did: only the detailed path has them.
+  if (activity) fidelity = StudyFidelity::kDetailed;
+  out.fidelity = fidelity;
   const std::string model_path = paths.resolve(s.model, "workloads/models");
   config::require_known(s.model, model_path, "workloads/models", paths, "model");
   const workloads::ModelConfig model =
@@ -233,12 +281,19 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
     jobs.push_back(std::move(job));
   }
 
-  // Elaborate every chip in one design, then simulate until all programs have finished.
+  // Elaborate every chip in one design (a chip model per chip, or an op table's), then simulate
+  // until all programs have finished.
   for (size_t i = 0; i < jobs.size(); ++i) {
-    const std::string module_name = "chip" + std::to_string(i);
-    jobs[i].module = std::make_unique<models::ChipModule>(module_name.c_str(), jobs[i].params);
-    jobs[i].module->set_program(jobs[i].program);
-    if (activity) jobs[i].module->record_activity(*activity);
+    if (fidelity == StudyFidelity::kOpTable) {
+      SimulatedOpCostOptions options;
+      options.cache_dir = op_cache_dir;
+      jobs[i].table = std::make_unique<SimulatedOpCost>(jobs[i].params, options);
+    } else {
+      const std::string module_name = "chip" + std::to_string(i);
+      jobs[i].module = std::make_unique<models::ChipModule>(module_name.c_str(), jobs[i].params);
+      jobs[i].module->set_program(jobs[i].program);
+      if (activity) jobs[i].module->record_activity(*activity);
+    }
     if (jobs[i].params.power.management.present) {
       std::vector<std::string> op_phases;
       for (const PlannedIteration& it : iterations) {
@@ -247,15 +302,21 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
       jobs[i].governor =
           std::make_unique<PowerGovernor>(jobs[i].params, jobs[i].program, std::move(op_phases));
       PowerGovernor* governor = jobs[i].governor.get();
-      jobs[i].module->set_governor(
-          [governor](size_t index, const std::vector<models::OpRecord>& done) {
-            return governor->before_op(index, done);
-          });
+      if (jobs[i].module) {
+        jobs[i].module->set_governor(
+            [governor](size_t index, const std::vector<models::OpRecord>& done) {
+              return governor->before_op(index, done);
+            });
+      }
     }
   }
-  models::run_simulation();
+  if (fidelity == StudyFidelity::kOpTable) {
+    for (ChipJob& job : jobs) run_on_table(job);
+  } else {
+    models::run_simulation();
+  }
   for (const ChipJob& job : jobs) {
-    if (!job.module->finished()) {
+    if (job.module && !job.module->finished()) {
       throw ScovilleError("simulation of chip '" + job.params.name +
                           "' stopped before its program finished");
     }

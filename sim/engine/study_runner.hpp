@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "models/activity/activity_track.hpp"
@@ -13,8 +14,16 @@
 
 namespace scoville::engine {
 
+// How a single-chip study is simulated: every op priced through the simulated op table (each
+// distinct op run once alone on the chip model; sim/engine/simulated_op_cost.hpp), or each chip's
+// whole program run on its chip model in one simulation (the detailed path, the reference;
+// timelines need it).
+enum class StudyFidelity { kOpTable, kDetailed };
+std::string to_string(StudyFidelity fidelity);  // "op-table", "detailed"
+
 struct StudyResult {
   study::StudyConfig study;
+  StudyFidelity fidelity = StudyFidelity::kDetailed;
   std::vector<std::string> input_files;  // every file read, for provenance
   std::vector<stats::ChipResult> chips;
   // Per chip (same order as `chips`): what each tile and HBM channel or stack did, in simulated
@@ -25,8 +34,12 @@ struct StudyResult {
 // Loads the chips and model, checks that the model and its KV cache fit each chip (InputError
 // with the numbers if not), simulates, and returns per-chip results. Call once per process.
 // With `activity`, the chips also record their units' busy spans within that window (for
-// timelines); the results are the same with or without it.
+// timelines; the detailed path, whatever `fidelity` says); the results are the same with or
+// without it. `op_cache_dir`: the op table's persistent cache (nullopt: bypassed; empty: the
+// default directory).
 StudyResult run_study(const study::StudyConfig& study, const config::DataPaths& paths,
-                      const std::optional<models::ActivityWindow>& activity = std::nullopt);
+                      const std::optional<models::ActivityWindow>& activity = std::nullopt,
+                      StudyFidelity fidelity = StudyFidelity::kDetailed,
+                      const std::optional<std::string>& op_cache_dir = std::nullopt);
 
 }  // namespace scoville::engine

@@ -43,8 +43,13 @@ std::string render_text(const engine::StudyResult& result, bool colour) {
   std::ostringstream out;
   out << "Scoville " << tool_version() << " - study '" << s.name << "': " << s.chips.size()
       << " chip(s), model " << (result.chips.empty() ? s.model : result.chips.front().model)
-      << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl
-      << " out tokens per sequence\n\n";
+      << ", batch " << s.batch << ", " << s.isl << " in / " << s.osl << " out tokens per sequence; "
+      << engine::to_string(result.fidelity)
+      << (result.fidelity == engine::StudyFidelity::kOpTable
+              ? " (each distinct op simulated once on the chip model; --detailed for whole "
+                "programs)"
+              : " (each chip's whole program on its chip model)")
+      << "\n\n";
   const bool software = !s.software.empty();
   const std::vector<size_t> w = {12, 9, 11, 13, 14, 11, 14};
   std::string header = pad("chip", w[0]) + pad("phase", w[1]) + pad("time", w[2]);
@@ -110,7 +115,8 @@ std::string render_json(const engine::StudyResult& result, const Provenance& pro
       << "\",\n  \"seed\": " << s.seed << ",\n  \"study\": {\"name\": \"" << json_escape(s.name)
       << "\", \"model\": \"" << json_escape(s.model) << "\", \"batch\": " << s.batch
       << ", \"isl\": " << s.isl << ", \"osl\": " << s.osl << ", \"software\": \""
-      << json_escape(s.software.empty() ? "none" : s.software) << "\"},\n  \"chips\": [";
+      << json_escape(s.software.empty() ? "none" : s.software) << "\", \"fidelity\": \""
+      << engine::to_string(result.fidelity) << "\"},\n  \"chips\": [";
   for (size_t c = 0; c < result.chips.size(); ++c) {
     const stats::ChipResult& chip = result.chips[c];
     out << (c ? "," : "") << "\n    {\"chip\": \"" << json_escape(chip.chip) << "\", \"model\": \""
@@ -373,7 +379,8 @@ H5Document build_h5(const engine::StudyResult& r, const Provenance& p) {
                          {"git_sha", p.git_sha},
                          {"seed", static_cast<int64_t>(r.study.seed)},
                          {"command_line", p.command_line},
-                         {"created_utc", p.created_utc}};
+                         {"created_utc", p.created_utc},
+                         {"fidelity", engine::to_string(r.fidelity)}};
   doc.strings.push_back({"/config/resolved_yaml", study::to_yaml(r.study)});
   doc.strings.push_back({"/config/study_yaml", r.study.yaml_text});
   for (const std::string& file : r.input_files) {

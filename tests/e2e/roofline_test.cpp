@@ -51,7 +51,9 @@ engine::StudyResult run(const std::string& chip, int64_t batch, int64_t isl) {
   s.isl = isl;
   s.osl = 1;  // one decode step, at context isl + 1
   s.source = "<test>";
-  return engine::run_study(s, config::DataPaths{test::source_dir()});
+  // The detailed path: the channels must serve what the ops planned, to the byte.
+  return engine::run_study(s, config::DataPaths{test::source_dir()}, std::nullopt,
+                           engine::StudyFidelity::kDetailed);
 }
 
 void check_chip(const std::string& chip_name) {

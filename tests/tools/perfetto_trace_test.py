@@ -110,8 +110,10 @@ for pid, chip in ((1, "h200"), (2, "jalapeno")):
           f"{chip}: HBM threads moved {hbm_bytes} B, the ops {planned} B")
 
 # Recording activity only observes: the results file is bit-identical with and without --trace
-# (command line and creation time aside).
-subprocess.run(RUN + ["-o", h5_paths[0]], check=True, capture_output=True, env=PINNED)
+# (command line and creation time aside). A timeline runs the detailed path (each chip's whole
+# program on its chip model), so the plain run is a --detailed one.
+subprocess.run(RUN + ["--detailed", "-o", h5_paths[0]], check=True, capture_output=True,
+               env=PINNED)
 
 
 def contents(path):
