@@ -28,6 +28,10 @@ extern const char kValidateUsage[] =
       --software NAME|none          software overheads profile (default gpu-cuda-graphs)
       --prompts-per-client K        requests per client of each predicted point (default 10)
       --no-calibration              ignore arch/systems/*.calibration.yaml (raw spec peaks)
+      --fidelity roofline|op-table  op pricing (default roofline): op-table prices every op
+                                    on the chip model (simulated op table, persistent op
+                                    cache; no calibration: hardware time plus --software)
+      --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
 )";
 
@@ -80,7 +84,8 @@ std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
 int validate_command(const Invocation& invocation, std::ostream& out) {
   std::string path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
-  bool json = false, calibration = true;
+  bool json = false, calibration = true, op_cache = true;
+  std::string fidelity = "roofline";
   ArgReader a("scoville validate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -92,6 +97,10 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
     } else if (a.is("--no-calibration")) {
       calibration = false;
+    } else if (a.is("--fidelity")) {
+      fidelity = a.value();
+    } else if (a.is("--no-op-cache")) {
+      op_cache = false;
     } else if (a.is("--json")) {
       json = true;
     } else {
@@ -100,12 +109,31 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   }
   if (path.empty()) throw UsageError{"--measurements is required"};
   if (software == "none") software.clear();
+  const ServingFidelity level = parse_serving_fidelity(fidelity);
+  if (level == ServingFidelity::kCycle) {
+    throw UsageError{"validate: expected --fidelity roofline or op-table"};
+  }
+  if (!op_cache && level != ServingFidelity::kOpTable) {
+    throw UsageError{"--no-op-cache needs --fidelity op-table"};
+  }
+  // The overlays are fitted to the roofline: the op table runs without them.
+  if (level == ServingFidelity::kOpTable) calibration = false;
 
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
   std::map<std::string, ServingHardware> hardware;      // by system file
   std::map<std::string, std::set<std::string>> fitted;  // row ids an overlay was fitted on
   std::vector<Outcome> outcomes;
+  if (level == ServingFidelity::kOpTable) {
+    // Every system's op table (its chip model) is elaborated before any row simulates.
+    for (const RowPlan& plan : plans) {
+      if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
+      const std::string file = paths.resolve(plan.system_file, "arch/systems");
+      ServingHardware hw = resolve_hardware(plan.chip, file, 8, software, false);
+      use_op_table(hw, op_cache);
+      hardware.emplace(plan.system_file, std::move(hw));
+    }
+  }
   for (const RowPlan& plan : plans) {
     Outcome o;
     o.plan = plan;
@@ -134,7 +162,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
         o.predicted = sim.run(hw.efficiency);
         if (fitted[plan.system_file].count(plan.id)) {
           o.set = "fit";
-        } else if (!hw.calibration.empty()) {
+        } else if (calibration && !hw.calibration.empty()) {
           o.set = "held-out";
         }
       } catch (const InputError& e) {
@@ -147,7 +175,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
 
   if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
-        << "\"roofline\", \"software\": \"" << output::json_escape(software)
+        << "\"" << fidelity << "\", \"software\": \"" << output::json_escape(software)
         << "\", \"calibration\": " << (calibration ? "true" : "false") << ", \"rows\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const Outcome& o = outcomes[i];
@@ -202,7 +230,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   }
   std::string overlay_text;
   for (const std::string& s : overlays) overlay_text += (overlay_text.empty() ? "" : ", ") + s;
-  out << "# scoville validate: " << path << " (roofline fidelity, software "
+  out << "# scoville validate: " << path << " (" << fidelity << " fidelity, software "
       << (software.empty() ? "none" : software) << ", calibration "
       << (!calibration           ? "off (--no-calibration)"
           : overlay_text.empty() ? "none"

@@ -145,3 +145,26 @@ TEST_CASE("op-table fidelity: --search and serve price every mapping and pool on
                                   env);
   CHECK(cycle.exit_code == 2);
 }
+
+TEST_CASE("op-table fidelity: validate predicts rows of two systems on their chip models",
+          "[cli][op_table]") {
+  TempDir dir("op-table-validate");
+  const std::string env = "SCOVILLE_CACHE_DIR=" + dir.file("cache");
+  // Two systems, two chips: both op tables are built before the first row simulates.
+  const std::string csv = dir.write(
+      "m.csv",
+      "id,source,system,chips,model,precision,framework,isl,osl,concurrency,throughput_metric,"
+      "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,e2e_s,notes\n"
+      "1,x,NVIDIA H200 (8-GPU),,gpt-oss-120b,FP4,vLLM,128,8,2,total_tok_s_per_chip,100.0,,,,,\n"
+      "2,x,NVIDIA B200 (8-GPU),,gpt-oss-120b,FP4,TRT,128,8,2,total_tok_s_per_chip,100.0,,,,,\n");
+  const auto table = run_scoville(
+      "validate --measurements " + csv + " --prompts-per-client 1 --fidelity op-table", env);
+  INFO(table.output);
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.output, Catch::Contains("2 rows predicted"));
+  CHECK_THAT(table.output, Catch::Contains("op-table fidelity"));
+  const auto roofline = run_scoville("validate --measurements " + csv + " --prompts-per-client 1");
+  REQUIRE(roofline.exit_code == 0);
+  CHECK(table.output != roofline.output);
+  CHECK(run_scoville("validate --measurements " + csv + " --fidelity cycle", env).exit_code == 2);
+}
