@@ -4,7 +4,6 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 
 #include <systemc>
@@ -12,6 +11,7 @@
 #include "models/chip/chip_module.hpp"
 #include "models/chip/run_simulation.hpp"
 #include "models/compute/tiling_policy.hpp"
+#include "sim/base/byte_key.hpp"
 #include "sim/base/error.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/engine/lowering.hpp"
@@ -44,8 +44,9 @@ int64_t bucket_edge(int64_t v, int bits) {
   return (v + width / 2) / width * width;
 }
 
-// Every field that reaches the chip model, at full precision (the label does not).
-std::string descriptor_key(const models::WorkDescriptor& w) {
+}  // namespace
+
+std::string work_text_key(const models::WorkDescriptor& w) {
   std::ostringstream k;
   k.precision(17);
   k << static_cast<int>(w.work_class) << ' ' << w.m << ' ' << w.n << ' ' << w.k << ' '
@@ -57,25 +58,18 @@ std::string descriptor_key(const models::WorkDescriptor& w) {
   return k.str();
 }
 
-// The same fields as raw bytes: an exact key that costs no number formatting (the table is
-// asked hundreds of thousands of times in a sweep; the text form is made only for the disk).
+namespace {
+
+// The same fields as raw bytes: an exact key that costs no number formatting (the text form is
+// made only for the disk).
 std::string binary_key(const models::WorkDescriptor& w) {
-  const int64_t ints[] = {static_cast<int64_t>(w.work_class),
-                          w.m,
-                          w.n,
-                          w.k,
-                          w.instances,
-                          static_cast<int64_t>(w.math),
-                          static_cast<int64_t>(w.hbm_pattern.access),
-                          static_cast<int64_t>(w.hbm_pattern.request_bytes),
-                          static_cast<int64_t>(w.hbm_pattern.stride_bytes),
-                          static_cast<int64_t>(w.hbm_pattern.span_bytes)};
-  const double reals[] = {w.flops.si(), w.stream_bytes.si(), w.hbm_write_bytes.si(),
-                          w.activation_in_bytes.si(), w.activation_out_bytes.si()};
-  std::string key(sizeof ints + sizeof reals, '\0');
-  std::memcpy(&key[0], ints, sizeof ints);
-  std::memcpy(&key[sizeof ints], reals, sizeof reals);
-  return key;
+  return byte_key({static_cast<int64_t>(w.work_class), w.m, w.n, w.k, w.instances,
+                   static_cast<int64_t>(w.math), static_cast<int64_t>(w.hbm_pattern.access),
+                   static_cast<int64_t>(w.hbm_pattern.request_bytes),
+                   static_cast<int64_t>(w.hbm_pattern.stride_bytes),
+                   static_cast<int64_t>(w.hbm_pattern.span_bytes)},
+                  {w.flops.si(), w.stream_bytes.si(), w.hbm_write_bytes.si(),
+                   w.activation_in_bytes.si(), w.activation_out_bytes.si()});
 }
 
 // Exact text of a double (hexadecimal floating point round-trips every bit).
@@ -247,7 +241,7 @@ const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(const models::WorkDes
   planned.planned = plan.totals();
   entry.counts = stats::count_actions(planned, key_work);
   entry.compute_s = cycles_to_duration(plan.max_tile_compute_cycles(), chip_.tiles.clock).si();
-  std::string disk_key = key_prefix_ + descriptor_key(key_work);
+  std::string disk_key = key_prefix_ + work_text_key(key_work);
   if (clock_scale != 1.0) disk_key += " clock " + exact(clock_scale);
   std::optional<SimulatedOp> stored;
   if (store_) {

@@ -107,6 +107,8 @@ class SimulatedOpCost : public serving::OpCostModel {
 // Every field of a work descriptor that reaches the chip model, as raw bytes: an exact key for
 // memos (the label is left out).
 std::string work_key(const models::WorkDescriptor& work);
+// The same as text at full precision (persistent keys, and where a key is read by people).
+std::string work_text_key(const models::WorkDescriptor& work);
 
 // The chip-model version in persistent keys: a hash of the chip model's sources, made at build
 // time (an edit of them changes every key).

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <tuple>
 
 #include <systemc>
@@ -12,6 +11,7 @@
 #include "sim/config/chip_loader.hpp"
 #include "sim/engine/lowering.hpp"
 #include "sim/engine/segment_sync.hpp"
+#include "sim/engine/simulated_op_cost.hpp"
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 
@@ -60,17 +60,7 @@ struct DedupedProgram {
   std::vector<size_t> index;
 };
 
-std::string op_key(const models::WorkDescriptor& w) {
-  std::ostringstream k;
-  k.precision(17);
-  k << static_cast<int>(w.work_class) << ' ' << w.m << ' ' << w.n << ' ' << w.k << ' '
-    << w.instances << ' ' << static_cast<int>(w.math) << ' ' << w.flops.si() << ' '
-    << w.stream_bytes.si() << ' ' << w.hbm_write_bytes.si() << ' ' << w.activation_in_bytes.si()
-    << ' ' << w.activation_out_bytes.si() << ' ' << static_cast<int>(w.hbm_pattern.access) << ' '
-    << w.hbm_pattern.request_bytes << ' ' << w.hbm_pattern.stride_bytes << ' '
-    << w.hbm_pattern.span_bytes;
-  return k.str();
-}
+std::string op_key(const models::WorkDescriptor& w) { return work_key(w); }
 
 // An op's time depends on its neighbours too: a tile may prefetch the next op's operands while
 // the current one runs (prefetch_next_op), and the previous op's prefetch ran into this one. So

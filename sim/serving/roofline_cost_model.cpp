@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -11,6 +10,7 @@
 
 #include "models/energy/energy_model.hpp"
 #include "models/network/collective.hpp"
+#include "sim/base/byte_key.hpp"
 #include "sim/base/error.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
@@ -89,20 +89,11 @@ std::pair<std::string, double> nccl_size(workloads::CollectiveKind kind, int64_t
 // What an op-cost model sees of an op, as raw bytes (its name and layer are not priced): equal
 // keys, equal prices, so the layers of a model share one answer.
 std::string op_content_key(const workloads::Op& op) {
-  const int64_t ints[] = {static_cast<int64_t>(op.kind),
-                          op.m,
-                          op.n,
-                          op.k,
-                          op.instances,
-                          static_cast<int64_t>(op.weight_format),
-                          static_cast<int64_t>(op.math)};
-  const double reals[] = {
-      op.flops.si(),          op.weight_bytes.si(),        op.kv_read_bytes.si(),
-      op.kv_write_bytes.si(), op.activation_in_bytes.si(), op.activation_out_bytes.si()};
-  std::string key(sizeof ints + sizeof reals, '\0');
-  std::memcpy(&key[0], ints, sizeof ints);
-  std::memcpy(&key[sizeof ints], reals, sizeof reals);
-  return key;
+  return byte_key(
+      {static_cast<int64_t>(op.kind), op.m, op.n, op.k, op.instances,
+       static_cast<int64_t>(op.weight_format), static_cast<int64_t>(op.math)},
+      {op.flops.si(), op.weight_bytes.si(), op.kv_read_bytes.si(), op.kv_write_bytes.si(),
+       op.activation_in_bytes.si(), op.activation_out_bytes.si()});
 }
 
 }  // namespace

@@ -129,21 +129,16 @@ TEST_CASE("op-table fidelity: --search and serve price every mapping and pool on
   CHECK(points_column(dir.file("search.h5"), "tput_per_chip").size() >= 2);
 
   // A scenario file (a replayed trace with MTP).
-  const auto serve = run_scoville("serve --scenario " + source_dir() +
-                                      "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml"
-                                      " --fidelity op-table -o " +
-                                      dir.file("serve.h5"),
-                                  env);
+  const std::string serve_run =
+      "serve --scenario " + source_dir() + "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml";
+  const auto serve =
+      run_scoville(serve_run + " --fidelity op-table -o " + dir.file("serve.h5"), env);
   INFO(serve.output);
   REQUIRE(serve.exit_code == 0);
   CHECK_THAT(serve.output, Catch::Contains("op-table fidelity"));
   const auto doc = scoville::output::read_results_file(dir.file("serve.h5"));
   CHECK(scoville::output::attribute_text(doc, "fidelity") == "op-table");
-  const auto cycle = run_scoville("serve --scenario " + source_dir() +
-                                      "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml"
-                                      " --fidelity cycle",
-                                  env);
-  CHECK(cycle.exit_code == 2);
+  CHECK(run_scoville(serve_run + " --fidelity cycle", env).exit_code == 2);
 }
 
 TEST_CASE("op-table fidelity: validate predicts rows of two systems on their chip models",
