@@ -378,7 +378,8 @@ struct RooflineCostModel::Impl {
       double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
       OpClass cls = OpClass::kOther;
       std::array<double, models::kMathPrecisionCount> macs{};
-      // With an op-cost model: the groups' ops to fuse, a list in `pool` (no allocation per op).
+      // With an op-cost model: the groups' ops to fuse, a list in `part_pool` (no allocation per
+      // op).
       int32_t first_part = -1, last_part = -1;
     };
     struct CAcc {
