@@ -349,7 +349,25 @@ bool OpCacheStore::put(const std::string& key, const std::string& value) const {
       record_write_failure(describe("cannot write", temporary, error));
       return false;
     }
-    // rename() replaces the entry in one step: readers see the old entry or the new one.
+    // link() creates the entry only where none exists, in one step: the first value stored for
+    // a key stays, so every process that reads it back prices the op alike (an op simulated
+    // twice can differ in its last bits: sim/engine/simulated_op_cost.hpp). A file system
+    // without hard links, and an entry that is damaged or another key's, fall to rename(), which
+    // replaces the entry in one step: readers see the old entry or the new one.
+    if (::link(temporary.c_str(), entry.c_str()) == 0) {
+      ::unlink(temporary.c_str());
+      sync_directory(fanout);
+      ++writes_;
+      return true;
+    }
+    if (errno == EEXIST) {
+      if (const auto text = read_file(entry)) {
+        if (decode_entry(*text, key)) {
+          ::unlink(temporary.c_str());
+          return true;  // this key's entry is there already: it stays
+        }
+      }
+    }
     if (::rename(temporary.c_str(), entry.c_str()) != 0) {
       const int rename_error = errno;
       ::unlink(temporary.c_str());

@@ -41,8 +41,11 @@ class OpCacheStore {
   // The value stored under key, or nullopt when missing, unreadable or corrupt.
   std::optional<std::string> get(const std::string& key) const;
 
-  // Stores value (arbitrary bytes) under key atomically, replacing any earlier value. Never
-  // throws for I/O: returns false, counts a write failure and keeps the reason (last_write_error).
+  // Stores value (arbitrary bytes) under key atomically unless a valid entry for key exists
+  // already: the first value stored stays (until clear()), so concurrent writers of one key all
+  // end up reading the same value. A damaged or colliding entry is replaced. Returns true when
+  // key has a valid entry afterwards. Never throws for I/O: returns false, counts a write
+  // failure and keeps the reason (last_write_error).
   bool put(const std::string& key, const std::string& value) const;
 
   // Removes every entry and every temporary (of a killed writer, or of a put racing this clear,

@@ -257,6 +257,12 @@ const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(const models::WorkDes
       if (store_->put(disk_key,
                       exact(entry.op.elapsed_s) + ' ' + exact(entry.op.compute_s) + '\n')) {
         ++stats_.disk_writes;
+        // Another process may have stored the op first, simulated at another point of its
+        // simulated time (the last bits can differ): the stored value is the one every process
+        // uses, so two runs agree bit for bit whichever simulated it.
+        if (const std::optional<std::string> text = store_->get(disk_key)) {
+          if (const std::optional<SimulatedOp> op = parse_entry(*text)) entry.op = *op;
+        }
       } else {
         ++stats_.disk_write_failures;
       }

@@ -148,9 +148,11 @@ TEST_CASE("the op cache round-trips arbitrary bytes and counts hits, misses and 
   CHECK(fs::is_regular_file(entry));
   CHECK(read_bytes(entry).rfind("scoville-op-cache 1\n", 0) == 0);
 
-  // A second put replaces the value.
+  // A second put keeps the first value: every writer of a key reads back the same one.
+  const std::optional<std::string> first = store.get("a");
+  REQUIRE(first);
   REQUIRE(store.put("a", "replaced"));
-  CHECK(store.get("a") == std::string("replaced"));
+  CHECK(store.get("a") == first);
   CHECK(store.entries() == 3);
 }
 
@@ -277,10 +279,24 @@ TEST_CASE("threads sharing one op cache store write without clashing", "[op_cach
     });
   }
   for (auto& thread : threads) thread.join();
-  CHECK(store.writes() == kThreads * kKeys);
+  CHECK(store.writes() == kKeys);  // each key is created once; the other puts find it there
   CHECK(store.write_failures() == 0);
   CHECK(store.hits() + store.misses() == kThreads * kKeys);
   for (int i = 0; i < kKeys; ++i) CHECK(store.get(key_for(i)) == value_for(i));
+  CHECK(temporaries_under(dir.path()).empty());
+}
+
+TEST_CASE("the first op cache value stays and a damaged entry is replaced", "[op_cache_store]") {
+  TempDir dir;
+  const OpCacheStore store(dir.str());
+  REQUIRE(store.put("k", "first"));
+  REQUIRE(store.put("k", "second"));
+  CHECK(store.get("k") == std::string("first"));
+  // Damage the entry: the next put replaces it.
+  { std::ofstream(store.entry_path("k"), std::ios::trunc) << "scoville-op-cache 1\ngarbage"; }
+  CHECK(!store.get("k"));
+  REQUIRE(store.put("k", "third"));
+  CHECK(store.get("k") == std::string("third"));
   CHECK(temporaries_under(dir.path()).empty());
 }
 
