@@ -1,7 +1,6 @@
 #include "sim/engine/simulated_op_cost.hpp"
 
 #include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -286,6 +285,9 @@ serving::OpPrice SimulatedOpCost::price_work(const models::WorkDescriptor& work,
   // times: exact for the fixed latencies of small ops (which a ratio would scale), and short by
   // only (1 / achieved efficiency - 1) x the difference for ops that run at a throughput.
   const double shift = roofline_s(work, clock_scale) - roofline_s(key_work, clock_scale);
+  // The bucket is at most half a step away, so the shift is a few percent of the op's time; the
+  // floor at half the simulated time only keeps a degenerate op (near-zero roofline, huge
+  // shift) from reaching zero.
   price.time = Duration(std::max(entry.op.elapsed_s + shift, entry.op.elapsed_s * 0.5));
   // Actions grow with the sizes they count: the bucketed op's plan scaled to this op's FLOPs,
   // HBM bytes and activations (planning every exact op would cost more than the table saves).

@@ -102,10 +102,11 @@ void run_on_table(ChipJob& job) {
     models::OpControl control;
     if (job.governor) control = job.governor->before_op(i, job.table_records);
     const serving::OpPrice price = job.table->price_work(work, control.clock_scale);
-    auto plan = plans.find(work_key(work));
+    std::string key = work_key(work);
+    auto plan = plans.find(key);
     if (plan == plans.end()) {
       const models::TilePlan p = policy.plan(work);
-      plan = plans.emplace(work_key(work), std::make_pair(p.totals(), p.max_tile_compute_cycles()))
+      plan = plans.emplace(std::move(key), std::make_pair(p.totals(), p.max_tile_compute_cycles()))
                  .first;
     }
     models::OpRecord record;
