@@ -1,7 +1,9 @@
 // `scoville calibrate`: fits a system's efficiency knobs (sim/serving/efficiency_knobs.hpp) to
-// published measurements and writes them as an overlay next to the system file
-// (arch/systems/<name>.calibration.yaml, sim/config/calibration_overlay.hpp). The hardware files
-// are never edited. The fit starts from the raw peaks (no overlay) and minimises the squared log
+// published measurements at one fidelity and writes them as that fidelity's overlay next to the
+// system file (arch/systems/<name>.op-table.calibration.yaml by default, <name>.calibration.yaml
+// at the roofline; sim/config/calibration_overlay.hpp). The hardware files are never edited.
+// The fit starts from no overlay (the chip model's times, or the raw peaks) and minimises the
+// squared log
 // error of throughput per chip and interactivity over the chosen rows (reported as MAPE)
 // (serving/knob_fit.hpp: deterministic coordinate descent, then Nelder-Mead). Each row's engine is
 // built once and re-priced per knob set, so a fit costs simulations, not mappings.
@@ -16,6 +18,7 @@
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/measurement_rows.hpp"
+#include "sim/cli/serving_common.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
@@ -30,8 +33,14 @@ extern const char kCalibrateUsage[] =
                                     arch/systems/<name>.calibration.yaml next to it
       --rows all|half|ID,ID...      rows to fit (default half: every other predictable row of
                                     the system in id order, the rest held out for validate)
-      --knobs NAME,NAME...          knobs to fit (default compute_efficiency.all,
+      --fidelity op-table|roofline  the fidelity the knobs are fitted at and belong to
+                                    (default op-table: written as <name>.op-table.calibration
+                                    .yaml; roofline: <name>.calibration.yaml)
+      --knobs NAME,NAME...          knobs to fit (default at op-table: per_op_overhead,
+                                    per_iteration_overhead, the software the chip model does
+                                    not see; at roofline: compute_efficiency.all,
                                     bandwidth_efficiency.all,per_iteration_overhead)
+      --no-op-cache                 op-table: neither read nor write the persistent op cache
       --software NAME|none          software overheads profile (default gpu-cuda-graphs)
       --prompts-per-client K        requests per client while fitting (default 4)
       --sweeps N                    coordinate-descent passes (default 2; then a
@@ -53,11 +62,11 @@ std::string g(double v) {
 int calibrate_command(const Invocation& invocation, std::ostream& out) {
   std::string path, rows_filter = "half", software = "gpu-cuda-graphs", output;
   std::vector<std::string> systems;
-  std::vector<std::string> knobs = {"compute_efficiency.all", "bandwidth_efficiency.all",
-                                    "per_iteration_overhead"};
+  std::vector<std::string> knobs;
+  std::string fidelity = "op-table";
   int64_t prompts_per_client = 4;
   serving::FitOptions fit_options;
-  bool dry_run = false;
+  bool dry_run = false, op_cache = true;
   ArgReader a("scoville calibrate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -68,6 +77,10 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       rows_filter = a.value();
     } else if (a.is("--knobs")) {
       knobs = a.list();
+    } else if (a.is("--fidelity")) {
+      fidelity = a.value();
+    } else if (a.is("--no-op-cache")) {
+      op_cache = false;
     } else if (a.is("--software")) {
       software = a.value();
     } else if (a.is("--prompts-per-client")) {
@@ -87,6 +100,21 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   if (path.empty()) throw UsageError{"--measurements is required"};
   if (systems.empty()) throw UsageError{"--system is required (one or more system files)"};
   if (!output.empty() && systems.size() != 1) throw UsageError{"-o needs exactly one --system"};
+  const ServingFidelity level = parse_serving_fidelity(fidelity);
+  if (level == ServingFidelity::kCycle) {
+    throw UsageError{"calibrate: expected --fidelity op-table or roofline"};
+  }
+  if (!op_cache && level != ServingFidelity::kOpTable) {
+    throw UsageError{"--no-op-cache needs --fidelity op-table"};
+  }
+  if (knobs.empty()) {
+    // At the op table the chip model prices the hardware: what is left to fit is the software
+    // the model does not see. The roofline also needs how far kernels stay from the peaks.
+    knobs = level == ServingFidelity::kOpTable
+                ? std::vector<std::string>{"per_op_overhead", "per_iteration_overhead"}
+                : std::vector<std::string>{"compute_efficiency.all", "bandwidth_efficiency.all",
+                                           "per_iteration_overhead"};
+  }
   for (const std::string& k : knobs) {
     try {
       serving::knob_spec(k);
@@ -113,12 +141,20 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
 
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
+  // Every system's hardware first: at the op table each chip model is elaborated before any
+  // row simulates (SystemC elaborates once per process). The fit starts from no overlay.
+  std::vector<ServingHardware> hardware;
   for (const std::string& system_arg : systems) {
     const std::string file = paths.resolve(system_arg, "arch/systems");
     const config::SystemConfig system = config::load_system(file, paths);
-    const std::string system_name = std::filesystem::path(file).stem().string();
     const std::string chip = std::filesystem::path(config::require_chip(system)).stem().string();
-    const ServingHardware hw = resolve_hardware(chip, file, 8, software, false);
+    hardware.push_back(resolve_hardware(chip, file, 8, software, false, level));
+    if (level == ServingFidelity::kOpTable) use_op_table(hardware.back(), op_cache);
+  }
+  for (size_t system_index = 0; system_index < systems.size(); ++system_index) {
+    const std::string file = paths.resolve(systems[system_index], "arch/systems");
+    const std::string system_name = std::filesystem::path(file).stem().string();
+    const ServingHardware& hw = hardware[system_index];
     // The system's predictable rows (by id order), then the chosen ones.
     std::vector<RowPlan> candidates;
     for (const RowPlan& p : plans) {
@@ -168,6 +204,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
 
     config::CalibrationOverlay overlay;
     overlay.system = system_name;
+    overlay.fidelity = overlay_fidelity(level);
     overlay.knobs = fit.knobs;
     config::CalibrationFit f;
     f.measurements = path;
@@ -177,12 +214,13 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     f.objective =
         "least squares of ln(predicted / published) of throughput per chip and interactivity "
         "over the rows; reported as their mean absolute % error; prompts per client " +
-        std::to_string(prompts_per_client);
+        std::to_string(prompts_per_client) + "; " + fidelity + " fidelity";
     f.mape_before = mape_before;
     f.mape_after = mape_after;
     f.command = command;
     overlay.fit = f;
-    const std::string target = output.empty() ? config::overlay_path_for(file) : output;
+    const std::string target =
+        output.empty() ? config::overlay_path_for(file, overlay.fidelity) : output;
     overlay.file = target;
 
     out << "# " << system_name << ": fitted on rows";
@@ -193,6 +231,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
         << g(fit.before) << " -> " << g(fit.after) << " in " << fit.evaluations
         << " evaluations)\n";
     for (const std::string& id : infeasible) out << "#   not fitted, infeasible: " << id << "\n";
+    if (const std::string ops = op_table_report(hw); !ops.empty()) out << "#   " << ops << "\n";
     for (const std::string& k : knobs) {
       const serving::KnobSpec& spec = serving::knob_spec(k);
       out << "#   " << k << " = " << g(serving::get_knob(fit.knobs, k))

@@ -1,7 +1,7 @@
 // `scoville inferencex`: the InferenceX benchmark on simulated hardware. A closed loop of N
 // clients (10 x N requests, lengths uniform in [0.8, 1] x nominal) per concurrency, priced by the
-// roofline cost model or (--fidelity cycle) the SystemC system engine; prints throughput per chip
-// against interactivity with the Pareto frontier.
+// simulated op table (default), the roofline's closed form or (--fidelity cycle) the SystemC
+// system engine; prints throughput per chip against interactivity with the Pareto frontier.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -49,15 +49,18 @@ extern const char kInferencexUsage[] =
                                     (default 8192; vLLM and SGLang schedule each rank)
       --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
       --software NAME|FILE          software overheads profile (arch/software; default none)
-      --no-calibration              ignore the system file's calibration overlay (raw peaks)
-      --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form)
-                                    instead of the system file's own, to any system or chip
-      --fidelity roofline|op-table|cycle   iteration pricing (default roofline): op-table
-                                    prices every distinct op once on the SystemC chip model
-                                    (kept in the persistent op cache; calibration not applied);
-                                    cycle runs each iteration on the SystemC system engine (with
-                                    its iteration cache); needs a system file, one co-located
-                                    pool, no --search
+      --no-calibration              ignore the system file's calibration overlay
+      --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form,
+                                    fitted at the run's fidelity) instead of the system
+                                    file's own, to any system or chip
+      --fidelity op-table|roofline|cycle   iteration pricing (default op-table: every
+                                    distinct op priced once on the SystemC chip model, kept
+                                    in the persistent op cache, with the system's
+                                    <name>.op-table.calibration.yaml); roofline: the closed
+                                    form at the chip's peaks (the fast bound, with
+                                    <name>.calibration.yaml); cycle runs each iteration on the
+                                    SystemC system engine (with its iteration cache); needs a
+                                    system file, one co-located pool, no --search
       --no-op-cache                 op-table: neither read nor write the persistent op cache
                                     ($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops)
       --power-cap POWER             cap every chip's power, e.g. '500 W': its controller
@@ -95,7 +98,7 @@ struct Options {
   std::string software;
   bool calibration = true;       // apply the system file's calibration overlay, if any
   std::string calibration_file;  // --calibration: this overlay instead
-  std::string fidelity = "roofline";
+  std::string fidelity = "op-table";
   bool op_cache = true;
   std::optional<std::string> power_cap;
   uint64_t seed = 1;
@@ -210,8 +213,10 @@ Options parse(const std::vector<std::string>& args) {
   if (!o.calibration_file.empty() && !o.calibration) {
     throw UsageError{"--calibration excludes --no-calibration"};
   }
-  if (!o.calibration_file.empty() && o.fidelity != "roofline") {
-    throw UsageError{"--calibration needs --fidelity roofline (the knobs are fitted to it)"};
+  if (!o.calibration_file.empty() && o.fidelity == "cycle") {
+    throw UsageError{
+        "--calibration needs --fidelity op-table or roofline (the cycle level has "
+        "no calibration)"};
   }
   if (o.concurrency.empty()) {
     for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);
@@ -350,10 +355,12 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     for (const auto& p : m.pools) total += p.chips;
     network_chips = std::max(network_chips, total);
   }
-  ServingHardware hw = resolve_hardware(chip, chip_system ? "" : o.system, network_chips,
-                                        o.software, o.calibration && o.calibration_file.empty());
+  const ServingFidelity level = parse_serving_fidelity(o.fidelity);
+  ServingHardware hw =
+      resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software,
+                       o.calibration && o.calibration_file.empty(), level);
   if (!o.calibration_file.empty()) {
-    apply_calibration_file(hw, paths.resolve(o.calibration_file, "arch/systems"));
+    apply_calibration_file(hw, paths.resolve(o.calibration_file, "arch/systems"), level);
   }
   if (o.power_cap) {
     apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
@@ -361,7 +368,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   }
   // The op table's chip model is elaborated here, before anything simulates.
   if (o.fidelity == "op-table") use_op_table(hw, o.op_cache);
-  // The cycle engine prices hardware only: calibration knobs are a roofline matter.
+  // The cycle engine prices hardware only: it has no calibration overlays.
   const std::string calibration = cycle ? "not applied (cycle fidelity)" : calibration_label(hw);
 
   serving::SchedulerConfig scheduler;

@@ -1,5 +1,6 @@
 // `scoville serve`: one serving study from a scenario file (open loop, bursty, trace replay or a
-// closed loop), priced by the roofline cost model or (--fidelity op-table) the simulated op table.
+// closed loop), priced by the simulated op table (default) or (--fidelity roofline) the closed
+// form.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -25,10 +26,11 @@ extern const char kServeUsage[] =
       --seed N                      overrides the scenario's seed
       --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
                                     scenario's power.cap; the chip needs power_management)
-      --no-calibration              ignore the system file's calibration overlay (raw peaks)
-      --fidelity roofline|op-table  op pricing (default roofline): op-table runs every
-                                    distinct op once on the SystemC chip model (persistent op
-                                    cache; calibration not applied; docs/serving.md)
+      --no-calibration              ignore the system file's calibration overlay
+      --fidelity op-table|roofline  op pricing (default op-table: every distinct op runs once
+                                    on the SystemC chip model, persistent op cache, the
+                                    system's op-table overlay); roofline: the closed form at
+                                    the chip's peaks with its roofline overlay (docs/serving.md)
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points (one row) and /requests (atomically)
@@ -44,7 +46,7 @@ extern const char kServeUsage[] =
 int serve_command(const Invocation& invocation, std::ostream& out) {
   std::string scenario_file, output_file;
   bool json = false, calibration = true, op_cache = true, quiet = false;
-  std::string fidelity = "roofline";
+  std::string fidelity = "op-table";
   std::optional<uint64_t> seed;
   std::optional<std::string> power_cap;
   ServingTraceArgs trace;
@@ -97,7 +99,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                          std::to_string(spec.chips));
   }
   ServingHardware hw = resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips),
-                                        spec.software, calibration);
+                                        spec.software, calibration, level);
   if (power_cap) {
     apply_power_cap(hw, parse_power_cap(*power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");

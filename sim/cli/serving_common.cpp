@@ -63,7 +63,8 @@ std::string pad(const std::string& s, size_t width) {
 }  // namespace
 
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
-                                 const std::string& software, bool calibration) {
+                                 const std::string& software, bool calibration,
+                                 ServingFidelity fidelity) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   ServingHardware hw;
   hw.chip = config::load_chip(chip, paths);
@@ -79,8 +80,8 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     // An overlay describes the system's own chip; a --chip override runs other silicon.
     const bool own_chip =
         !s.chip_file.empty() && config::load_chip(s.chip_file, paths).name == hw.chip.name;
-    if (calibration && own_chip) {
-      if (const auto overlay = config::find_overlay(s.file)) {
+    if (calibration && own_chip && fidelity != ServingFidelity::kCycle) {
+      if (const auto overlay = config::find_overlay(s.file, overlay_fidelity(fidelity))) {
         hw.efficiency = overlay->knobs;
         hw.calibration = overlay->describe();
       }
@@ -95,8 +96,15 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   return hw;
 }
 
-void apply_calibration_file(ServingHardware& hw, const std::string& file) {
+void apply_calibration_file(ServingHardware& hw, const std::string& file,
+                            ServingFidelity fidelity) {
   const config::CalibrationOverlay overlay = config::load_overlay(file);
+  if (overlay.fidelity != overlay_fidelity(fidelity)) {
+    throw InputError(SourceLocation{file, 0, 0}, "calibration.fidelity",
+                     "the overlay's knobs were fitted at the " + overlay.fidelity +
+                         " fidelity; this run prices at " + to_string(fidelity) +
+                         " (give an overlay fitted at it, or --fidelity " + overlay.fidelity + ")");
+  }
   hw.efficiency = overlay.knobs;
   hw.calibration = overlay.describe() + " (given by --calibration)";
 }
@@ -120,12 +128,14 @@ std::string to_string(ServingFidelity fidelity) {
   return "roofline";
 }
 
+std::string overlay_fidelity(ServingFidelity fidelity) {
+  return fidelity == ServingFidelity::kCycle ? std::string() : to_string(fidelity);
+}
+
 void use_op_table(ServingHardware& hw, bool persistent_cache) {
   engine::SimulatedOpCostOptions options;
   if (!persistent_cache) options.cache_dir.reset();
   hw.op_cost = std::make_shared<engine::SimulatedOpCost>(hw.chip, options);
-  hw.efficiency = serving::EfficiencyKnobs{};
-  hw.calibration = "not applied (op-table fidelity; the overlays are fitted to the roofline)";
 }
 
 std::string op_table_report(const ServingHardware& hw) {
@@ -249,7 +259,8 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
 }
 
 std::string calibration_label(const ServingHardware& hw) {
-  return hw.calibration.empty() ? "none (raw spec peaks)" : hw.calibration;
+  if (!hw.calibration.empty()) return hw.calibration;
+  return hw.op_cost ? "none (the chip model's op times)" : "none (raw spec peaks)";
 }
 
 std::string mapping_label(const workloads::MappingConfig& mapping) {

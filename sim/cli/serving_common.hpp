@@ -45,9 +45,13 @@ enum class ServingFidelity { kRoofline, kOpTable, kCycle };
 ServingFidelity parse_serving_fidelity(const std::string& text);
 std::string to_string(ServingFidelity fidelity);
 
+// The overlay fidelity of a serving fidelity: "roofline" or "op-table"; the cycle level has no
+// overlays (empty).
+std::string overlay_fidelity(ServingFidelity fidelity);
+
 // Puts the simulated op table of hw's chip behind its pricing (the op-table fidelity): builds the
-// chip model (before the process simulates anything) and drops the calibration knobs, which
-// were fitted to the closed form. `persistent_cache`: read and write the on-disk op cache.
+// chip model (before the process simulates anything). The knobs stay: resolve_hardware chose
+// the op-table overlay. `persistent_cache`: read and write the on-disk op cache.
 void use_op_table(ServingHardware& hw, bool persistent_cache);
 // The op table's hits and misses, one line for stderr (empty without an op table).
 std::string op_table_report(const ServingHardware& hw);
@@ -57,14 +61,17 @@ std::string calibration_label(const ServingHardware& hw);
 
 // `system` empty: a single switch of `chips` chips built from the chip's ports ([ASSUMPTION]
 // latencies, docs/serving.md). Otherwise a system file (network part) and `chip`, and, when
-// `calibration` is true, the system file's calibration overlay if it has one.
+// `calibration` is true, the system file's calibration overlay for `fidelity` if it has one
+// (config::find_overlay; none at the cycle level).
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
-                                 const std::string& software, bool calibration = true);
+                                 const std::string& software, bool calibration = true,
+                                 ServingFidelity fidelity = ServingFidelity::kRoofline);
 
 // Replaces hw's efficiency knobs by those of the overlay `file` (its `inherits:` followed),
 // whatever system or chip hw runs: `inferencex --calibration FILE`, e.g. to give a system
 // without measurements the knobs fitted on another (docs/calibration.md). The label says so.
-void apply_calibration_file(ServingHardware& hw, const std::string& file);
+// An overlay fitted at another fidelity than `fidelity` is an InputError.
+void apply_calibration_file(ServingHardware& hw, const std::string& file, ServingFidelity fidelity);
 
 // The cost model and the ServingSystem pools for a mapping (one pool: co-located; prefill and
 // decode: disaggregated, KV handed over the network). Throws InputError when infeasible.

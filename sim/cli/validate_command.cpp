@@ -1,8 +1,9 @@
 // `scoville validate`: predicted against published serving figures, side by side. Reads the
 // measurements CSV (../shared/validation/measurements.csv columns), plans each row
 // (measurement_rows.hpp: chip, model, precision, the replica its concurrency is per), predicts
-// the rows it can with the roofline cost model and the system's calibration overlay (unless
-// --no-calibration), and lists every other row with the reason it was skipped. Errors are
+// the rows it can at the chosen fidelity (the simulated op table by default) with the system's
+// calibration overlay for that fidelity (unless --no-calibration), and lists every other row
+// with the reason it was skipped. Errors are
 // summarised as MAPE per system and per model, split into the rows the overlays were fitted on
 // and the rows they were not (held out), so that fit quality is never sold as prediction.
 #include <algorithm>
@@ -27,10 +28,11 @@ extern const char kValidateUsage[] =
     R"(  scoville validate --measurements FILE.csv [options]   predicted vs published serving figures
       --software NAME|none          software overheads profile (default gpu-cuda-graphs)
       --prompts-per-client K        requests per client of each predicted point (default 10)
-      --no-calibration              ignore arch/systems/*.calibration.yaml (raw spec peaks)
-      --fidelity roofline|op-table  op pricing (default roofline): op-table prices every op
-                                    on the chip model (simulated op table, persistent op
-                                    cache; no calibration: hardware time plus --software)
+      --no-calibration              ignore the systems' calibration overlays
+      --fidelity op-table|roofline  op pricing (default op-table: every op priced on the
+                                    chip model, simulated op table, persistent op cache, with
+                                    arch/systems/*.op-table.calibration.yaml); roofline: the
+                                    closed form with arch/systems/*.calibration.yaml
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
 )";
@@ -85,7 +87,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   std::string path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
   bool json = false, calibration = true, op_cache = true;
-  std::string fidelity = "roofline";
+  std::string fidelity = "op-table";
   ArgReader a("scoville validate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -116,46 +118,33 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   if (!op_cache && level != ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
-  // The overlays are fitted to the roofline: the op table runs without them.
-  if (level == ServingFidelity::kOpTable) calibration = false;
-
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
   std::map<std::string, ServingHardware> hardware;      // by system file
   std::map<std::string, std::set<std::string>> fitted;  // row ids an overlay was fitted on
   std::vector<Outcome> outcomes;
-  if (level == ServingFidelity::kOpTable) {
-    // Every system's op table (its chip model) is elaborated before any row simulates.
-    for (const RowPlan& plan : plans) {
-      if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
-      const std::string file = paths.resolve(plan.system_file, "arch/systems");
-      ServingHardware hw = resolve_hardware(plan.chip, file, 8, software, false);
-      use_op_table(hw, op_cache);
-      hardware.emplace(plan.system_file, std::move(hw));
+  // Every system and its overlay first, outside the rows' try: a broken file stops the run
+  // (exit code 2) instead of turning every row into "infeasible". At the op table, every
+  // system's chip model is elaborated here, before any row simulates.
+  for (const RowPlan& plan : plans) {
+    if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
+    const std::string file = paths.resolve(plan.system_file, "arch/systems");
+    ServingHardware hw = resolve_hardware(plan.chip, file, 8, software, calibration, level);
+    if (level == ServingFidelity::kOpTable) use_op_table(hw, op_cache);
+    if (calibration) {
+      if (const auto overlay = config::find_overlay(file, overlay_fidelity(level))) {
+        if (overlay->fit) {
+          fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
+        }
+      }
     }
+    hardware.emplace(plan.system_file, std::move(hw));
   }
   for (const RowPlan& plan : plans) {
     Outcome o;
     o.plan = plan;
     if (o.plan.skipped.empty()) {
-      // The system and its overlay first, outside the row's try: a broken file stops the run
-      // (exit code 2) instead of turning every row into "infeasible".
-      auto it = hardware.find(plan.system_file);
-      if (it == hardware.end()) {
-        const std::string file = paths.resolve(plan.system_file, "arch/systems");
-        it = hardware
-                 .emplace(plan.system_file,
-                          resolve_hardware(plan.chip, file, 8, software, calibration))
-                 .first;
-        if (calibration) {
-          if (const auto overlay = config::find_overlay(file)) {
-            if (overlay->fit) {
-              fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
-            }
-          }
-        }
-      }
-      const ServingHardware& hw = it->second;
+      const ServingHardware& hw = hardware.at(plan.system_file);
       try {
         o.calibration = hw.calibration;
         RowSimulator sim(plan, hw, prompts_per_client);

@@ -83,6 +83,10 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
   o.file = file;
   o.knobs_file = file;
   o.system = r.string("system");
+  o.fidelity = r.string_or("fidelity", "roofline");
+  if (!is_overlay_fidelity(o.fidelity)) {
+    r.error("fidelity", "expected roofline or op-table, found '" + o.fidelity + "'");
+  }
   o.inherits = r.string_or("inherits", "");
   o.why = r.string_or("why", "");
   if (!o.system.empty() && !is_system_name(o.system)) r.error("system", kSystemNameExpected);
@@ -200,9 +204,14 @@ std::string CalibrationOverlay::describe() const {
   return out + ")";
 }
 
-std::string overlay_path_for(const std::string& system_file) {
+bool is_overlay_fidelity(const std::string& fidelity) {
+  return fidelity == "roofline" || fidelity == "op-table";
+}
+
+std::string overlay_path_for(const std::string& system_file, const std::string& fidelity) {
   const std::filesystem::path p(system_file);
-  return (p.parent_path() / (p.stem().string() + ".calibration.yaml")).string();
+  const std::string infix = fidelity == "roofline" ? "" : "." + fidelity;
+  return (p.parent_path() / (p.stem().string() + infix + ".calibration.yaml")).string();
 }
 
 CalibrationOverlay parse_overlay(const std::string& path) {
@@ -213,10 +222,17 @@ CalibrationOverlay parse_overlay_string(const std::string& yaml, const std::stri
   return read_overlay(load_yaml_string(yaml, display_name), display_name);
 }
 
-std::optional<CalibrationOverlay> find_overlay(const std::string& system_file) {
-  const std::string path = overlay_path_for(system_file);
+std::optional<CalibrationOverlay> find_overlay(const std::string& system_file,
+                                               const std::string& fidelity) {
+  const std::string path = overlay_path_for(system_file, fidelity);
   if (!std::filesystem::exists(path)) return std::nullopt;
-  return load_overlay(path);
+  CalibrationOverlay o = load_overlay(path);
+  if (o.fidelity != fidelity) {
+    throw InputError(
+        SourceLocation{path, 0, 0}, "calibration.fidelity",
+        "expected " + fidelity + " (the fidelity its file name says), found " + o.fidelity);
+  }
+  return o;
 }
 
 namespace {
@@ -227,8 +243,8 @@ namespace {
 CalibrationOverlay resolve_overlay(const std::string& path, std::vector<std::string>& chain) {
   CalibrationOverlay o = parse_overlay(path);
   if (o.inherits.empty()) return o;
-  const std::string parent_path =
-      (std::filesystem::path(path).parent_path() / (o.inherits + ".calibration.yaml")).string();
+  const std::string parent_path = overlay_path_for(
+      (std::filesystem::path(path).parent_path() / (o.inherits + ".yaml")).string(), o.fidelity);
   if (!std::filesystem::exists(parent_path)) {
     throw InputError(SourceLocation{path, 0, 0}, "calibration.inherits",
                      "no overlay " + parent_path + " to inherit knobs from");
@@ -241,6 +257,11 @@ CalibrationOverlay resolve_overlay(const std::string& path, std::vector<std::str
   }
   chain.push_back(key);
   const CalibrationOverlay parent = resolve_overlay(parent_path, chain);
+  if (parent.fidelity != o.fidelity) {
+    throw InputError(SourceLocation{path, 0, 0}, "calibration.inherits",
+                     "inherits knobs fitted at the " + parent.fidelity + " fidelity (" +
+                         parent_path + ") into a " + o.fidelity + " overlay");
+  }
   o.knobs = parent.knobs;
   o.knobs_file = parent.knobs_file;
   o.override_files = parent.override_files;
@@ -264,11 +285,13 @@ CalibrationOverlay load_overlay(const std::string& path) {
 std::string overlay_yaml(const CalibrationOverlay& o) {
   std::ostringstream y;
   y << "# Calibration overlay of " << o.system << ".yaml (written by `scoville calibrate`; see\n"
-    << "# docs/calibration.md). Efficiency knobs of the roofline serving model; the hardware\n"
+    << "# docs/calibration.md). Efficiency knobs of the " << o.fidelity
+    << " serving model; the hardware\n"
     << "# numbers in the system and chip files are untouched. --no-calibration ignores this "
        "file.\n";
   y << "calibration:\n";
   y << "  system: " << quoted(o.system) << "  # the system file this overlay belongs to\n";
+  y << "  fidelity: " << o.fidelity << "  # the fidelity its knobs were fitted at\n";
   if (!o.why.empty()) y << "  why: " << quoted(o.why) << "  # text\n";
   if (!o.inherits.empty()) {
     y << "  inherits: " << quoted(o.inherits) << "  # its knobs are used; none fitted here\n";

@@ -5,6 +5,7 @@
 //
 //   calibration:
 //     system: h200-hgx8               # the system file it belongs to
+//     fidelity: op-table              # the fidelity fitted at: roofline (default) or op-table
 //     knobs:                          # serving::EfficiencyKnobs (efficiency_knobs.hpp)
 //       compute_efficiency: {gemm: 0.6, attention: 0.6, other: 1}
 //       bandwidth_efficiency: {gemm: 0.8, attention: 0.8, other: 0.8}
@@ -19,6 +20,12 @@
 // each value with its own source, e.g. a compute fraction anchored on a published phase
 // measurement (docs/calibration.md). Inheritance follows chains (gb300 -> gb200 -> b200-hgx8),
 // applying the overrides from the fitted end down; a cycle is an error.
+//
+// Knobs belong to the fidelity they were fitted at: at the roofline a fraction is what real
+// kernels reach of the chip's peaks; at the op table (the chip model prices each op) it is what
+// they reach of the chip model's time, and the overheads are the software the chip model does not
+// see. So each fidelity has its own overlay beside the system file: <name>.calibration.yaml
+// (roofline) and <name>.op-table.calibration.yaml, and `inherits:` stays within one fidelity.
 #pragma once
 
 #include <array>
@@ -51,10 +58,11 @@ struct KnobOverrides {
 };
 
 struct CalibrationOverlay {
-  std::string file;         // this overlay
-  std::string system;       // the system it belongs to
-  std::string inherits;     // non-empty: the system whose knobs this one uses
-  std::string why;          // text: why inherited (or a note on the fit)
+  std::string file;                   // this overlay
+  std::string system;                 // the system it belongs to
+  std::string fidelity = "roofline";  // the fidelity its knobs were fitted at (kOverlayFidelities)
+  std::string inherits;               // non-empty: the system whose knobs this one uses
+  std::string why;                    // text: why inherited (or a note on the fit)
   std::string knobs_file;   // the overlay the knobs were read from (file, or the fitted ancestor)
   KnobOverrides overrides;  // this file's own `overrides:` (inheriting overlays only)
   std::vector<std::string> override_files;  // the overlays whose overrides were applied, in order
@@ -66,17 +74,25 @@ struct CalibrationOverlay {
   std::string describe() const;
 };
 
-// <dir>/<stem>.calibration.yaml for <dir>/<stem>.yaml.
-std::string overlay_path_for(const std::string& system_file);
+// The fidelities an overlay can belong to: "roofline" and "op-table".
+bool is_overlay_fidelity(const std::string& fidelity);
+
+// <dir>/<stem>.calibration.yaml for <dir>/<stem>.yaml at the roofline;
+// <dir>/<stem>.<fidelity>.calibration.yaml at another fidelity.
+std::string overlay_path_for(const std::string& system_file,
+                             const std::string& fidelity = "roofline");
 
 // Parses one overlay (its `inherits:` is not followed). Bad content -> InputError located at
 // file, line and key.
 CalibrationOverlay parse_overlay(const std::string& path);
 CalibrationOverlay parse_overlay_string(const std::string& yaml, const std::string& display_name);
 
-// The overlay of a system file, if one exists next to it, with `inherits:` followed (to
-// <dir>/<inherits>.calibration.yaml, and on up the chain to an overlay with knobs of its own).
-std::optional<CalibrationOverlay> find_overlay(const std::string& system_file);
+// The overlay of a system file at `fidelity`, if one exists next to it, with `inherits:`
+// followed (to the overlay_path_for of <dir>/<inherits>.yaml at the same fidelity, and on up the
+// chain to an overlay with knobs of its own). An overlay whose `fidelity:` is not the one its
+// name says is an InputError.
+std::optional<CalibrationOverlay> find_overlay(const std::string& system_file,
+                                               const std::string& fidelity = "roofline");
 
 // One overlay file with its `inherits:` followed as find_overlay does; a missing file is an
 // InputError. `scoville inferencex --calibration FILE` applies it to any system (e.g. knobs

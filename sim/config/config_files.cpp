@@ -66,13 +66,24 @@ FileKind check_file(const std::string& path) {
     case FileKind::kCalibration: {
       // Beside its system file (the usual name): check it the way runs read it, inherits:
       // followed; under any other name, the file alone.
+      // <name>.calibration.yaml (roofline) or <name>.<fidelity>.calibration.yaml.
+      auto ends_with = [&](const std::string& suffix) {
+        return path.size() > suffix.size() &&
+               path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+      };
       const std::string suffix = ".calibration.yaml";
-      const size_t n = suffix.size();
-      if (path.size() > n && path.compare(path.size() - n, n, suffix) == 0) {
-        find_overlay(path.substr(0, path.size() - n) + ".yaml");
-      } else {
+      if (!ends_with(suffix)) {
         parse_overlay(path);
+        break;
       }
+      std::string fidelity = "roofline";
+      std::string stem = path.substr(0, path.size() - suffix.size());
+      const std::string op_table = ".op-table";
+      if (ends_with(op_table + suffix)) {
+        fidelity = "op-table";
+        stem.resize(stem.size() - op_table.size());
+      }
+      find_overlay(stem + ".yaml", fidelity);
       break;
     }
   }

@@ -1,7 +1,8 @@
-// Calibration knobs of the roofline cost model: how far a real serving stack stays from the
-// chip's peaks. The roofline prices an op at max(FLOPs / peak, bytes / HBM bandwidth); real
-// kernels reach a fraction of each peak, and a real stack pays host and launch time the
-// software profile (arch/software) only estimates. Each knob exists for one of those gaps:
+// Calibration knobs of the serving cost models: how far a real serving stack stays from the
+// chip's peaks (roofline) or from the chip model's time (op table, `op_time`). The roofline prices
+// an op at max(FLOPs / peak, bytes / HBM bandwidth); real kernels reach a fraction of each peak,
+// and a real stack pays host and launch time the software profile (arch/software) only estimates.
+// Each knob exists for one of those gaps:
 //   compute[c]    achieved fraction of peak math rate for op class c (gemm, attention, other):
 //                 GEMM tiles waste work at small batch and ramp the clock down under load,
 //                 attention kernels reach less than GEMMs, vector ops less again;
@@ -43,6 +44,13 @@ struct EfficiencyKnobs {
   }
   double memory_time(double bytes, double peak_bandwidth, OpClass c) const {
     return bytes / (peak_bandwidth * bandwidth[static_cast<size_t>(c)]);
+  }
+  // The calibrated time of an op whose time another model gave (the simulated op table): the
+  // class's fraction of the resource that binds it stretches it, as it stretches that
+  // resource's term of the roofline. The same knobs thus decorate either op-cost model.
+  double op_time(double model_time_s, bool compute_bound, OpClass c) const {
+    const size_t i = static_cast<size_t>(c);
+    return model_time_s / (compute_bound ? compute[i] : bandwidth[i]);
   }
   // Extra software time of an iteration of `fused_ops` ops.
   double overhead_s(int64_t fused_ops) const {

@@ -65,8 +65,8 @@ struct RooflineOptions {
   size_t max_cached_groups = 4096;
   // Each fused op's hardware time and actions from this model (the simulated op table,
   // sim/engine/simulated_op_cost.hpp) instead of the closed form; null: the closed form. With
-  // one, the calibration knobs' fractions do not apply (they were fitted to the closed form; the
-  // chip model's own efficiencies take their place); per_op and per_iteration still do.
+  // one, the calibration knobs decorate its times (EfficiencyKnobs::op_time: the fraction of the
+  // binding resource), so they must be fitted at that fidelity (op-table overlays).
   std::shared_ptr<const OpCostModel> op_cost = nullptr;
 };
 

@@ -1,6 +1,7 @@
-// `scoville calibrate` and `scoville validate` with and without a calibration overlay, on a tiny
-// measurements file, in a private copy of the data directory (overlays are written beside the
-// system files, which the source tree's must not get from a test).
+// `scoville calibrate` and `scoville validate` with and without a calibration overlay, at the op
+// table (the default) and the roofline, on a tiny measurements file, in a private copy of the
+// data directory (overlays are written beside the system files, which the source tree's must not
+// get from a test).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -45,6 +46,7 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
           "[cli][calibration]") {
   DataCopy data;
   const std::string csv = data.dir.write("m.csv", kCsv);
+  // The default fidelity: the op table, whose overlay sits beside the roofline's.
   const CommandResult fit =
       run_scoville("calibrate --measurements " + csv +
                        " --system h200-hgx8 --rows all --knobs per_iteration_overhead --sweeps 1"
@@ -52,9 +54,12 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
                    data.env);
   INFO(fit.output);
   REQUIRE(fit.exit_code == 0);
-  const std::string overlay = data.dir.file("arch/systems/h200-hgx8.calibration.yaml");
+  CHECK(fit.output.find("op table: ") != std::string::npos);
+  const std::string overlay = data.dir.file("arch/systems/h200-hgx8.op-table.calibration.yaml");
   REQUIRE(fs::exists(overlay));
+  CHECK_FALSE(fs::exists(data.dir.file("arch/systems/h200-hgx8.calibration.yaml")));
   const std::string text = read_file(overlay);
+  CHECK(text.find("fidelity: op-table") != std::string::npos);
   CHECK(text.find("rows: [\"1\", \"2\"]") != std::string::npos);
   CHECK(text.find("per_iteration_overhead") != std::string::npos);
   CHECK(text.find("scoville calibrate --measurements") != std::string::npos);
@@ -63,7 +68,9 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
       run_scoville("validate --measurements " + csv + " --json --prompts-per-client 1", data.env);
   INFO(with.output);
   REQUIRE(with.exit_code == 0);
-  CHECK(with.output.find("\"calibration\": \"h200-hgx8.calibration.yaml\"") != std::string::npos);
+  CHECK(with.output.find("\"fidelity\": \"op-table\"") != std::string::npos);
+  CHECK(with.output.find("\"calibration\": \"h200-hgx8.op-table.calibration.yaml\"") !=
+        std::string::npos);
   CHECK(with.output.find("\"set\": \"fit\"") != std::string::npos);
   CHECK(with.output.find("\"skipped\": \"chip not H200") != std::string::npos);
   const CommandResult without = run_scoville(
@@ -71,16 +78,34 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
       data.env);
   REQUIRE(without.exit_code == 0);
   CHECK(without.output.find("\"calibration\": false") != std::string::npos);
-  CHECK(without.output.find("h200-hgx8.calibration.yaml") == std::string::npos);
+  CHECK(without.output.find("h200-hgx8.op-table.calibration.yaml") == std::string::npos);
   CHECK(without.output != with.output);
+  // The roofline does not take the op table's knobs; it has none here.
+  const CommandResult roofline = run_scoville(
+      "validate --fidelity roofline --measurements " + csv + " --json --prompts-per-client 1",
+      data.env);
+  REQUIRE(roofline.exit_code == 0);
+  CHECK(roofline.output.find("op-table.calibration.yaml") == std::string::npos);
+
+  // The roofline's own overlay, fitted at it, goes to its own file.
+  const CommandResult roofline_fit =
+      run_scoville("calibrate --fidelity roofline --measurements " + csv +
+                       " --system h200-hgx8 --rows all --knobs per_iteration_overhead --sweeps 1"
+                       " --prompts-per-client 1",
+                   data.env);
+  REQUIRE(roofline_fit.exit_code == 0);
+  const std::string roofline_overlay =
+      read_file(data.dir.file("arch/systems/h200-hgx8.calibration.yaml"));
+  CHECK(roofline_overlay.find("fidelity: roofline") != std::string::npos);
 
   // A broken overlay stops validate with the file named, exit code 2.
-  data.dir.write("arch/systems/h200-hgx8.calibration.yaml",
-                 "calibration:\n  system: h200-hgx8\n  knobs:\n    per_op_overhead: fast\n");
+  data.dir.write("arch/systems/h200-hgx8.op-table.calibration.yaml",
+                 "calibration:\n  system: h200-hgx8\n  fidelity: op-table\n  knobs:\n"
+                 "    per_op_overhead: fast\n");
   const CommandResult bad =
       run_scoville("validate --measurements " + csv + " --prompts-per-client 1", data.env);
   CHECK(bad.exit_code == 2);
-  CHECK(bad.output.find("h200-hgx8.calibration.yaml:4") != std::string::npos);
+  CHECK(bad.output.find("h200-hgx8.op-table.calibration.yaml:5") != std::string::npos);
 }
 
 TEST_CASE("calibrate refuses a system without measured rows instead of guessing",

@@ -13,7 +13,8 @@ using scoville::test::run_scoville;
 namespace {
 
 const std::string kBase =
-    "inferencex --system jalapeno-128 --model gpt-oss-120b --isl 256 --osl 16 --chips 8 "
+    "inferencex --fidelity roofline --system jalapeno-128 --model gpt-oss-120b --isl 256 --osl 16 "
+    "--chips 8 "
     "--concurrency 8 --prompts-per-client 1 --range-ratio 1 --quiet ";
 
 double number(const std::string& json, const std::string& key) {
@@ -77,4 +78,10 @@ TEST_CASE("inferencex: --calibration FILE applies an overlay to a system without
   const auto missing = run_scoville(kBase + json + "--calibration nowhere.calibration.yaml");
   CHECK(missing.exit_code == 2);
   CHECK(missing.output.find("nowhere.calibration.yaml") != std::string::npos);
+  // Knobs fitted at the roofline would count the chip model's losses twice at the op table.
+  std::string op_table = kBase;
+  op_table.replace(op_table.find("roofline"), 8, "op-table");
+  const auto other = run_scoville(op_table + json + "--calibration b200-hgx8.calibration");
+  CHECK(other.exit_code == 2);
+  CHECK(other.output.find("fitted at the roofline fidelity") != std::string::npos);
 }

@@ -52,6 +52,8 @@ TEST_CASE("op-table fidelity: warm, cold and bypassed op caches give identical p
   REQUIRE(bypass.exit_code == 0);
   CHECK(cold.output == warm.output);
   CHECK(cold.output == bypass.output);
+  // The op table is the default fidelity.
+  CHECK(run_scoville(kPoint + " --system h200", env).output == cold.output);
   for (const char* metric : {"tput_per_chip", "median_tpot_s", "p99_e2el_s", "total_energy_j"}) {
     const std::vector<double> c = points_column(dir.file("cold.h5"), metric);
     CHECK(c == points_column(dir.file("warm.h5"), metric));
@@ -80,7 +82,9 @@ TEST_CASE("op-table fidelity: warm, cold and bypassed op caches give identical p
 
   // Misuse is a usage error.
   CHECK(run_scoville("op-cache shred", env).exit_code == 2);
-  CHECK(run_scoville(kPoint + " --system h200 --no-op-cache", env).exit_code == 2);
+  CHECK(run_scoville(kPoint + " --system h200 --fidelity roofline --no-op-cache", env).exit_code ==
+        2);
+  // An overlay fitted at the roofline is refused at the op table (and says where it belongs).
   const auto calibrated = run_scoville(
       run + " --calibration " + source_dir() + "/arch/systems/h200-hgx8.calibration.yaml", env);
   CHECK(calibrated.exit_code == 2);

@@ -56,7 +56,8 @@ double median(std::vector<double> v) {
 }
 
 const std::string kSweep =
-    "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 256 --osl 32 "
+    "inferencex --fidelity roofline --system h200 --chips 1 --model llama-3.1-8b --isl 256 --osl "
+    "32 "
     "--concurrency 1,2,4,8,16 --quiet";
 
 }  // namespace
@@ -151,7 +152,8 @@ TEST_CASE("inferencex: with 50 x N requests, N = throughput x mean latency withi
           "[cli][serving]") {
   // The drain after the last send weighs 1/50 of the run: Little's law against N itself.
   const auto r = run_scoville(
-      "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 256 --osl 32 "
+      "inferencex --fidelity roofline --system h200 --chips 1 --model llama-3.1-8b --isl 256 --osl "
+      "32 "
       "--concurrency 1,4,16 --prompts-per-client 50 --json");
   REQUIRE(r.exit_code == 0);
   size_t at = 0;
@@ -171,7 +173,7 @@ TEST_CASE("inferencex: with 50 x N requests, N = throughput x mean latency withi
 
 TEST_CASE("inferencex: a seed gives identical results, another seed other ones", "[cli][serving]") {
   const std::string args =
-      "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 128 "
+      "inferencex --fidelity roofline --system h200 --chips 1 --model llama-3.1-8b --isl 128 "
       "--osl 16 --concurrency 2,4 --json";
   const auto a = run_scoville(args + " --seed 3");
   const auto b = run_scoville(args + " --seed 3");
@@ -185,14 +187,16 @@ TEST_CASE("inferencex: a seed gives identical results, another seed other ones",
 
 TEST_CASE("inferencex: a system file gives the network, with the chip named", "[cli][serving]") {
   const auto r = run_scoville(
-      "inferencex --system gb200-nvl72 --chip h200 --model llama-3.1-8b --tp 2 --isl 128 "
+      "inferencex --fidelity roofline --system gb200-nvl72 --chip h200 --model llama-3.1-8b --tp 2 "
+      "--isl 128 "
       "--osl 8 --concurrency 2");
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("gb200-nvl72"));
   // Without --chip, the system file's own chip (gb200).
   const auto own = run_scoville(
-      "inferencex --system gb200-nvl72 --model llama-3.1-8b --tp 2 --isl 128 --osl 8 "
+      "inferencex --fidelity roofline --system gb200-nvl72 --model llama-3.1-8b --tp 2 --isl 128 "
+      "--osl 8 "
       "--concurrency 2 --json");
   INFO(own.output);
   CHECK(own.exit_code == 0);
@@ -203,15 +207,17 @@ TEST_CASE("inferencex: a system file gives the network, with the chip named", "[
   const size_t chip_line = yaml.find("  chip: gb200");
   yaml.erase(chip_line, yaml.find('\n', chip_line) + 1 - chip_line);
   const std::string network_only = dir.write("network-only.yaml", yaml);
-  const auto missing = run_scoville("inferencex --system " + network_only +
+  const auto missing = run_scoville("inferencex --fidelity roofline --system " + network_only +
                                     " --model llama-3.1-8b --isl 128 --osl 8");
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Catch::Contains("--chip"));
-  const auto unknown =
-      run_scoville("inferencex --system h200 --model llama-9b --isl 128 --osl 8 --concurrency 1");
+  const auto unknown = run_scoville(
+      "inferencex --fidelity roofline --system h200 --model llama-9b --isl 128 --osl 8 "
+      "--concurrency 1");
   CHECK(unknown.exit_code == 2);
   const auto too_big = run_scoville(
-      "inferencex --system h200 --chips 1 --model llama-3.1-405b --isl 128 --osl 8 "
+      "inferencex --fidelity roofline --system h200 --chips 1 --model llama-3.1-405b --isl 128 "
+      "--osl 8 "
       "--concurrency 1");
   CHECK(too_big.exit_code == 2);
 }
@@ -219,7 +225,8 @@ TEST_CASE("inferencex: a system file gives the network, with the chip named", "[
 TEST_CASE("inferencex: --search keeps the Pareto frontier of the feasible mappings",
           "[cli][serving]") {
   const auto r = run_scoville(
-      "inferencex --system h200 --chips 2 --model llama-3.1-8b --isl 128 --osl 8 "
+      "inferencex --fidelity roofline --system h200 --chips 2 --model llama-3.1-8b --isl 128 --osl "
+      "8 "
       "--concurrency 1,8 --search --prompts-per-client 2 --json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -233,7 +240,8 @@ TEST_CASE("inferencex: --search tries prefill:decode pool splits and keeps the f
           "[cli][serving]") {
   TempDir dir("search_pools");
   const auto r = run_scoville(
-      "inferencex --system h200 --chips 8 --model llama-3.1-8b --isl 512 --osl 16 "
+      "inferencex --fidelity roofline --system h200 --chips 8 --model llama-3.1-8b --isl 512 --osl "
+      "16 "
       "--concurrency 1,32 --search --prompts-per-client 2 --quiet -o " +
       dir.file("s.h5"));
   INFO(r.output);
@@ -283,7 +291,7 @@ TEST_CASE("inferencex: --fidelity cycle prices on the system engine, near the ro
   INFO(cycle.output);
   REQUIRE(cycle.exit_code == 0);
   CHECK_THAT(cycle.output, Catch::Contains("cycle fidelity"));
-  const auto roofline = run_scoville(base + " -o " + dir.file("roofline.h5"));
+  const auto roofline = run_scoville(base + " --fidelity roofline -o " + dir.file("roofline.h5"));
   INFO(roofline.output);
   REQUIRE(roofline.exit_code == 0);
   CHECK_THAT(roofline.output, Catch::Contains("roofline fidelity"));
@@ -331,7 +339,7 @@ TEST_CASE("serve: a scenario file runs, writes its requests, and bad ones are lo
           "[cli][serving]") {
   TempDir dir("serve");
   const std::string out = dir.file("run.h5");
-  const auto r = run_scoville("serve --scenario " + source_dir() +
+  const auto r = run_scoville("serve --fidelity roofline --scenario " + source_dir() +
                               "/workloads/scenarios/llama-3.1-8b-trace-mtp.yaml -o " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -346,7 +354,7 @@ TEST_CASE("serve: a scenario file runs, writes its requests, and bad ones are lo
   mapping: {default: {chips: 1}}
   requests: {pattern: poisson, isl: 10, osl: 10, rate: -1, num_prompts: 3}
 )");
-  const auto e = run_scoville("serve --scenario " + bad);
+  const auto e = run_scoville("serve --fidelity roofline --scenario " + bad);
   CHECK(e.exit_code == 2);
   CHECK_THAT(e.output, Catch::Contains("bad.yaml:5"));
   CHECK_THAT(e.output, Catch::Contains("rate"));
@@ -363,14 +371,16 @@ TEST_CASE("validate: predicts the rows in scope and says why it skips the others
       "100.0,50.0,,,,\"a note, with a comma\"\n"
       "2,x,NVIDIA B200 (8-GPU),,gpt-oss-120b,FP4,TRT,128,8,2,total_tok_s_per_chip,100.0,,,,,\n"
       "3,x,AMD MI300X (8-GPU),,gpt-oss-120b,FP4,vLLM,128,8,2,total_tok_s_per_chip,100.0,,,,,\n");
-  const auto r = run_scoville("validate --measurements " + csv + " --prompts-per-client 2");
+  const auto r = run_scoville("validate --fidelity roofline --measurements " + csv +
+                              " --prompts-per-client 2");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // H200 and B200 rows are predicted (arch/chips has both); MI300X is out of scope.
   CHECK_THAT(r.output, Catch::Contains("2 rows predicted, 1 skipped"));
   CHECK_THAT(r.output, Catch::Contains("chip not H200 / B200 / GB200"));
   // The JSON's error is the signed difference from the published figure.
-  const auto j = run_scoville("validate --json --measurements " + csv + " --prompts-per-client 2");
+  const auto j = run_scoville("validate --fidelity roofline --json --measurements " + csv +
+                              " --prompts-per-client 2");
   REQUIRE(j.exit_code == 0);
   const size_t p = j.output.find("\"predicted\": ");
   const size_t e = j.output.find("\"error_pct\": ");
@@ -379,6 +389,7 @@ TEST_CASE("validate: predicts the rows in scope and says why it skips the others
   const double predicted = std::stod(j.output.substr(p + 13));
   const double error = std::stod(j.output.substr(e + 13));
   CHECK(error == Approx((predicted - 100.0) / 100.0 * 100.0).epsilon(1e-9));
-  const auto missing = run_scoville("validate --measurements " + dir.file("none.csv"));
+  const auto missing =
+      run_scoville("validate --fidelity roofline --measurements " + dir.file("none.csv"));
   CHECK(missing.exit_code == 2);
 }

@@ -45,7 +45,8 @@ double value(const scoville::output::Table& t, const std::string& name, size_t r
 }
 
 const std::string kPoint =
-    "inferencex --system h200-hgx8 --tp 1 --chips 1 --model llama-3.1-8b --isl 1024 --osl 64 "
+    "inferencex --fidelity roofline --system h200-hgx8 --tp 1 --chips 1 --model llama-3.1-8b --isl "
+    "1024 --osl 64 "
     "--concurrency 32 --quiet";
 
 }  // namespace
@@ -91,12 +92,14 @@ TEST_CASE("inferencex --power-cap throttles the clock and raises TPOT", "[cli][s
 
 TEST_CASE("a power cap on a chip without power management is refused", "[cli][serving][power]") {
   const auto r = run_scoville(
-      "inferencex --system b200 --chips 1 --model llama-3.1-8b --isl 128 --osl 8 --concurrency 1 "
+      "inferencex --fidelity roofline --system b200 --chips 1 --model llama-3.1-8b --isl 128 --osl "
+      "8 --concurrency 1 "
       "--power-cap 500W --quiet");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("--power-cap") && Catch::Contains("power_management"));
   const auto bad = run_scoville(
-      "inferencex --system h200 --chips 1 --model llama-3.1-8b --isl 128 --osl 8 --concurrency 1 "
+      "inferencex --fidelity roofline --system h200 --chips 1 --model llama-3.1-8b --isl 128 --osl "
+      "8 --concurrency 1 "
       "--power-cap 500J --quiet");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Catch::Contains("--power-cap"));
@@ -112,12 +115,13 @@ TEST_CASE("serve prints the power report and takes the scenario's cap", "[cli][s
          "    isl: 512\n    osl: 32\n    rate: 2\n    num_prompts: 10\n  power:\n"
          "    cap: 250 W\n";
   }
-  const auto r = run_scoville("serve --scenario " + scenario);
+  const auto r = run_scoville("serve --fidelity roofline --scenario " + scenario);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("idle_share") && Catch::Contains("pool 0 idle") &&
                            Catch::Contains("cap 250 W") && Catch::Contains("throttled"));
-  const auto over = run_scoville("serve --scenario " + scenario + " --power-cap 5000W --json");
+  const auto over = run_scoville("serve --fidelity roofline --scenario " + scenario +
+                                 " --power-cap 5000W --json");
   REQUIRE(over.exit_code == 0);
   CHECK_THAT(over.output, Catch::Contains("\"power_cap_w\": 5000"));
   {
@@ -127,7 +131,7 @@ TEST_CASE("serve prints the power report and takes the scenario's cap", "[cli][s
          "    isl: 512\n    osl: 32\n    rate: 2\n    num_prompts: 10\n  power:\n"
          "    cap: 250 W\n";
   }
-  const auto refused = run_scoville("serve --scenario " + scenario);
+  const auto refused = run_scoville("serve --fidelity roofline --scenario " + scenario);
   CHECK(refused.exit_code == 2);
   CHECK_THAT(refused.output, Catch::Contains("capped.yaml:14") && Catch::Contains("power.cap"));
 }

@@ -344,3 +344,56 @@ TEST_CASE("overrides belong to inheriting overlays and say which knob they repla
   REQUIRE(back.overrides.per_iteration);
   CHECK(back.overrides.per_iteration->si() == Approx(2e-3));
 }
+
+TEST_CASE("each fidelity has its own overlay and inherits only within it", "[calibration]") {
+  const std::string dir = temp_dir("fidelity");
+  std::ofstream(dir + "/fitted.calibration.yaml")
+      << "calibration:\n  system: fitted\n  knobs:\n    per_iteration_overhead: 3 ms\n";
+  std::ofstream(dir + "/fitted.op-table.calibration.yaml")
+      << "calibration:\n  system: fitted\n  fidelity: op-table\n  knobs:\n"
+         "    per_op_overhead: 2 us\n";
+  std::ofstream(dir + "/child.op-table.calibration.yaml")
+      << "calibration:\n  system: child\n  fidelity: op-table\n  inherits: fitted\n";
+  // Named for the op table, but fitted at the roofline (no fidelity: key).
+  std::ofstream(dir + "/misnamed.op-table.calibration.yaml")
+      << "calibration:\n  system: misnamed\n  knobs:\n    per_op_overhead: 1 us\n";
+  // An op-table overlay whose parent exists only at the roofline.
+  std::ofstream(dir + "/orphan.op-table.calibration.yaml")
+      << "calibration:\n  system: orphan\n  fidelity: op-table\n  inherits: rooflineonly\n";
+  std::ofstream(dir + "/rooflineonly.calibration.yaml")
+      << "calibration:\n  system: rooflineonly\n  knobs:\n    per_op_overhead: 1 us\n";
+
+  CHECK(config::overlay_path_for(dir + "/fitted.yaml") == dir + "/fitted.calibration.yaml");
+  CHECK(config::overlay_path_for(dir + "/fitted.yaml", "op-table") ==
+        dir + "/fitted.op-table.calibration.yaml");
+  const auto roofline = config::find_overlay(dir + "/fitted.yaml");
+  REQUIRE(roofline);
+  CHECK(roofline->fidelity == "roofline");
+  CHECK(roofline->knobs.per_iteration.si() == Approx(3e-3));
+  const auto op_table = config::find_overlay(dir + "/fitted.yaml", "op-table");
+  REQUIRE(op_table);
+  CHECK(op_table->fidelity == "op-table");
+  CHECK(op_table->knobs.per_op.si() == Approx(2e-6));
+  CHECK(op_table->knobs.per_iteration.si() == 0);
+  // Inheritance follows the same fidelity's file.
+  const auto child = config::find_overlay(dir + "/child.yaml", "op-table");
+  REQUIRE(child);
+  CHECK(child->knobs.per_op.si() == Approx(2e-6));
+  CHECK(child->knobs_file == dir + "/fitted.op-table.calibration.yaml");
+  CHECK_FALSE(config::find_overlay(dir + "/child.yaml"));  // no roofline overlay of its own
+  CHECK_THROWS_WITH(config::find_overlay(dir + "/misnamed.yaml", "op-table"),
+                    Catch::Contains("calibration.fidelity") && Catch::Contains("found roofline"));
+  CHECK_THROWS_WITH(
+      config::find_overlay(dir + "/orphan.yaml", "op-table"),
+      Catch::Contains("no overlay") && Catch::Contains("rooflineonly.op-table.calibration.yaml"));
+  CHECK_THROWS_WITH(
+      config::parse_overlay_string("calibration:\n  system: x\n  fidelity: cycle\n  knobs:\n"
+                                   "    per_op_overhead: 1 us\n",
+                                   "x.calibration.yaml"),
+      Catch::Contains("expected roofline or op-table"));
+  // The written overlay says its fidelity, and reads back as written.
+  config::CalibrationOverlay written = *op_table;
+  const auto back = config::parse_overlay_string(config::overlay_yaml(written), "back.yaml");
+  CHECK(back.fidelity == "op-table");
+  std::filesystem::remove_all(dir);
+}

@@ -465,3 +465,58 @@ TEST_CASE("roofline: a decode pool placed after the prefill pool times its colle
     if (name == "network") CHECK(t.si() == Approx(aligned).epsilon(1e-12));
   }
 }
+
+namespace {
+
+// An op-cost model that prices each op at its roofline (the formula above, per op): behind the
+// seam it must give what the closed form gives, with and without calibration knobs.
+class RooflineOfEachOp : public OpCostModel {
+ public:
+  explicit RooflineOfEachOp(models::ChipParams chip) : chip_(std::move(chip)) {}
+  OpPrice price(const workloads::Op& op) const override {
+    workloads::IterationTrace one;
+    one.ops.push_back(op);
+    workloads::Op no_compute = op;
+    no_compute.flops = Flops(0);
+    workloads::IterationTrace bytes_only;
+    bytes_only.ops.push_back(no_compute);
+    OpPrice p;
+    p.time = Duration(roofline_seconds(one, chip_));
+    p.memory_time = Duration(roofline_seconds(bytes_only, chip_));
+    p.compute_time = p.time > p.memory_time ? p.time : Duration(0);
+    return p;
+  }
+  std::string fidelity() const override { return "roofline-per-op"; }
+
+ private:
+  models::ChipParams chip_;
+};
+
+}  // namespace
+
+TEST_CASE("roofline: calibration knobs decorate an op-cost model's times as the closed form's",
+          "[roofline][calibration]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  RooflineOptions seam{false, 6, true};
+  seam.op_cost = std::make_shared<RooflineOfEachOp>(chip);
+  // A decode step: every op is bound by HBM, at the peaks and with these knobs alike, so the
+  // decorator (the binding resource's fraction) and the closed form (max of both terms) agree.
+  const IterationBatch b = decode_batch({1000, 1000, 1000, 1000});
+  EfficiencyKnobs knobs;
+  knobs.compute.fill(0.8);
+  knobs.bandwidth = {0.5, 0.6, 0.7};
+  knobs.per_op = Duration(1e-6);
+  knobs.per_iteration = Duration(1e-3);
+  for (const EfficiencyKnobs& k : {EfficiencyKnobs{}, knobs}) {
+    const RooflineCostModel closed(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true}, k);
+    const RooflineCostModel behind(m, chip, {pool(1)}, std::nullopt, {}, seam, k);
+    INFO("identity knobs: " << k.identity());
+    CHECK(behind.cost(b).time.si() == Approx(closed.cost(b).time.si()).epsilon(1e-9));
+  }
+  // The knobs do slow the op-cost model's iteration: set_efficiency re-prices with the same ops.
+  RooflineCostModel behind(m, chip, {pool(1)}, std::nullopt, {}, seam);
+  const double raw = behind.cost(b).time.si();
+  behind.set_efficiency(knobs);
+  CHECK(behind.cost(b).time.si() > 1.4 * raw);
+}
