@@ -65,6 +65,9 @@ extern const char kInferencexUsage[] =
                                     ($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops)
       --power-cap POWER             cap every chip's power, e.g. '500 W': its controller
                                     throttles the clock (the chip needs power_management)
+      --kv-placement NAME           where the KV cache lives: local (default), striped,
+                                    sram_window or remote_pool (host memory, its capacity;
+                                    needs a system file with a host); docs/serving.md
       --seed N                      request seed (default 1)
       --json                        print JSON instead of the table
       -o, --output FILE.h5          write /points and /requests (atomically)
@@ -101,6 +104,7 @@ struct Options {
   std::string fidelity = "op-table";
   bool op_cache = true;
   std::optional<std::string> power_cap;
+  std::string kv_placement = "local";
   uint64_t seed = 1;
   bool json = false, quiet = false;
   std::string output;
@@ -183,6 +187,8 @@ Options parse(const std::vector<std::string>& args) {
       o.op_cache = false;
     } else if (a.is("--power-cap")) {
       o.power_cap = a.value();
+    } else if (a.is("--kv-placement")) {
+      o.kv_placement = a.value();
     } else if (a.is("--seed")) {
       o.seed = static_cast<uint64_t>(a.count());
     } else if (a.is("--json")) {
@@ -362,6 +368,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   if (!o.calibration_file.empty()) {
     apply_calibration_file(hw, paths.resolve(o.calibration_file, "arch/systems"), level);
   }
+  set_kv_placement(hw, o.kv_placement);
   if (o.power_cap) {
     apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");
@@ -458,6 +465,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                      {"model", model.name()},
                      {"fidelity", o.fidelity},
                      {"calibration", calibration},
+                     {"kv_placement", hw.kv_placement},
                      {"isl", std::to_string(o.isl)},
                      {"osl", std::to_string(o.osl)}});
   }
@@ -471,14 +479,16 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
         output::json_escape(hw.chip.name) + "\", \"model\": \"" +
         output::json_escape(model.name()) + "\", \"isl\": " + std::to_string(o.isl) +
         ", \"osl\": " + std::to_string(o.osl) + ", \"fidelity\": \"" + o.fidelity +
-        "\", \"calibration\": \"" + output::json_escape(calibration) +
-        "\", \"points_tried\": " + std::to_string(points.size()) + ", ";
+        "\", \"calibration\": \"" + output::json_escape(calibration) + "\", \"kv_placement\": \"" +
+        hw.kv_placement + "\", \"points_tried\": " + std::to_string(points.size()) + ", ";
     print_points_json(out, header, shown);
     return 0;
   }
   out << "# scoville inferencex: " << model.name() << " on " << hw.system_name << " ("
       << hw.chip.name << "), ISL " << o.isl << ", OSL " << o.osl << ", " << o.fidelity
-      << " fidelity (docs/serving.md), calibration " << calibration << "\n";
+      << " fidelity (docs/serving.md), calibration " << calibration;
+  if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
+  out << "\n";
   if (o.search) {
     out << "# --search: " << points.size() << " points tried, " << shown.size()
         << " on the Pareto frontier shown; " << skipped.size() << " infeasible\n";

@@ -26,6 +26,8 @@ extern const char kServeUsage[] =
       --seed N                      overrides the scenario's seed
       --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
                                     scenario's power.cap; the chip needs power_management)
+      --kv-placement NAME           where the KV cache lives: local (default), striped,
+                                    sram_window or remote_pool (host memory and capacity)
       --no-calibration              ignore the system file's calibration overlay
       --fidelity op-table|roofline  op pricing (default op-table: every distinct op runs once
                                     on the SystemC chip model, persistent op cache, the
@@ -49,6 +51,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   std::string fidelity = "op-table";
   std::optional<uint64_t> seed;
   std::optional<std::string> power_cap;
+  std::string kv_placement = "local";
   ServingTraceArgs trace;
   ArgReader a("scoville serve", invocation.args);
   while (a.next()) {
@@ -60,6 +63,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       seed = static_cast<uint64_t>(a.count());
     } else if (a.is("--power-cap")) {
       power_cap = a.value();
+    } else if (a.is("--kv-placement")) {
+      kv_placement = a.value();
     } else if (a.is("--json")) {
       json = true;
     } else if (a.is("--no-calibration")) {
@@ -100,6 +105,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   }
   ServingHardware hw = resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips),
                                         spec.software, calibration, level);
+  set_kv_placement(hw, kv_placement);
   if (power_cap) {
     apply_power_cap(hw, parse_power_cap(*power_cap, "--power-cap"),
                     SourceLocation{"<command line>", 0, 0}, "--power-cap");
@@ -146,13 +152,15 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      {"chip", hw.chip.name},
                      {"model", model.name()},
                      {"fidelity", fidelity},
-                     {"calibration", calibration_label(hw)}});
+                     {"calibration", calibration_label(hw)},
+                     {"kv_placement", hw.kv_placement}});
   }
   if (json) {
     std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
                          "\", \"system\": \"" + output::json_escape(hw.system_name) +
                          "\", \"fidelity\": \"" + fidelity + "\", \"calibration\": \"" +
-                         output::json_escape(calibration_label(hw)) + "\", \"summary\": {";
+                         output::json_escape(calibration_label(hw)) + "\", \"kv_placement\": \"" +
+                         hw.kv_placement + "\", \"summary\": {";
     bool first = true;
     for (const auto& [name, value] : point.result.metrics.named()) {
       header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
@@ -164,7 +172,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   }
   out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
       << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), calibration "
-      << calibration_label(hw) << "\n";
+      << calibration_label(hw);
+  if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
+  out << "\n";
   for (const auto& [name, value] : point.result.metrics.named()) {
     char buffer[96];
     std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 
+#include "models/kv/kv_placement.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/power/power_accounting.hpp"
 #include "sim/base/error.hpp"
@@ -77,6 +78,7 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     hw.network = config::build_network(s);
     hw.system_power = s.power;
     hw.system_chips = s.chips;
+    hw.host = s.host;
     // An overlay describes the system's own chip; a --chip override runs other silicon.
     const bool own_chip =
         !s.chip_file.empty() && config::load_chip(s.chip_file, paths).name == hw.chip.name;
@@ -128,6 +130,17 @@ std::string to_string(ServingFidelity fidelity) {
   return "roofline";
 }
 
+void set_kv_placement(ServingHardware& hw, const std::string& name) {
+  models::make_kv_placement(name);  // an unknown name: InputError naming the known ones
+  if (name == "remote_pool" && !hw.host) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "kv_placement",
+                     "remote_pool keeps the KV in host memory: expected --system to name a "
+                     "system file with a host section (e.g. gb200-nvl72), found " +
+                         hw.system_name);
+  }
+  hw.kv_placement = name;
+}
+
 std::string overlay_fidelity(ServingFidelity fidelity) {
   return fidelity == ServingFidelity::kCycle ? std::string() : to_string(fidelity);
 }
@@ -168,8 +181,11 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
   // one scheduler (and budget) per rank; one budget for the pool would starve wide attention-DP
   // pools of prefill (docs/serving.md).
   p.scheduler.max_num_batched_tokens = scheduler.max_num_batched_tokens * mapping.degrees.attn_dp;
-  p.kv_capacity_blocks = std::max<int64_t>(
-      1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping, scheduler.kv_block_tokens));
+  std::optional<Bytes> kv_memory;  // remote_pool: the host's memory holds the KV
+  if (hw.kv_placement == "remote_pool") kv_memory = hw.host->per_chip_capacity();
+  p.kv_capacity_blocks =
+      std::max<int64_t>(1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping,
+                                                            scheduler.kv_block_tokens, kv_memory));
   // The chip's cap controller throttles the pool's iterations (sim/serving/serving_power), and
   // the pool draws the chip's idle power while it has no work (docs/power.md).
   const models::PowerManagementParams& pm = hw.chip.power.management;
@@ -193,6 +209,9 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
   });
   serving::RooflineOptions options;
   options.op_cost = hw.op_cost;
+  options.kv_placement = hw.kv_placement;
+  options.kv_block_tokens = scheduler.kv_block_tokens;
+  options.host = hw.host;
   auto roofline = std::make_unique<serving::RooflineCostModel>(model, hw.chip, pools, hw.network,
                                                                hw.software, options, hw.efficiency);
   const bool disaggregated = pools.size() == 2;
@@ -254,6 +273,8 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   software.per_collective = hw.software.per_collective;
   software.per_all_to_all = hw.software.per_all_to_all;
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
+  setup.options.kv_placement = hw.kv_placement;
+  setup.options.kv_block_tokens = scheduler.kv_block_tokens;
   engine.cost = std::make_unique<engine::SystemCostModel>(std::move(setup));
   return engine;
 }

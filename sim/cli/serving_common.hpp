@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/chip/chip_params.hpp"
+#include "models/host/host_params.hpp"
 #include "models/network/topology.hpp"
 #include "models/power/system_power.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
@@ -37,7 +38,17 @@ struct ServingHardware {
   // The op-cost model behind the iteration pricer (sim/serving/op_cost_model.hpp); null: the
   // roofline's closed form. Shared by every engine of the process (one op table per chip).
   std::shared_ptr<const serving::OpCostModel> op_cost;
+  // The system file's host (link and memory); absent for a chip on a switch or a system file
+  // without one. remote_pool KV lives there.
+  std::optional<models::HostParams> host;
+  // Where the attention KV lives (models/kv/kv_placement.hpp; `--kv-placement`), at every
+  // fidelity; remote_pool also moves the pools' KV capacity to the host's memory.
+  std::string kv_placement = "local";
 };
+
+// Checks `name` against the KV placements the serving layer prices (every registered one) and
+// that remote_pool has a host; sets hw.kv_placement. InputError naming the choices otherwise.
+void set_kv_placement(ServingHardware& hw, const std::string& name);
 
 // The fidelities `inferencex` and `serve` price iterations at (docs/modelling.md).
 enum class ServingFidelity { kRoofline, kOpTable, kCycle };

@@ -55,12 +55,21 @@ struct CollectiveRec {
   int64_t group = 1;
   double bytes = 0;  // this chip's contribution (trace convention)
   bool shared = false;
+  bool kv_read = false;  // the KV peer reads of an attention op (striped), not a stack call
 };
 
 struct StageOps {
   std::vector<ComputeRec> compute;
   std::vector<CollectiveRec> collectives;
   int64_t layers = 0;
+  // KV the attention ops read over the host link (remote_pool), and how many ops read it.
+  double kv_host_bytes = 0;
+  int64_t kv_host_reads = 0;
+};
+
+// Shares of an attention op's KV read served by each place (they add to 1).
+struct KvShares {
+  double local = 1, sram = 0, peer = 0, host = 0;
 };
 
 using GroupOps = std::vector<StageOps>;  // by stage
@@ -163,6 +172,42 @@ struct RooflineCostModel::Impl {
   // KV handoff samples by (prefill first, count, decode first, count), at the same sizes.
   mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
   std::unique_ptr<models::KvPlacement> disaggregated = models::make_kv_placement("disaggregated");
+  std::unique_ptr<models::KvPlacement> placement;  // options.kv_placement
+
+  // Which place serves what share of a role's attention KV reads at this group's context: the
+  // system engine's split (SystemEngine::kv_shares), so the two levels place KV alike.
+  KvShares kv_shares(const workloads::ChipRole& role, const workloads::PoolMapping& mapping,
+                     const workloads::IterationShape& shape) const {
+    KvShares s;
+    if (options.kv_placement == "local" || options.kv_placement == "disaggregated") return s;
+    models::KvPlacementContext ctx;
+    ctx.owner = role.ranks.front();
+    const int64_t base = ctx.owner - ctx.owner % mapping.degrees.tp;
+    for (int64_t i = 0; i < mapping.degrees.tp; ++i) ctx.tp_group.push_back(base + i);
+    ctx.stacks = chip.hbm.stacks;
+    ctx.channels_per_stack = chip.hbm.channels_per_stack;
+    ctx.block_tokens = options.kv_block_tokens;
+    ctx.sram_window_tokens = options.sram_window_tokens;
+    if (ctx.sram_window_tokens == 0) {
+      // Half the shared SRAM, over the KV one token of every attention-group sequence needs.
+      double per_token = 0;
+      for (const workloads::TraceNode& node : role.trace.nodes) {
+        if (node.kind == workloads::TraceNodeKind::kCompute)
+          per_token += node.op.kv_write_bytes.si();
+      }
+      per_token /= d(std::max<int64_t>(1, shape.new_tokens));
+      ctx.sram_window_tokens =
+          per_token > 0 ? static_cast<int64_t>(chip.shared_sram.capacity.si() * 0.5 / per_token)
+                        : 0;
+    }
+    const models::KvTraffic t = models::kv_traffic(*placement, ctx, shape.context, Bytes(1));
+    const double total = d(std::max<int64_t>(1, shape.context));
+    s.local = t.local_hbm.si() / total;
+    s.sram = t.sram.si() / total;
+    s.peer = t.peer_hbm.si() / total;
+    s.host = t.host.si() / total;
+    return s;
+  }
 
   // Piecewise linear in the size between samples taken at 2^k B; the last slope beyond them.
   static double interpolate(const std::vector<double>& t, double size) {
@@ -282,13 +327,35 @@ struct RooflineCostModel::Impl {
       const workloads::StageLayers layers = workloads::stage_layers(model, pp, s);
       stage.layers = layers.last - layers.first;
       if (role == nullptr) continue;
+      const KvShares kv = kv_shares(*role, mapped.mapping, shape);
       for (const workloads::TraceNode& node : role->trace.nodes) {
         const int32_t key = intern(node.name, node.layer);
         const bool shared = spans(node);
         if (node.kind == workloads::TraceNodeKind::kCompute) {
-          ComputeRec r = price_op(node.op, key);
+          workloads::Op op = node.op;
+          const double kv_read = op.kv_read_bytes.si();
+          if (op.kind == workloads::OpKind::kAttention && kv_read > 0 && kv.local < 1) {
+            // HBM serves the local share; the SRAM share is an on-chip input of the op; the
+            // host and peer shares travel over the host link and the network.
+            op.kv_read_bytes = Bytes(kv_read * kv.local);
+            op.activation_in_bytes += Bytes(kv_read * kv.sram);
+            if (kv.host > 0) {
+              stage.kv_host_bytes += kv_read * kv.host;
+              stage.kv_host_reads += 1;
+            }
+            if (kv.peer > 0) {
+              CollectiveRec peer{key,
+                                 workloads::CollectiveKind::kAllToAll,
+                                 mapped.mapping.degrees.tp,
+                                 kv_read * kv.peer,
+                                 false,
+                                 true};
+              stage.collectives.push_back(peer);
+            }
+          }
+          ComputeRec r = price_op(op, key);
           if (options.op_cost) {
-            r.op = content_id(node.op);
+            r.op = content_id(op);
           }
           if (shared) {
             r.shared = true;
@@ -301,7 +368,7 @@ struct RooflineCostModel::Impl {
         } else {
           stage.collectives.push_back(
               CollectiveRec{key, node.collective.kind, node.collective.group_size,
-                            node.collective.bytes.si() / (shared ? copies : 1.0), shared});
+                            node.collective.bytes.si() / (shared ? copies : 1.0), shared, false});
         }
       }
     }
@@ -386,6 +453,7 @@ struct RooflineCostModel::Impl {
       workloads::CollectiveKind kind{};
       int64_t group = 1;
       double bytes = 0;
+      bool kv_read = false;
     };
     const int pool = batch.pool;
     const workloads::PoolMapping& mapping = pools[static_cast<size_t>(pool)];
@@ -434,6 +502,8 @@ struct RooflineCostModel::Impl {
       std::vector<int32_t> corder;
       std::vector<char> seen(key_ids.size(), 0);
       std::vector<char> cseen(key_ids.size(), 0);
+      std::vector<double> host_bytes(slots, 0.0);  // remote_pool KV, per attention-DP slot
+      std::vector<int64_t> host_reads(slots, 0);
       for (size_t gi = 0; gi < ops.size(); ++gi) {
         const StageOps& st = (*ops[gi])[static_cast<size_t>(s)];
         for (const ComputeRec& r : st.compute) {
@@ -465,7 +535,10 @@ struct RooflineCostModel::Impl {
           c.kind = r.kind;
           c.group = std::max(c.group, r.group);
           c.bytes += r.bytes;
+          c.kv_read = r.kv_read;
         }
+        host_bytes[slot_of(gi, false)] += st.kv_host_bytes;
+        host_reads[slot_of(gi, false)] += st.kv_host_reads;
       }
       // Per key: the slot that takes longest (ranks meet at every layer's token exchange, so
       // each op waits for its slowest rank); energy counts every rank's work, 1 / ranks of the
@@ -527,7 +600,7 @@ struct RooflineCostModel::Impl {
         for (size_t slot = 0; slot < slots; ++slot) {
           const CAcc& c = cacc[static_cast<size_t>(k) * slots + slot];
           if (c.bytes <= 0) continue;
-          called = called || c.group > 1;
+          called = called || (c.group > 1 && !c.kv_read);  // KV reads are no stack call
           kind = c.kind;
           t = std::max(
               t, collective_time(c.kind, c.group, c.bytes, pool_first[static_cast<size_t>(pool)]));
@@ -538,6 +611,21 @@ struct RooflineCostModel::Impl {
         network_time += t;
         collective_calls += called ? 1 : 0;
         all_to_all_calls += called && kind == workloads::CollectiveKind::kAllToAll ? 1 : 0;
+      }
+      // remote_pool: each attention op reads its host share over the chip's host link (the
+      // host's memory shared by its chips), after its HBM part, as the system engine has it;
+      // the slowest attention-DP rank sets the time.
+      if (options.host) {
+        double host_t = 0;
+        for (size_t slot = 0; slot < slots; ++slot) {
+          if (host_bytes[slot] <= 0) continue;
+          host_t = std::max(host_t, host_bytes[slot] / options.host->per_chip_bandwidth().si() +
+                                        options.host->link_latency.si() * d(host_reads[slot]));
+          const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
+          dynamic.link += options.host->link_energy * Bytes(host_bytes[slot] * w) * chips_per_stage;
+        }
+        stage_time += host_t;
+        network_time += host_t;
       }
       fused_ops += static_cast<int64_t>(order.size());
       layers += (*ops.front())[static_cast<size_t>(s)].layers;
@@ -646,6 +734,15 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
   if (m.hbm_bw <= 0) {
     throw InputError(SourceLocation{m.chip.name, 0, 0}, "hbm", "the roofline needs HBM bandwidth");
   }
+  m.placement = models::make_kv_placement(m.options.kv_placement);
+  if (m.options.kv_placement == "remote_pool" && !m.options.host) {
+    throw InputError(SourceLocation{"<system>", 0, 0}, "kv_placement",
+                     "remote_pool keeps the KV in host memory: expected a system file with a "
+                     "host section (link and memory)");
+  }
+  if (m.options.kv_block_tokens < 1) {
+    throw InputError(SourceLocation{"<roofline>", 0, 0}, "kv_block_tokens", "expected at least 1");
+  }
   m.group_cache.resize(m.pools.size());
   const std::vector<int64_t> first_chips = workloads::pool_first_chips(m.pools);
   for (const workloads::PoolMapping& pool : m.pools) {
@@ -719,7 +816,8 @@ IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {
 }
 
 int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const models::ChipParams& chip,
-                                const workloads::PoolMapping& mapping, int64_t block_tokens) {
+                                const workloads::PoolMapping& mapping, int64_t block_tokens,
+                                std::optional<Bytes> kv_memory_per_chip) {
   const workloads::MappedIteration mapped = workloads::map_iteration(
       model, workloads::IterationShape{workloads::Phase::kDecode, mapping.degrees.attn_dp, 1, 1},
       mapping);
@@ -728,7 +826,12 @@ int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const model
   workloads::check_fit(mapped, footprints);
   int64_t per_chip = std::numeric_limits<int64_t>::max();
   for (const workloads::MemoryFootprint& f : footprints) {
-    per_chip = std::min(per_chip, f.kv_capacity_tokens);
+    int64_t tokens = f.kv_capacity_tokens;
+    if (kv_memory_per_chip && f.kv_bytes_per_token.si() > 0) {
+      tokens = static_cast<int64_t>(
+          std::min(9e18, std::floor(kv_memory_per_chip->si() / f.kv_bytes_per_token.si())));
+    }
+    per_chip = std::min(per_chip, tokens);
   }
   // Each attention group caches its own sequences; the chips of a group share each token's KV
   // heads, and pipeline stages its layers, so the pool holds attn_dp x dp groups' worth.
@@ -738,8 +841,10 @@ int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const model
 
 int64_t RooflineCostModel::kv_capacity_blocks(int pool, int64_t block_tokens) const {
   const Impl& m = *impl_;
+  std::optional<Bytes> kv_memory;
+  if (m.options.kv_placement == "remote_pool") kv_memory = m.options.host->per_chip_capacity();
   return pool_kv_capacity_blocks(m.model, m.chip, m.pools.at(static_cast<size_t>(pool)),
-                                 block_tokens);
+                                 block_tokens, kv_memory);
 }
 
 Duration RooflineCostModel::transfer_time(Bytes bytes) const {

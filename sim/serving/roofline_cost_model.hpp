@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "models/chip/chip_params.hpp"
+#include "models/host/host_params.hpp"
 #include "models/kv/kv_placement.hpp"
 #include "models/network/network_model.hpp"
 #include "models/network/topology.hpp"
@@ -68,6 +69,15 @@ struct RooflineOptions {
   // one, the calibration knobs decorate its times (EfficiencyKnobs::op_time: the fraction of the
   // binding resource), so they must be fitted at that fidelity (op-table overlays).
   std::shared_ptr<const OpCostModel> op_cost = nullptr;
+  // Where the attention ops read their KV from (models/kv/kv_placement.hpp): "local" (the
+  // owner's HBM), "striped" (the TP group's HBM: the other chips' shares as an exchange over the
+  // network), "sram_window" (the newest tokens from on-chip SRAM: an SRAM-fed input of the op)
+  // or "remote_pool" (host memory over the host link, needs `host`). "disaggregated" reads as
+  // local. The same split as the system engine's (SystemEngine::kv_shares / price_kv).
+  std::string kv_placement = "local";
+  int64_t kv_block_tokens = 16;
+  int64_t sram_window_tokens = 0;  // sram_window: 0 = half the shared SRAM, as the engine
+  std::optional<models::HostParams> host;
 };
 
 // Rounds `value` to its bucket's centre: exact below 2^bits, else to a multiple of
@@ -77,9 +87,11 @@ int64_t bucket_value(int64_t value, int bits);
 // KV blocks a pool holds (all its chips), from the HBM left after weights and activations of a
 // full decode batch (workloads::memory_footprint), for `block_tokens` tokens per block. Shared
 // by every fidelity level so they schedule the same batches. Throws InputError when the
-// pool's weights and activations do not fit in HBM.
+// pool's weights and activations do not fit in HBM. `kv_memory_per_chip`: the KV lives in that
+// much memory per chip instead of the HBM left (remote_pool: the host's share per chip).
 int64_t pool_kv_capacity_blocks(const workloads::ModelConfig& model, const models::ChipParams& chip,
-                                const workloads::PoolMapping& mapping, int64_t block_tokens);
+                                const workloads::PoolMapping& mapping, int64_t block_tokens,
+                                std::optional<Bytes> kv_memory_per_chip = std::nullopt);
 
 class RooflineCostModel : public IterationCostModel {
  public:

@@ -167,3 +167,42 @@ TEST_CASE("op-table fidelity: validate predicts rows of two systems on their chi
   CHECK(table.output != roofline.output);
   CHECK(run_scoville("validate --measurements " + csv + " --fidelity cycle", env).exit_code == 2);
 }
+
+TEST_CASE("kv placements price at both fidelities and are recorded", "[cli][op_table][kv]") {
+  TempDir dir("op-table-kv");
+  const std::string env = "SCOVILLE_CACHE_DIR=" + dir.file("cache");
+  // GPT-OSS on one GB200 of the NVL72 (which has a host: Grace over NVLink-C2C).
+  const std::string point =
+      "inferencex --system gb200-nvl72 --chips 1 --tp 1 --model gpt-oss-120b --isl 2048 "
+      "--osl 16 --concurrency 4 --prompts-per-client 1 --quiet --no-calibration";
+  const auto run = [&](const std::string& flags, const std::string& name) {
+    const std::string out = dir.file(name + ".h5");
+    const auto r = run_scoville(point + " " + flags + " -o " + out, env);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto doc = scoville::output::read_results_file(out);
+    CHECK(scoville::output::attribute_text(doc, "kv_placement") ==
+          (flags.find("--kv-placement") == std::string::npos ? "local"
+                                                             : flags.substr(flags.rfind(' ') + 1)));
+    return points_column(out, "median_tpot_s");
+  };
+  const std::vector<double> local = run("", "local");
+  // The newest tokens from SRAM: the chip model sees it, the closed form does not.
+  const std::vector<double> window = run("--kv-placement sram_window", "window");
+  CHECK(window != local);
+  CHECK(run("--fidelity roofline --kv-placement sram_window", "roofline-window") ==
+        run("--fidelity roofline", "roofline-local"));
+  // Host memory over the host link: slower decode at either fidelity.
+  CHECK(run("--kv-placement remote_pool", "remote").front() > local.front());
+
+  // remote_pool needs a host; an unknown placement names the known ones.
+  const auto no_host = run_scoville(
+      "inferencex --system h200 --chips 1 --model gpt-oss-120b --isl 128 --osl 8 "
+      "--concurrency 1 --kv-placement remote_pool",
+      env);
+  CHECK(no_host.exit_code == 2);
+  CHECK_THAT(no_host.output, Catch::Contains("host section"));
+  const auto unknown = run_scoville(point + " --kv-placement attic", env);
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.output, Catch::Contains("striped"));
+}

@@ -54,6 +54,14 @@ std::set<std::pair<std::string, int>> fused_calls(
   return calls;
 }
 
+RooflineOptions options(bool cache, int bucket_bits, bool collapse_decodes) {
+  RooflineOptions o;
+  o.cache = cache;
+  o.bucket_bits = bucket_bits;
+  o.collapse_decodes = collapse_decodes;
+  return o;
+}
+
 workloads::PoolMapping pool(int64_t tp, int64_t ep = 1, int64_t attn_dp = 1) {
   workloads::PoolMapping p;
   p.chips = tp;
@@ -109,7 +117,7 @@ TEST_CASE("roofline: bucket_value is exact below 2^bits and within 2^-(bits+1) a
 TEST_CASE("roofline: one chip's decode step is the sum of its ops' rooflines", "[roofline]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
-  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
   const IterationCost c = cost.cost(decode_batch({1000, 1000, 1000, 1000}));
   const workloads::IterationTrace trace =
       workloads::decompose_iteration(m, {workloads::Phase::kDecode, 4, 1, 1000});
@@ -127,7 +135,7 @@ TEST_CASE("roofline: a long prefill chunk is compute bound at the sustained matr
           "[roofline]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
-  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
   IterationBatch b;
   b.sequences.push_back({SequencePhase::kPrefill, 4096, 0, 4096});
   const double t = cost.cost(b).time.si();
@@ -146,8 +154,8 @@ TEST_CASE("roofline: the iteration cache's bucketing changes time by under 1%", 
   const workloads::ModelConfig m = model("gpt-oss-20b");
   const models::ChipParams chip = h200();
   const std::optional<models::Topology> net = nvl72();
-  const RooflineCostModel cached(m, chip, {pool(2, 2)}, net, {}, {true, 6, true});
-  const RooflineCostModel exact(m, chip, {pool(2, 2)}, net, {}, {false, 6, true});
+  const RooflineCostModel cached(m, chip, {pool(2, 2)}, net, {}, options(true, 6, true));
+  const RooflineCostModel exact(m, chip, {pool(2, 2)}, net, {}, options(false, 6, true));
   RngStream rng(42, "roofline.test");
   double worst = 0;
   for (int trial = 0; trial < 40; ++trial) {
@@ -179,8 +187,9 @@ TEST_CASE("roofline: decodes at their mean context cost what they cost one group
   // of the mean; a dense model on one chip has no other difference.
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
-  const RooflineCostModel collapsed(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
-  const RooflineCostModel per_context(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, false});
+  const RooflineCostModel collapsed(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
+  const RooflineCostModel per_context(m, chip, {pool(1)}, std::nullopt, {},
+                                      options(false, 6, false));
   const IterationBatch b = decode_batch({300, 1200, 5000, 8000, 8001, 20000});
   const double a = collapsed.cost(b).time.si();
   const double e = per_context.cost(b).time.si();
@@ -191,7 +200,7 @@ TEST_CASE("roofline: tensor parallel adds the network's all-reduce time", "[roof
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
   const models::Topology topo = nvl72();
-  const RooflineCostModel cost(m, chip, {pool(2)}, topo, {}, {false, 6, true});
+  const RooflineCostModel cost(m, chip, {pool(2)}, topo, {}, options(false, 6, true));
   const IterationBatch b = decode_batch({1024});
   const IterationCost c = cost.cost(b);
   double network = -1;
@@ -213,10 +222,10 @@ TEST_CASE("roofline: tensor parallel adds the network's all-reduce time", "[roof
 TEST_CASE("roofline: software overheads add per op, per layer and per iteration", "[roofline]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
-  const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
   const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0),
                              Duration(0)};
-  const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, {false, 6, true});
+  const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, options(false, 6, true));
   const IterationBatch b = decode_batch({512, 512});
   const workloads::IterationTrace trace =
       workloads::decompose_iteration(m, {workloads::Phase::kDecode, 2, 1, 512});
@@ -228,8 +237,8 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
 // The time `sw` adds to decode batch `b` on pool `p` of an NVL72-like switch.
 double software_added(const workloads::ModelConfig& m, const workloads::PoolMapping& p,
                       const SoftwareOverheads& sw, const IterationBatch& b) {
-  const RooflineCostModel bare(m, h200(), {p}, nvl72(), {}, {false, 6, true});
-  const RooflineCostModel with(m, h200(), {p}, nvl72(), sw, {false, 6, true});
+  const RooflineCostModel bare(m, h200(), {p}, nvl72(), {}, options(false, 6, true));
+  const RooflineCostModel with(m, h200(), {p}, nvl72(), sw, options(false, 6, true));
   return with.cost(b).time.si() - bare.cost(b).time.si();
 }
 
@@ -248,8 +257,8 @@ TEST_CASE("roofline: each collective call of the heaviest role pays the stack's 
   CHECK(software_added(m, pool(4), sw, b) ==
         Approx(7e-6 * static_cast<double>(calls.size())).epsilon(1e-9));
   // One chip has no collective to call: nothing is added.
-  const RooflineCostModel one(m, h200(), {pool(1)}, std::nullopt, sw, {false, 6, true});
-  const RooflineCostModel one_bare(m, h200(), {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel one(m, h200(), {pool(1)}, std::nullopt, sw, options(false, 6, true));
+  const RooflineCostModel one_bare(m, h200(), {pool(1)}, std::nullopt, {}, options(false, 6, true));
   CHECK(one.cost(b).time.si() == one_bare.cost(b).time.si());
 }
 
@@ -301,7 +310,7 @@ TEST_CASE("roofline: energy is the ops' action counts priced by the chip's table
           "[roofline]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
-  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel cost(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
   const IterationCost c = cost.cost(decode_batch({700, 700, 700}));
   const workloads::IterationTrace trace =
       workloads::decompose_iteration(m, {workloads::Phase::kDecode, 3, 1, 700});
@@ -326,7 +335,7 @@ TEST_CASE("roofline: attention-DP and pipeline mappings price small and large ba
   const models::ChipParams chip = h200();
   const models::Topology topo = nvl72();
   // One sequence on a tp 4 / attn_dp 4 pool: priced with the attention groups it can fill.
-  const RooflineCostModel dpa(m, chip, {pool(4, 1, 4)}, topo, {}, {false, 6, true});
+  const RooflineCostModel dpa(m, chip, {pool(4, 1, 4)}, topo, {}, options(false, 6, true));
   const double one = dpa.cost(decode_batch({2048})).time.si();
   const double many = dpa.cost(decode_batch(std::vector<int64_t>(64, 2048))).time.si();
   CHECK(one > 0);
@@ -336,8 +345,8 @@ TEST_CASE("roofline: attention-DP and pipeline mappings price small and large ba
   workloads::PoolMapping pp2 = pool(1);
   pp2.chips = 2;
   pp2.degrees.pp = 2;
-  const RooflineCostModel staged(m, chip, {pp2}, topo, {}, {false, 6, true});
-  const RooflineCostModel single(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true});
+  const RooflineCostModel staged(m, chip, {pp2}, topo, {}, options(false, 6, true));
+  const RooflineCostModel single(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
   const IterationBatch b = decode_batch({1000, 1000});
   const double t_staged = staged.cost(b).time.si();
   const double t_single = single.cost(b).time.si();
@@ -398,7 +407,7 @@ TEST_CASE("roofline: the KV handoff moves between the pools' chips at their path
 
 TEST_CASE("roofline: attention-DP waits for the most loaded rank's attention", "[roofline]") {
   const RooflineCostModel m(model("gpt-oss-120b"), h200(), {pool(8, 8, 8)}, nvl72(), {},
-                            RooflineOptions{false, 6, true});
+                            options(false, 6, true));
   // Two decodes per rank; `long_ranks` ranks (from 0) at a long context, the others short.
   const auto batch = [](int long_ranks, int64_t long_ctx, int64_t short_ctx, bool tagged) {
     IterationBatch b;
@@ -445,7 +454,7 @@ TEST_CASE("roofline: a decode pool placed after the prefill pool times its colle
     prefill.pool = "prefill";
     workloads::PoolMapping decode = pool(8);
     decode.pool = "decode";
-    const RooflineCostModel cost(m, chip, {prefill, decode}, topo, {}, {false, 6, true});
+    const RooflineCostModel cost(m, chip, {prefill, decode}, topo, {}, options(false, 6, true));
     IterationBatch b = decode_batch({1024});
     b.pool = 1;
     b.role = PoolRole::kDecode;
@@ -460,7 +469,7 @@ TEST_CASE("roofline: a decode pool placed after the prefill pool times its colle
   CHECK(aligned > 0);
   CHECK(straddling > aligned);
   // Same as a lone pool on the first domain when aligned (every domain is the same switch).
-  const RooflineCostModel lone(m, chip, {pool(8)}, topo, {}, {false, 6, true});
+  const RooflineCostModel lone(m, chip, {pool(8)}, topo, {}, options(false, 6, true));
   for (const auto& [name, t] : lone.cost(decode_batch({1024})).breakdown) {
     if (name == "network") CHECK(t.si() == Approx(aligned).epsilon(1e-12));
   }
@@ -498,7 +507,7 @@ TEST_CASE("roofline: calibration knobs decorate an op-cost model's times as the 
           "[roofline][calibration]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
-  RooflineOptions seam{false, 6, true};
+  RooflineOptions seam = options(false, 6, true);
   seam.op_cost = std::make_shared<RooflineOfEachOp>(chip);
   // A decode step: every op is bound by HBM, at the peaks and with these knobs alike, so the
   // decorator (the binding resource's fraction) and the closed form (max of both terms) agree.
@@ -509,7 +518,8 @@ TEST_CASE("roofline: calibration knobs decorate an op-cost model's times as the 
   knobs.per_op = Duration(1e-6);
   knobs.per_iteration = Duration(1e-3);
   for (const EfficiencyKnobs& k : {EfficiencyKnobs{}, knobs}) {
-    const RooflineCostModel closed(m, chip, {pool(1)}, std::nullopt, {}, {false, 6, true}, k);
+    const RooflineCostModel closed(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true),
+                                   k);
     const RooflineCostModel behind(m, chip, {pool(1)}, std::nullopt, {}, seam, k);
     INFO("identity knobs: " << k.identity());
     CHECK(behind.cost(b).time.si() == Approx(closed.cost(b).time.si()).epsilon(1e-9));
@@ -519,4 +529,76 @@ TEST_CASE("roofline: calibration knobs decorate an op-cost model's times as the 
   const double raw = behind.cost(b).time.si();
   behind.set_efficiency(knobs);
   CHECK(behind.cost(b).time.si() > 1.4 * raw);
+}
+
+TEST_CASE("roofline: KV placements move the attention KV reads off HBM as the system engine does",
+          "[roofline][kv]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const IterationBatch b = decode_batch({4096, 4096, 4096, 4096});
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kDecode, 4, 1, 4096});
+  double kv_read = 0;
+  int64_t attention_ops = 0;
+  for (const workloads::Op& op : trace.ops) {
+    if (op.kind == workloads::OpKind::kAttention && op.kv_read_bytes.si() > 0) {
+      kv_read += op.kv_read_bytes.si();
+      ++attention_ops;
+    }
+  }
+  REQUIRE(attention_ops == m.layers());
+  const auto network = [](const IterationCost& c) {
+    for (const auto& [name, t] : c.breakdown) {
+      if (name == "network") return t.si();
+    }
+    return -1.0;
+  };
+  const RooflineCostModel local(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
+
+  // remote_pool: every KV byte over the host link, after the op's HBM part, one link latency
+  // per attention op; the KV capacity is the host's memory, not the HBM left.
+  RooflineOptions remote = options(false, 6, true);
+  remote.kv_placement = "remote_pool";
+  models::HostParams host;
+  host.link_bandwidth = Bandwidth(64e9);
+  host.link_latency = Duration(1e-6);
+  host.link_energy = EnergyPerBit(5e-12);
+  host.memory_capacity = Bytes(2e12);
+  host.memory_bandwidth = Bandwidth(600e9);
+  host.chips_per_host = 8;
+  remote.host = host;
+  const RooflineCostModel pooled(m, chip, {pool(1)}, std::nullopt, {}, remote);
+  const IterationCost at_host = pooled.cost(b);
+  CHECK(network(local.cost(b)) == 0);
+  CHECK(network(at_host) ==
+        Approx(kv_read / host.per_chip_bandwidth().si() + 1e-6 * static_cast<double>(attention_ops))
+            .epsilon(1e-9));
+  CHECK(at_host.time.si() > local.cost(b).time.si());
+  // 250 GB of host memory per chip against the ~125 GB of HBM the weights leave.
+  CHECK(pooled.kv_capacity_blocks(0, 16) > 3 * local.kv_capacity_blocks(0, 16) / 2);
+  remote.host.reset();
+  CHECK_THROWS_AS(RooflineCostModel(m, chip, {pool(1)}, std::nullopt, {}, remote), InputError);
+
+  // striped over a TP group of 2: half of each op's KV is the peer's, read over the network;
+  // the owner's HBM reads less.
+  RooflineOptions striped = options(false, 6, true);
+  striped.kv_placement = "striped";
+  const RooflineCostModel tp_local(m, chip, {pool(2)}, nvl72(), {}, options(false, 6, true));
+  const RooflineCostModel tp_striped(m, chip, {pool(2)}, nvl72(), {}, striped);
+  const IterationCost s = tp_striped.cost(b);
+  const IterationCost l = tp_local.cost(b);
+  CHECK(network(s) > network(l));
+  CHECK(s.power->energy.hbm < l.power->energy.hbm);
+  CHECK(s.power->energy.link > l.power->energy.link);
+
+  // sram_window: the newest tokens come from SRAM; the closed form reads every operand from HBM
+  // (docs/serving.md), so only the op table sees it: the roofline's time is unchanged.
+  RooflineOptions window = options(false, 6, true);
+  window.kv_placement = "sram_window";
+  const RooflineCostModel windowed(m, chip, {pool(1)}, std::nullopt, {}, window);
+  CHECK(windowed.cost(b).time.si() == Approx(local.cost(b).time.si()).epsilon(1e-12));
+  CHECK(windowed.kv_capacity_blocks(0, 16) == local.kv_capacity_blocks(0, 16));
+
+  window.kv_placement = "nowhere";
+  CHECK_THROWS_AS(RooflineCostModel(m, chip, {pool(1)}, std::nullopt, {}, window), InputError);
 }

@@ -3,9 +3,12 @@
 (every workload row has numbers, the published ratios are the REFERENCE.md ones, the simulated
 per-kW ratio equals peak tok/s per chip x TDP ratio as the detail table gives it), the
 attribution and inverse tables are present, the raw-peaks table sits beside the calibrated one with
-Jalapeño's transferred overlay written, and a rerun reads its runs back instead of running.
+Jalapeño's transferred overlay written, every run is at the default (op-table) fidelity and says so
+(the report, the transferred overlay, each output's `fidelity` attribute), the inverse grid varies
+SRAM, and a rerun reads its runs back instead of running.
 usage: jalapeno_study_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
+import glob
 import os
 import re
 import shutil
@@ -74,17 +77,52 @@ if first.returncode == 0:
         cal_kw = float([c.strip() for c in rows[0].strip("|").split("|")][3])
         check(kw_raw > 0 and abs(cal_kw / kw_raw - move) <= 0.006 + 0.01 * move,
               f"calibrated / raw {move} vs {cal_kw} / {kw_raw}")
-    # Jalapeño's transferred overlay is applied (and named) on the calibrated runs.
+    # The fidelity: the default (op-table) on every run, stated in the report, recorded in every
+    # output (its root attribute), and the transferred overlay fitted at it.
+    check("**op-table fidelity** (`--fidelity op-table` on every run;" in text and
+          "the outputs record op-table)" in text, "fidelity not stated in the report")
+    check("roofline fidelity" not in text.replace("At the roofline fidelity neither", ""),
+          "the report still says roofline fidelity")
+    sys.path.insert(0, os.path.join(SOURCE, "tools"))
+    from scoville.io import ResultFile
+    outputs = glob.glob(os.path.join(WORK, "runs", "runs", "*.h5"))
+    check(len(outputs) > 10, f"{len(outputs)} outputs")
+    for path in outputs:
+        with ResultFile(path) as f:
+            attrs = f.provenance
+        check(attrs.get("fidelity") == "op-table" and "--fidelity op-table" in
+              attrs.get("command_line", ""), f"{path}: fidelity {attrs.get('fidelity')}")
+    # Jalapeño's transferred overlay is applied (and named) on the calibrated runs when the
+    # source overlay exists at op-table; without it every side runs uncalibrated, and says so.
+    source = os.path.join(SOURCE, "arch", "systems", "gb200-nvl72.op-table.calibration.yaml")
     overlay = os.path.join(WORK, "runs", "variants", "jalapeno-transferred.calibration.yaml")
     check(os.path.exists(overlay), "no transferred overlay written")
     if os.path.exists(overlay):
         text_overlay = open(overlay).read()
-        check("bandwidth_efficiency:" in text_overlay and
-              "per_iteration_overhead: 0 s" in text_overlay, "transferred overlay content")
+        check("fidelity: op-table" in text_overlay and
+              "per_iteration_overhead: 0 s" in text_overlay and
+              ("bandwidth_efficiency:" in text_overlay) == os.path.exists(source),
+              "transferred overlay content")
     check("## Calibration: how the GPUs and Jalapeño are compared" in text, "calibration section")
+    if os.path.exists(source):
+        check("jalapeno-transferred.calibration.yaml, `fidelity: op-table`" in text,
+              "transferred overlay not described")
+    else:
+        check("**No calibration at the op-table fidelity**" in text and
+              "`gb200-nvl72`: none (the chip model's op times)" in text,
+              "the missing op-table calibration is not stated")
     knobs = set(re.findall(r"^\| gptoss \| (kv|network|software|mtp|power|rest) \|", text, re.M))
     check(knobs == {"kv", "network", "software", "mtp", "power", "rest"}, f"knobs {knobs}")
     check("## The inverse question" in text and "| link_ns (ns) |" in text, "inverse section")
+    # The on-chip axes: SRAM with two values (each a row of the sensitivity table, with numbers),
+    # tiles at its nominal value.
+    check("| sram_mib (MiB) | 256, 512 | 256 |" in text and "| tiles (per die) | 64 | 64 |" in text,
+          "SRAM / tiles axes not in the grid table")
+    for v in (256, 512):
+        check(re.search(rf"^\| sram_mib \| {v} MiB \| [0-9.]+ / [0-9.]+ \|$", text, re.M),
+              f"no sensitivity row for sram_mib {v}")
+    check("`sram_mib` and `tiles` move the results at the op-table fidelity" in text,
+          "the SRAM sentence is not the op-table one")
     check(re.search(r"Scoville commit [0-9a-f]{7,}", text) is not None, "commit stated")
     check("Limitations" in text, "limitations stated")
     # The sweep check: both baselines' peak and best-latency points rerun with more requests,
