@@ -334,7 +334,9 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
   const std::pair<const char*, const std::array<double, serving::kOpClassCount>*> groups[] = {
       {"compute_efficiency", &o.knobs.compute}, {"bandwidth_efficiency", &o.knobs.bandwidth}};
   for (const auto& [group, values] : groups) {
-    y << "    " << group << ":  # fraction of peak per op class\n";
+    y << "    " << group << ":  # per op class: "
+      << (o.fidelity == "roofline" ? "fraction of peak" : "the chip model's time over this")
+      << "\n";
     for (size_t c = 0; c < values->size(); ++c) {
       y << "      " << kClasses[c] << ": " << g((*values)[c])
         << note(std::string(group) + "." + kClasses[c]) << "\n";
@@ -352,8 +354,8 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
     y << "    held_out: " << list(f.held_out) << "  # ids predictable but not fitted on\n";
     y << "    knobs: " << list(f.knobs) << "  # the knobs fitted; the others keep defaults\n";
     y << "    objective: " << quoted(f.objective) << "  # text\n";
-    y << "    mape_before: " << g(f.mape_before)
-      << "  # [MEAS] MAPE % over the rows at the raw peaks\n";
+    y << "    mape_before: " << g(f.mape_before) << "  # [MEAS] MAPE % over the rows "
+      << (o.fidelity == "roofline" ? "at the raw peaks" : "without an overlay") << "\n";
     y << "    mape_after: " << g(f.mape_after)
       << "  # [MEAS] MAPE % over the rows with these knobs\n";
     y << "    command: " << quoted(f.command) << "  # how to fit again\n";
