@@ -10,9 +10,11 @@
 namespace scoville::cli {
 
 extern const char kOpCacheUsage[] =
-    R"(  scoville op-cache [info|clear]   the persistent op cache of --fidelity op-table: its
-                                    directory ($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops)
-                                    and entries; clear removes every entry
+    R"(  scoville op-cache [info|prune|clear]   the persistent op cache of the op-table
+                                    fidelity: its directory ($SCOVILLE_CACHE_DIR, else
+                                    ~/.cache/scoville/ops) and entries; prune removes the
+                                    entries of other chip-model versions (never read again) and
+                                    damaged ones; clear removes every entry
 )";
 
 int op_cache_command(const Invocation& invocation, std::ostream& out) {
@@ -21,13 +23,13 @@ int op_cache_command(const Invocation& invocation, std::ostream& out) {
   bool named = false;
   while (a.next()) {
     if (a.is_flag()) a.unknown();
-    if (named) throw UsageError("'scoville op-cache' takes one action: info or clear");
+    if (named) throw UsageError("'scoville op-cache' takes one action: info, prune or clear");
     action = a.current();
     named = true;
   }
-  if (action != "info" && action != "clear") {
+  if (action != "info" && action != "clear" && action != "prune") {
     throw UsageError("'scoville op-cache': unknown action '" + action +
-                     "'; expected info or clear");
+                     "'; expected info, prune or clear");
   }
   const std::optional<std::string> dir = engine::default_op_cache_dir();
   if (!dir) {
@@ -37,6 +39,14 @@ int op_cache_command(const Invocation& invocation, std::ostream& out) {
   const engine::OpCacheStore store(*dir);
   if (action == "clear") {
     out << "op cache: removed " << store.clear() << " entries from " << *dir << "\n";
+    return 0;
+  }
+  if (action == "prune") {
+    // Every key names the chip-model version it was simulated with (SimulatedOpCost's key).
+    const int64_t removed = store.remove_unless(engine::is_current_chip_model_key);
+    out << "op cache: removed " << removed
+        << " entries of other chip-model versions (or damaged) from " << *dir << "; "
+        << store.entries() << " left\n";
     return 0;
   }
   out << "op cache: " << *dir << "\n"

@@ -138,8 +138,13 @@ class EntryReader {
   bool ok_ = true;
 };
 
-// The value if text is a complete, intact entry for exactly this key.
-std::optional<std::string> decode_entry(std::string_view text, const std::string& key) {
+struct StoredEntry {
+  std::string_view key;
+  std::string_view value;
+};
+
+// The key and value if text is a complete, intact entry (views into text).
+std::optional<StoredEntry> parse_entry(std::string_view text) {
   EntryReader in(text);
   in.expect(kMagic);
   in.expect("key ");
@@ -153,9 +158,15 @@ std::optional<std::string> decode_entry(std::string_view text, const std::string
   in.expect("\n");
   if (!in.ok() || !in.at_end()) return std::nullopt;
   if (sum != hex64(checksum64(text.substr(0, covered)))) return std::nullopt;
+  return StoredEntry{stored_key, value};
+}
+
+// The value if text is a complete, intact entry for exactly this key.
+std::optional<std::string> decode_entry(std::string_view text, const std::string& key) {
+  const std::optional<StoredEntry> entry = parse_entry(text);
   // A different key under this name is a 128-bit hash collision (or a file put there by hand).
-  if (stored_key != key) return std::nullopt;
-  return std::string(value);
+  if (!entry || entry->key != key) return std::nullopt;
+  return std::string(entry->value);
 }
 
 // ---- file names -------------------------------------------------------------------------------
@@ -410,6 +421,21 @@ int64_t OpCacheStore::entries() const {
                         if (is_entry_name(name, fanout)) ++count;
                       });
   return count;
+}
+
+int64_t OpCacheStore::remove_unless(const std::function<bool(std::string_view key)>& keep) const {
+  int64_t removed = 0;
+  for_each_cache_file(
+      directory_, [&](const fs::path& path, const std::string& name, const std::string& fanout) {
+        if (!is_entry_name(name, fanout)) return;
+        const std::optional<std::string> text = read_file(path.string());
+        if (!text) return;  // gone meanwhile (a concurrent clear), or unreadable: left alone
+        const std::optional<StoredEntry> entry = parse_entry(*text);
+        if (entry && keep(entry->key)) return;
+        std::error_code ec;
+        if (fs::remove(path, ec)) ++removed;
+      });
+  return removed;
 }
 
 std::string OpCacheStore::last_write_error() const {

@@ -15,9 +15,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace scoville::engine {
 
@@ -55,6 +57,11 @@ class OpCacheStore {
 
   // The number of entry files now in the directory (0 when it does not exist).
   int64_t entries() const;
+
+  // Removes every entry whose stored key `keep` rejects, and every damaged entry (unreadable,
+  // truncated, bad checksum); returns the number removed. Entries written meanwhile by other
+  // processes may or may not be looked at; a removed entry is only a future miss.
+  int64_t remove_unless(const std::function<bool(std::string_view key)>& keep) const;
 
   // Where key's entry lives (whether or not it exists): for tests and diagnostics.
   std::string entry_path(const std::string& key) const;

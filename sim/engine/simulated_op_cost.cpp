@@ -96,6 +96,15 @@ std::optional<SimulatedOp> parse_entry(const std::string& text) {
 
 std::string chip_model_version() { return kOpModelVersion; }
 
+namespace {
+std::string chip_model_tag() { return "\nchip-model " + chip_model_version() + "\n"; }
+}  // namespace
+
+bool is_current_chip_model_key(std::string_view key) {
+  static const std::string tag = chip_model_tag();
+  return key.find(tag) != std::string_view::npos;
+}
+
 std::string work_key(const models::WorkDescriptor& work) { return binary_key(work); }
 
 SimulatedOpCost::SimulatedOpCost(models::ChipParams chip, SimulatedOpCostOptions options)
@@ -111,7 +120,7 @@ SimulatedOpCost::SimulatedOpCost(models::ChipParams chip, SimulatedOpCostOptions
   static int count = 0;  // module names must be unique in the process
   const std::string name = "op_table" + std::to_string(count++);
   module_ = std::make_unique<models::ChipModule>(name.c_str(), chip_);
-  key_prefix_ = config::chip_fingerprint(chip_) + "\nchip-model " + chip_model_version() + "\n";
+  key_prefix_ = config::chip_fingerprint(chip_) + chip_model_tag();
   if (options_.cache_dir) {
     std::optional<std::string> dir = *options_.cache_dir;
     if (dir->empty()) dir = default_op_cache_dir();

@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "models/chip/chip_params.hpp"
@@ -113,5 +114,8 @@ std::string work_text_key(const models::WorkDescriptor& work);
 // The chip-model version in persistent keys: a hash of the chip model's sources, made at build
 // time (an edit of them changes every key).
 std::string chip_model_version();
+// Whether an op cache key was written by this chip-model version (`scoville op-cache prune`
+// keeps only those: the others are never read again).
+bool is_current_chip_model_key(std::string_view key);
 
 }  // namespace scoville::engine

@@ -80,6 +80,11 @@ TEST_CASE("op-table fidelity: warm, cold and bypassed op caches give identical p
   const auto after = run_scoville(loud + " --system h200 --fidelity op-table", env);
   CHECK_THAT(after.output, !Catch::Contains(" 0 simulated"));
 
+  // Pruning keeps the current chip model's entries (all of them here).
+  const auto prune = run_scoville("op-cache prune", env);
+  REQUIRE(prune.exit_code == 0);
+  CHECK_THAT(prune.output, Catch::Contains("removed 0 entries"));
+
   // Misuse is a usage error.
   CHECK(run_scoville("op-cache shred", env).exit_code == 2);
   CHECK(run_scoville(kPoint + " --system h200 --fidelity roofline --no-op-cache", env).exit_code ==

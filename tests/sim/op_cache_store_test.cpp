@@ -207,6 +207,28 @@ TEST_CASE("truncated, flipped and colliding op cache entries are misses", "[op_c
   CHECK(store.get(key) == value);
 }
 
+TEST_CASE("pruning keeps the entries a predicate accepts and drops damaged ones",
+          "[op_cache_store]") {
+  TempDir dir;
+  const OpCacheStore store(dir.str());
+  REQUIRE(store.put("chip\nchip-model new\nop a", "1"));
+  REQUIRE(store.put("chip\nchip-model new\nop b", "2"));
+  REQUIRE(store.put("chip\nchip-model old\nop a", "3"));
+  REQUIRE(store.put("chip\nchip-model new\nop c", "4"));
+  const fs::path damaged = store.entry_path("chip\nchip-model new\nop c");
+  write_bytes(damaged, read_bytes(damaged).substr(0, 20));
+  const auto current = [](std::string_view key) {
+    return key.find("\nchip-model new\n") != std::string_view::npos;
+  };
+  CHECK(store.remove_unless(current) == 2);  // the old version's and the damaged one
+  CHECK(store.entries() == 2);
+  CHECK(store.get("chip\nchip-model new\nop a") == "1");
+  CHECK(store.get("chip\nchip-model new\nop b") == "2");
+  CHECK_FALSE(store.get("chip\nchip-model old\nop a"));
+  CHECK(store.remove_unless(current) == 0);
+  CHECK(OpCacheStore((dir.path() / "absent").string()).remove_unless(current) == 0);
+}
+
 TEST_CASE("op cache entries persist across store objects", "[op_cache_store]") {
   TempDir dir;
   {
