@@ -18,11 +18,43 @@ HbmChannelModel::HbmChannelModel(const HbmParams& params, Duration refresh_phase
       rfc_(params.timing.t_rfc.si()),
       pseudo_(static_cast<size_t>(params.timing.pseudo_channels)) {
   for (PseudoChannel& p : pseudo_) p.banks.resize(static_cast<size_t>(timing_.banks()));
+  const auto log2_exact = [](uint64_t v) {
+    int bits = 0;
+    while ((uint64_t{1} << bits) < v) ++bits;
+    return (v != 0 && (uint64_t{1} << bits) == v) ? bits : -1;
+  };
+  const int row = log2_exact(row_bytes_);
+  const int pc = log2_exact(static_cast<uint64_t>(timing_.pseudo_channels));
+  const int bg = log2_exact(static_cast<uint64_t>(timing_.bank_groups));
+  const int bank = log2_exact(static_cast<uint64_t>(timing_.banks_per_group));
+  pow2_ = row >= 0 && pc >= 0 && bg >= 0 && bank >= 0;
+  if (pow2_) {
+    row_shift_ = row;
+    pc_bits_ = pc;
+    bg_bits_ = bg;
+    bank_bits_ = bank;
+  }
+  burst_shift_ = log2_exact(burst_bytes_);
+  // Bus time one pseudo-channel spends on one period when bursts alternate bank groups.
+  data_per_period_ =
+      static_cast<double>(timing_.banks()) *
+      std::ceil(static_cast<double>(row_bytes_) / static_cast<double>(burst_bytes_)) * t_burst_;
+  at_boundary_.reserve(pseudo_.size());
 }
 
 HbmChannelModel::Location HbmChannelModel::locate(uint64_t address) const {
-  uint64_t chunk = address / row_bytes_;
   Location at;
+  if (pow2_) {
+    uint64_t chunk = address >> row_shift_;
+    at.pseudo_channel = static_cast<int64_t>(chunk & ((uint64_t{1} << pc_bits_) - 1));
+    chunk >>= pc_bits_;
+    at.bank_group = static_cast<int64_t>(chunk & ((uint64_t{1} << bg_bits_) - 1));
+    chunk >>= bg_bits_;
+    at.bank = static_cast<int64_t>(chunk & ((uint64_t{1} << bank_bits_) - 1));
+    at.row = static_cast<int64_t>(chunk >> bank_bits_);
+    return at;
+  }
+  uint64_t chunk = address / row_bytes_;
   const auto take = [&chunk](int64_t count) {
     const auto part = static_cast<int64_t>(chunk % static_cast<uint64_t>(count));
     chunk /= static_cast<uint64_t>(count);
@@ -44,7 +76,7 @@ int64_t HbmChannelModel::refresh_epoch(double t) const {
   return cached_epoch_;
 }
 
-double HbmChannelModel::avoid_refresh(double t, double length) {
+double HbmChannelModel::avoid_refresh_slow(double t, double length) {
   if (rfc_ <= 0) return t;
   bool stalled = false;
   // Window k covers [phase + k refi, phase + k refi + rfc). At most a few iterations: a segment
@@ -72,7 +104,10 @@ double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64
                                       bool write) {
   PseudoChannel& pc = pseudo_[static_cast<size_t>(at.pseudo_channel)];
   Bank& bank = pc.banks[static_cast<size_t>(at.bank_group * timing_.banks_per_group + at.bank)];
-  const double bursts = std::ceil(static_cast<double>(bytes) / static_cast<double>(burst_bytes_));
+  // Whole bursts: the integer ceiling is the ceiling of the quotient (sizes far below 2^53).
+  const double bursts =
+      burst_shift_ >= 0 ? static_cast<double>((bytes + burst_bytes_ - 1) >> burst_shift_)
+                        : std::ceil(static_cast<double>(bytes) / static_cast<double>(burst_bytes_));
   const bool same_group = pc.used && pc.last_group == at.bank_group;
   const double data = bursts * (same_group ? std::max(t_burst_, timing_.t_ccd_l.si()) : t_burst_);
 
@@ -152,14 +187,12 @@ Duration HbmChannelModel::serve(Duration arrival, uint64_t address, uint64_t byt
   double done = arrival.si();
   uint64_t cursor = address;
   const uint64_t end = address + bytes;
-  // Bus time one pseudo-channel spends on one period when bursts alternate bank groups.
-  const double data_per_period =
-      static_cast<double>(timing_.banks()) *
-      std::ceil(static_cast<double>(row_bytes_) / static_cast<double>(burst_bytes_)) * t_burst_;
-  std::vector<double> at_boundary;  // each pseudo-channel's bus_free at the last period start
+  const double data_per_period = data_per_period_;
+  std::vector<double>& at_boundary = at_boundary_;  // empty until the first period boundary
+  at_boundary.clear();
   int bus_bound_periods = 0;
   while (cursor < end) {
-    if (cursor % period_bytes_ == 0) {
+    if ((pow2_ ? cursor & (period_bytes_ - 1) : cursor % period_bytes_) == 0) {
       bool bus_bound = !at_boundary.empty();
       for (size_t p = 0; p < pseudo_.size() && bus_bound; ++p) {
         const double advanced = pseudo_[p].bus_free - at_boundary[p];
@@ -176,7 +209,8 @@ Duration HbmChannelModel::serve(Duration arrival, uint64_t address, uint64_t byt
       at_boundary.resize(pseudo_.size());
       for (size_t p = 0; p < pseudo_.size(); ++p) at_boundary[p] = pseudo_[p].bus_free;
     }
-    const uint64_t take = std::min(row_bytes_ - cursor % row_bytes_, end - cursor);
+    const uint64_t in_row = pow2_ ? cursor & (row_bytes_ - 1) : cursor % row_bytes_;
+    const uint64_t take = std::min(row_bytes_ - in_row, end - cursor);
     done = std::max(done, serve_segment(arrival.si(), locate(cursor), take, write));
     cursor += take;
   }

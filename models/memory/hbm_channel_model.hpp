@@ -90,7 +90,16 @@ class HbmChannelModel : public ChannelTiming {
   // End of `work` seconds of data transfer starting at t, skipping refresh windows.
   double stretch_over_refresh(double t, double work);
   // Earliest start >= t of an interval of `length` overlapping no refresh window.
-  double avoid_refresh(double t, double length);
+  double avoid_refresh(double t, double length) {
+    // Most calls fall inside the remembered refresh interval, clear of both windows: the same
+    // answer as the loop in avoid_refresh_slow (no move), without it.
+    if (cached_ && t >= cached_from_ + rfc_ && t < cached_from_ + refi_ &&
+        t + length <= cached_from_ + refi_) {
+      return t;
+    }
+    return avoid_refresh_slow(t, length);
+  }
+  double avoid_refresh_slow(double t, double length);
   // Index of the last refresh window starting at or before t (-1 before the first). Times are
   // mostly increasing, so the last answer is kept and reused while t stays in its interval.
   int64_t refresh_epoch(double t) const;
@@ -107,6 +116,16 @@ class HbmChannelModel : public ChannelTiming {
   mutable int64_t cached_epoch_ = -1;
   mutable double cached_from_ = 0;  // [cached_from_, cached_from_ + refi_) has cached_epoch_
   mutable bool cached_ = false;
+  // Address decoding by shifts and masks when every size is a power of two (the usual case;
+  // otherwise divisions): log2 of row_bytes, and of each field's count.
+  bool pow2_ = false;
+  int row_shift_ = 0;
+  int pc_bits_ = 0;
+  int bg_bits_ = 0;
+  int bank_bits_ = 0;
+  int burst_shift_ = -1;             // log2 of burst_bytes, -1 when not a power of two
+  double data_per_period_ = 0;       // bus time of one period on one pseudo-channel (see serve)
+  std::vector<double> at_boundary_;  // serve's scratch: each bus_free at the last period start
   std::vector<PseudoChannel> pseudo_;
   Stats stats_;
 };
