@@ -6,18 +6,29 @@
 namespace scoville::models {
 
 HbmChannelModel::HbmChannelModel(const HbmParams& params, Duration refresh_phase)
-    : timing_(params.timing),
+    : t_burst_(params.timing.burst_bytes.si() / params.pseudo_channel_bandwidth().si()),
+      t_same_group_(std::max(t_burst_, params.timing.t_ccd_l.si())),
+      t_rp_(params.timing.t_rp.si()),
+      t_rrd_(params.timing.t_rrd.si()),
+      t_faw_(params.timing.t_faw.si()),
+      t_rcd_(params.timing.t_rcd.si()),
+      t_wtr_(params.timing.t_wtr.si()),
+      t_rtw_(params.timing.t_rtw.si()),
+      t_ras_(params.timing.t_ras.si()),
+      t_wr_(params.timing.t_wr.si()),
+      phase_(refresh_phase.si()),
+      refi_(params.timing.t_refi.si()),
+      rfc_(params.timing.t_rfc.si()),
       period_bytes_(static_cast<uint64_t>(params.timing.row_bytes.si()) *
                     static_cast<uint64_t>(params.timing.pseudo_channels * params.timing.banks())),
       row_bytes_(static_cast<uint64_t>(params.timing.row_bytes.si())),
       burst_bytes_(static_cast<uint64_t>(params.timing.burst_bytes.si())),
-      latency_(params.latency.si()),
-      t_burst_(params.timing.burst_bytes.si() / params.pseudo_channel_bandwidth().si()),
-      phase_(refresh_phase.si()),
-      refi_(params.timing.t_refi.si()),
-      rfc_(params.timing.t_rfc.si()),
-      pseudo_(static_cast<size_t>(params.timing.pseudo_channels)) {
-  for (PseudoChannel& p : pseudo_) p.banks.resize(static_cast<size_t>(timing_.banks()));
+      banks_per_pc_(params.timing.banks()),
+      banks_per_group_(params.timing.banks_per_group),
+      pseudo_(static_cast<size_t>(params.timing.pseudo_channels)),
+      banks_(static_cast<size_t>(params.timing.pseudo_channels * params.timing.banks())),
+      timing_(params.timing),
+      latency_(params.latency.si()) {
   const auto log2_exact = [](uint64_t v) {
     int bits = 0;
     while ((uint64_t{1} << bits) < v) ++bits;
@@ -103,13 +114,14 @@ double HbmChannelModel::avoid_refresh_slow(double t, double length) {
 double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64_t bytes,
                                       bool write) {
   PseudoChannel& pc = pseudo_[static_cast<size_t>(at.pseudo_channel)];
-  Bank& bank = pc.banks[static_cast<size_t>(at.bank_group * timing_.banks_per_group + at.bank)];
+  Bank& bank = banks_[static_cast<size_t>(at.pseudo_channel * banks_per_pc_ +
+                                          at.bank_group * banks_per_group_ + at.bank)];
   // Whole bursts: the integer ceiling is the ceiling of the quotient (sizes far below 2^53).
   const double bursts =
       burst_shift_ >= 0 ? static_cast<double>((bytes + burst_bytes_ - 1) >> burst_shift_)
                         : std::ceil(static_cast<double>(bytes) / static_cast<double>(burst_bytes_));
   const bool same_group = pc.used && pc.last_group == at.bank_group;
-  const double data = bursts * (same_group ? std::max(t_burst_, timing_.t_ccd_l.si()) : t_burst_);
+  const double data = bursts * (same_group ? t_same_group_ : t_burst_);
 
   // Rows stay open until a conflicting access or a refresh (which closes every row).
   const bool open =
@@ -119,20 +131,19 @@ double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64
     ++stats_.row_hits;
   } else {
     ++stats_.row_misses;
-    double act = open ? std::max(arrival, bank.pre_ready) + timing_.t_rp.si() : arrival;
-    act = std::max({act, pc.last_act + timing_.t_rrd.si(),
-                    pc.recent_acts[pc.next_act_slot] + timing_.t_faw.si()});
+    double act = open ? std::max(arrival, bank.pre_ready) + t_rp_ : arrival;
+    act = std::max({act, pc.last_act + t_rrd_, pc.recent_acts[pc.next_act_slot] + t_faw_});
     act = avoid_refresh(act, 0);
     pc.last_act = act;
     pc.recent_acts[pc.next_act_slot] = act;  // the oldest of the last four is overwritten
     pc.next_act_slot = (pc.next_act_slot + 1) % pc.recent_acts.size();
     bank.row = at.row;
     bank.act = act;
-    column_ready = act + timing_.t_rcd.si();
+    column_ready = act + t_rcd_;
   }
   double bus_ready = pc.bus_free;
   if (pc.used && pc.last_write != write) {
-    bus_ready += pc.last_write ? timing_.t_wtr.si() : timing_.t_rtw.si();
+    bus_ready += pc.last_write ? t_wtr_ : t_rtw_;
     ++stats_.turnarounds;
   }
   const double start = avoid_refresh(std::max(column_ready, bus_ready), data);
@@ -141,7 +152,7 @@ double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64
   pc.used = true;
   pc.last_write = write;
   pc.last_group = at.bank_group;
-  bank.pre_ready = std::max(bank.act + timing_.t_ras.si(), end + (write ? timing_.t_wr.si() : 0));
+  bank.pre_ready = std::max(bank.act + t_ras_, end + (write ? t_wr_ : 0));
   bank.refresh_epoch = refresh_epoch(end);
   stats_.data_time += Duration(data);
   return end;
@@ -154,7 +165,7 @@ double HbmChannelModel::stretch_over_refresh(double t, double work) {
   while (work > next_window - t) {
     work -= next_window - t;
     // Refresh closes every row: the first data after it waits for an ACT and tRCD.
-    t = next_window + rfc_ + timing_.t_rcd.si();
+    t = next_window + rfc_ + t_rcd_;
     next_window += refi_;
     ++stats_.refresh_stalls;
   }
@@ -170,12 +181,13 @@ void HbmChannelModel::skip_periods(uint64_t periods, double data_per_period) {
     pc.bus_free += shift;
     pc.last_act += shift;
     for (double& a : pc.recent_acts) a += shift;
-    for (Bank& bank : pc.banks) {
-      bank.act += shift;
-      bank.pre_ready += shift;
-      if (bank.row >= 0) bank.row += static_cast<int64_t>(periods);
-      bank.refresh_epoch = refresh_epoch(pc.bus_free);
-    }
+  }
+  for (size_t b = 0; b < banks_.size(); ++b) {
+    Bank& bank = banks_[b];
+    bank.act += shift;
+    bank.pre_ready += shift;
+    if (bank.row >= 0) bank.row += static_cast<int64_t>(periods);
+    bank.refresh_epoch = refresh_epoch(pseudo_[b / static_cast<size_t>(banks_per_pc_)].bus_free);
   }
   stats_.periods_skipped += static_cast<int64_t>(periods);
   // Each skipped period is one row miss per bank.

@@ -32,6 +32,7 @@ class MemoryChannelModule : public sc_core::sc_module {
   Bytes bytes_read() const { return bytes_read_; }
   Bytes bytes_written() const { return bytes_written_; }
   const ChannelTiming& model() const { return *model_; }
+  ChannelTiming& model() { return *model_; }
   // Records the channel's busy intervals on `track`, labelled with `*op` at the time of each
   // request (null: nothing recorded, the default). A request counts as busy from when it arrives
   // or the previous one is done, whichever is later, until its data is done (the model serves

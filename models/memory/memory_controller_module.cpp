@@ -18,18 +18,23 @@ MemoryControllerModule::MemoryControllerModule(const sc_core::sc_module_name& na
         std::make_unique<MemoryChannelModule>(channel_name.c_str(), make_channel(i)));
     to_channels_.bind(channels_.back()->socket);
     uniform_latency_ = uniform_latency_ && channels_.back()->latency() == channels_[0]->latency();
+    lanes_.push_back({&channels_.back()->model(), 0, 0});
   }
 }
 
 Bytes MemoryControllerModule::bytes_read() const {
   Bytes sum;
-  for (const auto& c : channels_) sum += c->bytes_read();
+  for (size_t c = 0; c < channels_.size(); ++c) {
+    sum += channels_[c]->bytes_read() + Bytes(lanes_[c].read);
+  }
   return sum;
 }
 
 Bytes MemoryControllerModule::bytes_written() const {
   Bytes sum;
-  for (const auto& c : channels_) sum += c->bytes_written();
+  for (size_t c = 0; c < channels_.size(); ++c) {
+    sum += channels_[c]->bytes_written() + Bytes(lanes_[c].written);
+  }
   return sum;
 }
 
@@ -58,7 +63,14 @@ void MemoryControllerModule::b_transport(int /*initiator*/, tlm::tlm_generic_pay
   for (const AddressInterleaver::Piece& piece : pieces_) {
     if (piece.bytes == 0) continue;
     MemoryChannelModule& channel = *channels_[static_cast<size_t>(piece.channel)];
-    const Duration done = channel.serve(arrival, piece.local_start, piece.bytes, write);
+    Duration done;
+    if (recording_) {
+      done = channel.serve(arrival, piece.local_start, piece.bytes, write);
+    } else {
+      Lane& lane = lanes_[static_cast<size_t>(piece.channel)];
+      done = lane.model->serve(arrival, piece.local_start, piece.bytes, write);
+      (write ? lane.written : lane.read) += static_cast<double>(piece.bytes);
+    }
     if (uniform_latency_) {
       latest = any ? std::max(latest, done) : done;
       any = true;

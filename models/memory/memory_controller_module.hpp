@@ -43,6 +43,16 @@ class MemoryControllerModule : public sc_core::sc_module {
 
   tlm_utils::multi_passthrough_initiator_socket<MemoryControllerModule> to_channels_;
   std::vector<std::unique_ptr<MemoryChannelModule>> channels_;
+  // Each channel's timing model and the bytes this controller served on it, side by side: a
+  // transfer touches up to every channel, and going through each channel module (a large
+  // object) cost a cache miss per piece. The modules' own counters hold what came through their
+  // sockets or while recording activity; the totals add both (one of them is zero in practice).
+  struct Lane {
+    ChannelTiming* model = nullptr;
+    double read = 0;
+    double written = 0;
+  };
+  std::vector<Lane> lanes_;
   AddressInterleaver interleaver_;
   std::vector<AddressInterleaver::Piece> pieces_;  // per-call scratch: the channels touched
   std::vector<int32_t> slots_;                     // per-call scratch for split_pieces
