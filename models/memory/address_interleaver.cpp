@@ -81,6 +81,32 @@ void AddressInterleaver::split_pieces(uint64_t address, uint64_t size, std::vect
   // As split_into: granule by granule up to a round boundary, whole rounds arithmetically, then
   // the rest granule by granule.
   auto walk_to = [&](uint64_t stop) {
+    if (granule_shift_ >= 0) {
+      // Powers of two: the same channels and local addresses as channel_of and local_address,
+      // by shifts and masks, and the round's hash once per round.
+      const uint64_t granule_mask = granule_ - 1;
+      uint64_t hashed_round = ~uint64_t{0};
+      uint64_t offset = 0;
+      while (cursor < stop) {
+        const uint64_t take = std::min(granule_ - (cursor & granule_mask), stop - cursor);
+        const uint64_t granule = cursor >> granule_shift_;
+        const uint64_t round = granule >> channel_shift_;
+        if (round != hashed_round) {
+          hashed_round = round;
+          offset = mix(round);
+        }
+        const auto channel =
+            static_cast<int64_t>(((granule & channel_mask_) + offset) & channel_mask_);
+        int32_t& s = slot[static_cast<size_t>(channel)];
+        if (s < 0) {
+          s = static_cast<int32_t>(pieces.size());
+          pieces.push_back({channel, (round << granule_shift_) + (cursor & granule_mask), 0});
+        }
+        pieces[static_cast<size_t>(s)].bytes += take;
+        cursor += take;
+      }
+      return;
+    }
     while (cursor < stop) {
       const uint64_t take = std::min(granule_ - cursor % granule_, stop - cursor);
       add(channel_of(cursor), cursor, take);

@@ -14,7 +14,17 @@ class AddressInterleaver {
   AddressInterleaver(int64_t channels, uint64_t granule_bytes)
       : channels_(static_cast<uint64_t>(channels)),
         granule_(granule_bytes),
-        channel_mask_(channels_ > 0 && (channels_ & (channels_ - 1)) == 0 ? channels_ - 1 : 0) {}
+        channel_mask_(channels_ > 0 && (channels_ & (channels_ - 1)) == 0 ? channels_ - 1 : 0) {
+    // Shifts replace the divisions of split_pieces when both sizes are powers of two.
+    int g = 0;
+    while ((uint64_t{1} << g) < granule_) ++g;
+    int c = 0;
+    while ((uint64_t{1} << c) < channels_) ++c;
+    if ((uint64_t{1} << g) == granule_ && (uint64_t{1} << c) == channels_) {
+      granule_shift_ = g;
+      channel_shift_ = c;
+    }
+  }
 
   // One channel's part of a transfer: contiguous in the channel's local address space.
   struct Piece {
@@ -48,7 +58,9 @@ class AddressInterleaver {
  private:
   uint64_t channels_;
   uint64_t granule_;
-  uint64_t channel_mask_;  // channels - 1 when a power of two (a mask replaces the modulo), else 0
+  uint64_t channel_mask_;   // channels - 1 when a power of two (a mask replaces the modulo), else 0
+  int granule_shift_ = -1;  // log2 granule and log2 channels when both are powers of two, else -1
+  int channel_shift_ = -1;
 };
 
 }  // namespace scoville::models
