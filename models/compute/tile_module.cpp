@@ -72,7 +72,7 @@ sc_core::sc_time TileModule::transfer(tlm_utils::simple_initiator_socket<TileMod
   const double wanted = bytes.si() + carry;
   uint64_t remaining = static_cast<uint64_t>(std::floor(wanted));
   carry = wanted - static_cast<double>(remaining);
-  tlm::tlm_generic_payload payload;
+  tlm::tlm_generic_payload& payload = payload_;
   payload.set_command(command);
   payload.set_data_ptr(&dummy_data_);
   const uint64_t total = remaining;
@@ -111,7 +111,7 @@ sc_core::sc_time TileModule::through_mesh(bool to_tile, uint64_t bytes,
 sc_core::sc_time TileModule::scattered_read(uint64_t bytes) {
   const HbmPattern& p = current_.hbm_pattern;
   sc_core::sc_time done = sc_core::sc_time_stamp();
-  tlm::tlm_generic_payload payload;
+  tlm::tlm_generic_payload& payload = payload_;
   payload.set_command(tlm::TLM_READ_COMMAND);
   payload.set_data_ptr(&dummy_data_);
   // Strided requests continue from where this tile's range starts, scaled by stride/request so

@@ -90,7 +90,9 @@ class TileModule : public sc_core::sc_module {
   uint64_t prefetched_hbm_bytes_ = 0;
   Duration busy_time_;
   double clock_scale_ = 1.0;
-  unsigned char dummy_data_ = 0;     // TLM payloads need a data pointer; this model moves no data
+  unsigned char dummy_data_ = 0;  // TLM payloads need a data pointer; this model moves no data
+  // One payload reused for every request (constructing one allocates its extension array).
+  tlm::tlm_generic_payload payload_;
   double hbm_carry_bytes_ = 0;       // fraction of a byte not yet sent to HBM
   double shared_carry_bytes_ = 0;    // fraction of a byte not yet sent to shared SRAM
   RngStream rng_;                    // random-pattern addresses (seeded by the tile's name)

@@ -6,23 +6,66 @@
 namespace scoville::models {
 
 HbmChannelModel::HbmChannelModel(const HbmParams& params, Duration refresh_phase)
-    : timing_(params.timing),
+    : t_burst_(params.timing.burst_bytes.si() / params.pseudo_channel_bandwidth().si()),
+      t_same_group_(std::max(t_burst_, params.timing.t_ccd_l.si())),
+      t_rp_(params.timing.t_rp.si()),
+      t_rrd_(params.timing.t_rrd.si()),
+      t_faw_(params.timing.t_faw.si()),
+      t_rcd_(params.timing.t_rcd.si()),
+      t_wtr_(params.timing.t_wtr.si()),
+      t_rtw_(params.timing.t_rtw.si()),
+      t_ras_(params.timing.t_ras.si()),
+      t_wr_(params.timing.t_wr.si()),
+      phase_(refresh_phase.si()),
+      refi_(params.timing.t_refi.si()),
+      rfc_(params.timing.t_rfc.si()),
       period_bytes_(static_cast<uint64_t>(params.timing.row_bytes.si()) *
                     static_cast<uint64_t>(params.timing.pseudo_channels * params.timing.banks())),
       row_bytes_(static_cast<uint64_t>(params.timing.row_bytes.si())),
       burst_bytes_(static_cast<uint64_t>(params.timing.burst_bytes.si())),
-      latency_(params.latency.si()),
-      t_burst_(params.timing.burst_bytes.si() / params.pseudo_channel_bandwidth().si()),
-      phase_(refresh_phase.si()),
-      refi_(params.timing.t_refi.si()),
-      rfc_(params.timing.t_rfc.si()),
-      pseudo_(static_cast<size_t>(params.timing.pseudo_channels)) {
-  for (PseudoChannel& p : pseudo_) p.banks.resize(static_cast<size_t>(timing_.banks()));
+      banks_per_pc_(params.timing.banks()),
+      banks_per_group_(params.timing.banks_per_group),
+      pseudo_(static_cast<size_t>(params.timing.pseudo_channels)),
+      banks_(static_cast<size_t>(params.timing.pseudo_channels * params.timing.banks())),
+      timing_(params.timing),
+      latency_(params.latency.si()) {
+  const auto log2_exact = [](uint64_t v) {
+    int bits = 0;
+    while ((uint64_t{1} << bits) < v) ++bits;
+    return (v != 0 && (uint64_t{1} << bits) == v) ? bits : -1;
+  };
+  const int row = log2_exact(row_bytes_);
+  const int pc = log2_exact(static_cast<uint64_t>(timing_.pseudo_channels));
+  const int bg = log2_exact(static_cast<uint64_t>(timing_.bank_groups));
+  const int bank = log2_exact(static_cast<uint64_t>(timing_.banks_per_group));
+  pow2_ = row >= 0 && pc >= 0 && bg >= 0 && bank >= 0;
+  if (pow2_) {
+    row_shift_ = row;
+    pc_bits_ = pc;
+    bg_bits_ = bg;
+    bank_bits_ = bank;
+  }
+  burst_shift_ = log2_exact(burst_bytes_);
+  // Bus time one pseudo-channel spends on one period when bursts alternate bank groups.
+  data_per_period_ =
+      static_cast<double>(timing_.banks()) *
+      std::ceil(static_cast<double>(row_bytes_) / static_cast<double>(burst_bytes_)) * t_burst_;
+  at_boundary_.reserve(pseudo_.size());
 }
 
 HbmChannelModel::Location HbmChannelModel::locate(uint64_t address) const {
-  uint64_t chunk = address / row_bytes_;
   Location at;
+  if (pow2_) {
+    uint64_t chunk = address >> row_shift_;
+    at.pseudo_channel = static_cast<int64_t>(chunk & ((uint64_t{1} << pc_bits_) - 1));
+    chunk >>= pc_bits_;
+    at.bank_group = static_cast<int64_t>(chunk & ((uint64_t{1} << bg_bits_) - 1));
+    chunk >>= bg_bits_;
+    at.bank = static_cast<int64_t>(chunk & ((uint64_t{1} << bank_bits_) - 1));
+    at.row = static_cast<int64_t>(chunk >> bank_bits_);
+    return at;
+  }
+  uint64_t chunk = address / row_bytes_;
   const auto take = [&chunk](int64_t count) {
     const auto part = static_cast<int64_t>(chunk % static_cast<uint64_t>(count));
     chunk /= static_cast<uint64_t>(count);
@@ -44,7 +87,7 @@ int64_t HbmChannelModel::refresh_epoch(double t) const {
   return cached_epoch_;
 }
 
-double HbmChannelModel::avoid_refresh(double t, double length) {
+double HbmChannelModel::avoid_refresh_slow(double t, double length) {
   if (rfc_ <= 0) return t;
   bool stalled = false;
   // Window k covers [phase + k refi, phase + k refi + rfc). At most a few iterations: a segment
@@ -71,10 +114,14 @@ double HbmChannelModel::avoid_refresh(double t, double length) {
 double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64_t bytes,
                                       bool write) {
   PseudoChannel& pc = pseudo_[static_cast<size_t>(at.pseudo_channel)];
-  Bank& bank = pc.banks[static_cast<size_t>(at.bank_group * timing_.banks_per_group + at.bank)];
-  const double bursts = std::ceil(static_cast<double>(bytes) / static_cast<double>(burst_bytes_));
+  Bank& bank = banks_[static_cast<size_t>(at.pseudo_channel * banks_per_pc_ +
+                                          at.bank_group * banks_per_group_ + at.bank)];
+  // Whole bursts: the integer ceiling is the ceiling of the quotient (sizes far below 2^53).
+  const double bursts =
+      burst_shift_ >= 0 ? static_cast<double>((bytes + burst_bytes_ - 1) >> burst_shift_)
+                        : std::ceil(static_cast<double>(bytes) / static_cast<double>(burst_bytes_));
   const bool same_group = pc.used && pc.last_group == at.bank_group;
-  const double data = bursts * (same_group ? std::max(t_burst_, timing_.t_ccd_l.si()) : t_burst_);
+  const double data = bursts * (same_group ? t_same_group_ : t_burst_);
 
   // Rows stay open until a conflicting access or a refresh (which closes every row).
   const bool open =
@@ -84,20 +131,19 @@ double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64
     ++stats_.row_hits;
   } else {
     ++stats_.row_misses;
-    double act = open ? std::max(arrival, bank.pre_ready) + timing_.t_rp.si() : arrival;
-    act = std::max({act, pc.last_act + timing_.t_rrd.si(),
-                    pc.recent_acts[pc.next_act_slot] + timing_.t_faw.si()});
+    double act = open ? std::max(arrival, bank.pre_ready) + t_rp_ : arrival;
+    act = std::max({act, pc.last_act + t_rrd_, pc.recent_acts[pc.next_act_slot] + t_faw_});
     act = avoid_refresh(act, 0);
     pc.last_act = act;
     pc.recent_acts[pc.next_act_slot] = act;  // the oldest of the last four is overwritten
     pc.next_act_slot = (pc.next_act_slot + 1) % pc.recent_acts.size();
     bank.row = at.row;
     bank.act = act;
-    column_ready = act + timing_.t_rcd.si();
+    column_ready = act + t_rcd_;
   }
   double bus_ready = pc.bus_free;
   if (pc.used && pc.last_write != write) {
-    bus_ready += pc.last_write ? timing_.t_wtr.si() : timing_.t_rtw.si();
+    bus_ready += pc.last_write ? t_wtr_ : t_rtw_;
     ++stats_.turnarounds;
   }
   const double start = avoid_refresh(std::max(column_ready, bus_ready), data);
@@ -106,7 +152,7 @@ double HbmChannelModel::serve_segment(double arrival, const Location& at, uint64
   pc.used = true;
   pc.last_write = write;
   pc.last_group = at.bank_group;
-  bank.pre_ready = std::max(bank.act + timing_.t_ras.si(), end + (write ? timing_.t_wr.si() : 0));
+  bank.pre_ready = std::max(bank.act + t_ras_, end + (write ? t_wr_ : 0));
   bank.refresh_epoch = refresh_epoch(end);
   stats_.data_time += Duration(data);
   return end;
@@ -119,7 +165,7 @@ double HbmChannelModel::stretch_over_refresh(double t, double work) {
   while (work > next_window - t) {
     work -= next_window - t;
     // Refresh closes every row: the first data after it waits for an ACT and tRCD.
-    t = next_window + rfc_ + timing_.t_rcd.si();
+    t = next_window + rfc_ + t_rcd_;
     next_window += refi_;
     ++stats_.refresh_stalls;
   }
@@ -135,12 +181,13 @@ void HbmChannelModel::skip_periods(uint64_t periods, double data_per_period) {
     pc.bus_free += shift;
     pc.last_act += shift;
     for (double& a : pc.recent_acts) a += shift;
-    for (Bank& bank : pc.banks) {
-      bank.act += shift;
-      bank.pre_ready += shift;
-      if (bank.row >= 0) bank.row += static_cast<int64_t>(periods);
-      bank.refresh_epoch = refresh_epoch(pc.bus_free);
-    }
+  }
+  for (size_t b = 0; b < banks_.size(); ++b) {
+    Bank& bank = banks_[b];
+    bank.act += shift;
+    bank.pre_ready += shift;
+    if (bank.row >= 0) bank.row += static_cast<int64_t>(periods);
+    bank.refresh_epoch = refresh_epoch(pseudo_[b / static_cast<size_t>(banks_per_pc_)].bus_free);
   }
   stats_.periods_skipped += static_cast<int64_t>(periods);
   // Each skipped period is one row miss per bank.
@@ -152,14 +199,12 @@ Duration HbmChannelModel::serve(Duration arrival, uint64_t address, uint64_t byt
   double done = arrival.si();
   uint64_t cursor = address;
   const uint64_t end = address + bytes;
-  // Bus time one pseudo-channel spends on one period when bursts alternate bank groups.
-  const double data_per_period =
-      static_cast<double>(timing_.banks()) *
-      std::ceil(static_cast<double>(row_bytes_) / static_cast<double>(burst_bytes_)) * t_burst_;
-  std::vector<double> at_boundary;  // each pseudo-channel's bus_free at the last period start
+  const double data_per_period = data_per_period_;
+  std::vector<double>& at_boundary = at_boundary_;  // empty until the first period boundary
+  at_boundary.clear();
   int bus_bound_periods = 0;
   while (cursor < end) {
-    if (cursor % period_bytes_ == 0) {
+    if ((pow2_ ? cursor & (period_bytes_ - 1) : cursor % period_bytes_) == 0) {
       bool bus_bound = !at_boundary.empty();
       for (size_t p = 0; p < pseudo_.size() && bus_bound; ++p) {
         const double advanced = pseudo_[p].bus_free - at_boundary[p];
@@ -176,7 +221,8 @@ Duration HbmChannelModel::serve(Duration arrival, uint64_t address, uint64_t byt
       at_boundary.resize(pseudo_.size());
       for (size_t p = 0; p < pseudo_.size(); ++p) at_boundary[p] = pseudo_[p].bus_free;
     }
-    const uint64_t take = std::min(row_bytes_ - cursor % row_bytes_, end - cursor);
+    const uint64_t in_row = pow2_ ? cursor & (row_bytes_ - 1) : cursor % row_bytes_;
+    const uint64_t take = std::min(row_bytes_ - in_row, end - cursor);
     done = std::max(done, serve_segment(arrival.si(), locate(cursor), take, write));
     cursor += take;
   }

@@ -73,15 +73,16 @@ class HbmChannelModel : public ChannelTiming {
     double act = 0;        // time of the last ACT
     double pre_ready = 0;  // earliest PRE (tRAS after ACT, tWR after write data)
   };
-  struct PseudoChannel {
+  // One cache line: a transfer touches every channel once, so the state a segment reads is kept
+  // small and together (the whole model's hot state is a few lines).
+  struct alignas(64) PseudoChannel {
     double bus_free = 0;
-    bool used = false;
-    bool last_write = false;
-    int64_t last_group = -1;
     double last_act = -1e30;
     std::array<double, 4> recent_acts{-1e30, -1e30, -1e30, -1e30};  // tFAW window, ring
-    size_t next_act_slot = 0;
-    std::vector<Bank> banks;
+    int64_t last_group = -1;
+    uint32_t next_act_slot = 0;
+    bool used = false;
+    bool last_write = false;
   };
 
   double serve_segment(double arrival, const Location& at, uint64_t bytes, bool write);
@@ -90,25 +91,58 @@ class HbmChannelModel : public ChannelTiming {
   // End of `work` seconds of data transfer starting at t, skipping refresh windows.
   double stretch_over_refresh(double t, double work);
   // Earliest start >= t of an interval of `length` overlapping no refresh window.
-  double avoid_refresh(double t, double length);
+  double avoid_refresh(double t, double length) {
+    // Most calls fall inside the remembered refresh interval, clear of both windows: the same
+    // answer as the loop in avoid_refresh_slow (no move), without it.
+    if (cached_ && t >= cached_from_ + rfc_ && t < cached_from_ + refi_ &&
+        t + length <= cached_from_ + refi_) {
+      return t;
+    }
+    return avoid_refresh_slow(t, length);
+  }
+  double avoid_refresh_slow(double t, double length);
   // Index of the last refresh window starting at or before t (-1 before the first). Times are
   // mostly increasing, so the last answer is kept and reused while t stays in its interval.
   int64_t refresh_epoch(double t) const;
 
-  HbmTimingParams timing_;
-  uint64_t period_bytes_;
-  uint64_t row_bytes_;
-  uint64_t burst_bytes_;
-  double latency_;
+  // Hot: read by every segment (timing parameters as plain seconds), declared together.
   double t_burst_;
+  double t_same_group_;  // one burst's bus time in the bank group of the previous one
+  double t_rp_;
+  double t_rrd_;
+  double t_faw_;
+  double t_rcd_;
+  double t_wtr_;
+  double t_rtw_;
+  double t_ras_;
+  double t_wr_;
   double phase_;
   double refi_;
   double rfc_;
-  mutable int64_t cached_epoch_ = -1;
   mutable double cached_from_ = 0;  // [cached_from_, cached_from_ + refi_) has cached_epoch_
+  mutable int64_t cached_epoch_ = -1;
   mutable bool cached_ = false;
+  // Address decoding by shifts and masks when every size is a power of two (the usual case;
+  // otherwise divisions): log2 of row_bytes, and of each field's count.
+  bool pow2_ = false;
+  int row_shift_ = 0;
+  int pc_bits_ = 0;
+  int bg_bits_ = 0;
+  int bank_bits_ = 0;
+  int burst_shift_ = -1;  // log2 of burst_bytes, -1 when not a power of two
+  uint64_t period_bytes_;
+  uint64_t row_bytes_;
+  uint64_t burst_bytes_;
+  int64_t banks_per_pc_;
+  int64_t banks_per_group_;
   std::vector<PseudoChannel> pseudo_;
+  std::vector<Bank> banks_;  // banks_per_pc_ per pseudo-channel, in pseudo-channel order
   Stats stats_;
+  // Cold.
+  HbmTimingParams timing_;
+  double latency_;
+  double data_per_period_ = 0;       // bus time of one period on one pseudo-channel (see serve)
+  std::vector<double> at_boundary_;  // serve's scratch: each bus_free at the last period start
 };
 
 }  // namespace scoville::models

@@ -16,12 +16,10 @@ MemoryChannelModule::MemoryChannelModule(const sc_core::sc_module_name& name,
   socket.register_b_transport(this, &MemoryChannelModule::b_transport);
 }
 
-void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  const uint64_t length = payload.get_data_length();
+Duration MemoryChannelModule::serve(Duration arrival, uint64_t address, uint64_t length,
+                                    bool write) {
   const Bytes bytes(static_cast<double>(length));
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const Duration arrival = from_sc_time(now + delay);
-  const Duration done = model_->serve(arrival, payload.get_address(), length, payload.is_write());
+  const Duration done = model_->serve(arrival, address, length, write);
   if (activity_ != nullptr) {
     // A request the model finished before the previous one (bank parallelism) adds its bytes
     // but no busy time.
@@ -29,11 +27,18 @@ void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core
     activity_->add(begin, std::max(begin, done), *activity_op_, bytes.si());
     last_done_ = std::max(last_done_, done);
   }
-  if (payload.is_write()) {
+  if (write) {
     bytes_written_ += bytes;
   } else {
     bytes_read_ += bytes;
   }
+  return done;
+}
+
+void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const Duration done = serve(from_sc_time(now + delay), payload.get_address(),
+                              payload.get_data_length(), payload.is_write());
   delay = to_sc_time(done) + latency_ - now;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -22,9 +22,17 @@ class MemoryChannelModule : public sc_core::sc_module {
 
   MemoryChannelModule(const sc_core::sc_module_name& name, std::unique_ptr<ChannelTiming> model);
 
+  // What b_transport does for a request arriving at `arrival`, without the TLM round trip and
+  // the SystemC time conversions: returns when its data is done (the requester has it
+  // access_latency() later). The controller that owns the channel calls this for each piece of
+  // a transfer (millions per op), so that it converts times once per transfer, not per piece.
+  Duration serve(Duration arrival, uint64_t address, uint64_t length, bool write);
+  const sc_core::sc_time& latency() const { return latency_; }
+
   Bytes bytes_read() const { return bytes_read_; }
   Bytes bytes_written() const { return bytes_written_; }
   const ChannelTiming& model() const { return *model_; }
+  ChannelTiming& model() { return *model_; }
   // Records the channel's busy intervals on `track`, labelled with `*op` at the time of each
   // request (null: nothing recorded, the default). A request counts as busy from when it arrives
   // or the previous one is done, whichever is later, until its data is done (the model serves

@@ -1,5 +1,7 @@
 #include "models/memory/memory_controller_module.hpp"
 
+#include <algorithm>
+
 namespace scoville::models {
 
 MemoryControllerModule::MemoryControllerModule(const sc_core::sc_module_name& name,
@@ -15,38 +17,70 @@ MemoryControllerModule::MemoryControllerModule(const sc_core::sc_module_name& na
     channels_.push_back(
         std::make_unique<MemoryChannelModule>(channel_name.c_str(), make_channel(i)));
     to_channels_.bind(channels_.back()->socket);
+    uniform_latency_ = uniform_latency_ && channels_.back()->latency() == channels_[0]->latency();
+    lanes_.push_back({&channels_.back()->model(), 0, 0});
   }
 }
 
 Bytes MemoryControllerModule::bytes_read() const {
   Bytes sum;
-  for (const auto& c : channels_) sum += c->bytes_read();
+  for (size_t c = 0; c < channels_.size(); ++c) {
+    sum += channels_[c]->bytes_read() + Bytes(lanes_[c].read);
+  }
   return sum;
 }
 
 Bytes MemoryControllerModule::bytes_written() const {
   Bytes sum;
-  for (const auto& c : channels_) sum += c->bytes_written();
+  for (size_t c = 0; c < channels_.size(); ++c) {
+    sum += channels_[c]->bytes_written() + Bytes(lanes_[c].written);
+  }
   return sum;
 }
 
 void MemoryControllerModule::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
                                          sc_core::sc_time& delay) {
-  std::vector<uint64_t>& pieces = pieces_;
-  std::vector<uint64_t>& local_starts = local_starts_;
-  interleaver_.split_into(payload.get_address(), payload.get_data_length(), pieces, &local_starts);
+  interleaver_.split_pieces(payload.get_address(), payload.get_data_length(), pieces_, slots_);
+  if (recording_) {
+    // Channels of one HBM stack share an activity track, whose sums depend on the order of
+    // arrival: serve in channel order, as the per-channel loop always did.
+    std::sort(pieces_.begin(), pieces_.end(),
+              [](const AddressInterleaver::Piece& a, const AddressInterleaver::Piece& b) {
+                return a.channel < b.channel;
+              });
+  }
+  // Each piece is served by its channel directly (the channels are this controller's own): the
+  // same as a TLM call per piece, which would give each piece's end as delay + latency - now in
+  // SystemC time. The conversion to SystemC time is monotone, so the slowest piece in SystemC
+  // time is the slowest in seconds: converting once, for the slowest, gives the same delay.
+  // Channels with different latencies (none are built so) take the per-piece conversion.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const Duration arrival = from_sc_time(now + delay);
+  const bool write = payload.is_write();
   sc_core::sc_time slowest = delay;
-  tlm::tlm_generic_payload piece;
-  piece.set_command(payload.get_command());
-  piece.set_data_ptr(payload.get_data_ptr());
-  for (size_t channel = 0; channel < pieces.size(); ++channel) {
-    if (pieces[channel] == 0) continue;
-    piece.set_address(local_starts[channel]);
-    piece.set_data_length(static_cast<unsigned int>(pieces[channel]));
-    piece.set_streaming_width(static_cast<unsigned int>(pieces[channel]));
-    piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time piece_delay = delay;
-    to_channels_[static_cast<int>(channel)]->b_transport(piece, piece_delay);
+  bool any = false;
+  Duration latest;
+  for (const AddressInterleaver::Piece& piece : pieces_) {
+    if (piece.bytes == 0) continue;
+    MemoryChannelModule& channel = *channels_[static_cast<size_t>(piece.channel)];
+    Duration done;
+    if (recording_) {
+      done = channel.serve(arrival, piece.local_start, piece.bytes, write);
+    } else {
+      Lane& lane = lanes_[static_cast<size_t>(piece.channel)];
+      done = lane.model->serve(arrival, piece.local_start, piece.bytes, write);
+      (write ? lane.written : lane.read) += static_cast<double>(piece.bytes);
+    }
+    if (uniform_latency_) {
+      latest = any ? std::max(latest, done) : done;
+      any = true;
+    } else {
+      const sc_core::sc_time piece_delay = to_sc_time(done) + channel.latency() - now;
+      if (piece_delay > slowest) slowest = piece_delay;
+    }
+  }
+  if (any) {
+    const sc_core::sc_time piece_delay = to_sc_time(latest) + channels_.front()->latency() - now;
     if (piece_delay > slowest) slowest = piece_delay;
   }
   delay = slowest;

@@ -1,7 +1,8 @@
 // A memory made of interleaved channels (HBM stacks x channels, or shared SRAM banks). Tiles send
 // whole transfers; the controller splits each by address over the channels it touches, issues the
 // pieces (each contiguous in its channel's local address space) at the same time and completes
-// when the slowest piece does.
+// when the slowest piece does. The controller serves the pieces on its channels directly (see
+// b_transport); the channels' TLM sockets stay for any other initiator.
 #pragma once
 
 #include <functional>
@@ -34,6 +35,7 @@ class MemoryControllerModule : public sc_core::sc_module {
   const MemoryChannelModule& channel(int64_t i) const { return *channels_[static_cast<size_t>(i)]; }
   void set_channel_activity(int64_t i, ActivityTrack* track, const int64_t* op) {
     channels_[static_cast<size_t>(i)]->set_activity(track, op);
+    recording_ = recording_ || track != nullptr;
   }
 
  private:
@@ -41,9 +43,21 @@ class MemoryControllerModule : public sc_core::sc_module {
 
   tlm_utils::multi_passthrough_initiator_socket<MemoryControllerModule> to_channels_;
   std::vector<std::unique_ptr<MemoryChannelModule>> channels_;
+  // Each channel's timing model and the bytes this controller served on it, side by side: a
+  // transfer touches up to every channel, and going through each channel module (a large
+  // object) cost a cache miss per piece. The modules' own counters hold what came through their
+  // sockets or while recording activity; the totals add both (one of them is zero in practice).
+  struct Lane {
+    ChannelTiming* model = nullptr;
+    double read = 0;
+    double written = 0;
+  };
+  std::vector<Lane> lanes_;
   AddressInterleaver interleaver_;
-  std::vector<uint64_t> pieces_;        // per-call scratch: bytes per channel
-  std::vector<uint64_t> local_starts_;  // per-call scratch: first local address per channel
+  std::vector<AddressInterleaver::Piece> pieces_;  // per-call scratch: the channels touched
+  std::vector<int32_t> slots_;                     // per-call scratch for split_pieces
+  bool uniform_latency_ = true;                    // every channel has the same access latency
+  bool recording_ = false;                         // some channel records its activity
 };
 
 }  // namespace scoville::models
