@@ -135,8 +135,8 @@ struct RooflineCostModel::Impl {
   static constexpr size_t kMaxFusedPrices = size_t{1} << 16;
   // A fused op: its parts as (content id, share).
   using FusedKey = std::vector<std::pair<int32_t, double>>;
-  // Hashed, not ordered: a lookup per fused op per batch, and an ordered map compared whole
-  // keys O(log n) times per lookup (the largest part of the op-table pricer's extra cost).
+  // Hashed, not ordered: a lookup per fused op per batch, where an ordered map compares whole
+  // keys O(log n) times (a small part of the op-table pricer's cost, docs/performance.md).
   struct FusedKeyHash {
     size_t operator()(const FusedKey& key) const {
       uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a offset basis, then a multiply-xor mix
