@@ -131,4 +131,22 @@ KvTraffic kv_traffic(const KvPlacement& placement, const KvPlacementContext& ctx
   return t;
 }
 
+KvReadShares kv_read_shares(const KvPlacement& placement, KvPlacementContext ctx, int64_t tp,
+                            int64_t context, Bytes shared_sram, Bytes kv_bytes_per_token) {
+  const int64_t base = ctx.owner - ctx.owner % tp;
+  ctx.tp_group.clear();
+  for (int64_t i = 0; i < tp; ++i) ctx.tp_group.push_back(base + i);
+  if (ctx.sram_window_tokens == 0 && kv_bytes_per_token.si() > 0) {
+    ctx.sram_window_tokens = static_cast<int64_t>(shared_sram.si() * 0.5 / kv_bytes_per_token.si());
+  }
+  const KvTraffic t = kv_traffic(placement, ctx, context, Bytes(1));
+  const double total = static_cast<double>(std::max<int64_t>(1, context));
+  KvReadShares s;
+  s.local = t.local_hbm.si() / total;
+  s.sram = t.sram.si() / total;
+  s.peer = t.peer_hbm.si() / total;
+  s.host = t.host.si() / total;
+  return s;
+}
+
 }  // namespace scoville::models

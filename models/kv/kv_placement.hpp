@@ -90,4 +90,16 @@ struct KvTraffic {
 KvTraffic kv_traffic(const KvPlacement& placement, const KvPlacementContext& ctx, int64_t tokens,
                      Bytes bytes_per_token);
 
+// The shares (adding to 1) of one sequence's KV read, `context` tokens, that each place serves,
+// as the owner sees them: what the system engine and the serving pricer both price. ctx gives
+// the owner and the HBM layout; its tp_group is filled here (the owner's aligned group of `tp`
+// chips). A sram_window_tokens of 0 becomes as many tokens as half of `shared_sram` holds at
+// `kv_bytes_per_token` (the KV one new token of every sequence of the attention group writes;
+// [ASSUMPTION] the other half is left for activations).
+struct KvReadShares {
+  double local = 1, sram = 0, peer = 0, host = 0;
+};
+KvReadShares kv_read_shares(const KvPlacement& placement, KvPlacementContext ctx, int64_t tp,
+                            int64_t context, Bytes shared_sram, Bytes kv_bytes_per_token);
+
 }  // namespace scoville::models

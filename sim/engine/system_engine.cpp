@@ -277,37 +277,22 @@ SystemEngine::SystemEngine(SystemSetup setup) : setup_(std::move(setup)) {
 
 SystemEngine::~SystemEngine() = default;
 
-SystemEngine::KvShares SystemEngine::kv_shares(const workloads::ChipRole& role,
-                                               const workloads::IterationShape& shape) const {
+models::KvReadShares SystemEngine::kv_shares(const workloads::ChipRole& role,
+                                             const workloads::IterationShape& shape) const {
   const models::ChipParams& chip = setup_.chip;
   models::KvPlacementContext ctx;
   ctx.owner = role.ranks.front();
-  const int64_t base = ctx.owner - ctx.owner % setup_.mapping.degrees.tp;
-  for (int64_t i = 0; i < setup_.mapping.degrees.tp; ++i) ctx.tp_group.push_back(base + i);
   ctx.stacks = chip.hbm.stacks;
   ctx.channels_per_stack = chip.hbm.channels_per_stack;
   ctx.block_tokens = setup_.options.kv_block_tokens;
   ctx.sram_window_tokens = setup_.options.sram_window_tokens;
-  if (ctx.sram_window_tokens == 0) {
-    // Half the shared SRAM, over the KV one token of every attention-group sequence needs here.
-    Bytes per_token;
-    for (const workloads::TraceNode& node : role.trace.nodes) {
-      if (node.kind == workloads::TraceNodeKind::kCompute) per_token += node.op.kv_write_bytes;
-    }
-    per_token = per_token / static_cast<double>(std::max<int64_t>(1, shape.new_tokens));
-    ctx.sram_window_tokens =
-        per_token.si() > 0
-            ? static_cast<int64_t>(chip.shared_sram.capacity.si() * 0.5 / per_token.si())
-            : 0;
+  Bytes per_token;
+  for (const workloads::TraceNode& node : role.trace.nodes) {
+    if (node.kind == workloads::TraceNodeKind::kCompute) per_token += node.op.kv_write_bytes;
   }
-  const models::KvTraffic t = models::kv_traffic(*placement_, ctx, shape.context, Bytes(1));
-  const double total = static_cast<double>(shape.context);
-  KvShares s;
-  s.local = t.local_hbm.si() / total;
-  s.sram = t.sram.si() / total;
-  s.peer = t.peer_hbm.si() / total;
-  s.host = t.host.si() / total;
-  return s;
+  per_token = per_token / static_cast<double>(std::max<int64_t>(1, shape.new_tokens));
+  return models::kv_read_shares(*placement_, ctx, setup_.mapping.degrees.tp, shape.context,
+                                chip.shared_sram.capacity, per_token);
 }
 
 SystemEngine::RoleKv SystemEngine::price_kv(const KvCosts& kv, const workloads::ChipRole& role,
@@ -364,7 +349,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   std::vector<KvCosts> kv(role_count);
   for (size_t r = 0; r < role_count; ++r) {
     const workloads::ChipRole& role = mapped.roles[r];
-    const KvShares shares = kv_shares(role, shape);
+    const models::KvReadShares shares = kv_shares(role, shape);
     std::map<size_t, int64_t> variant_at;
     for (size_t v = 0; v < role.rank_experts.size(); ++v) {
       variant_at[role.rank_experts[v].node] = static_cast<int64_t>(v);

@@ -130,10 +130,6 @@ class SystemEngine {
   const models::Topology& topology() const { return *topology_; }
 
  private:
-  // Shares of an attention op's KV reads served by each place (sum 1).
-  struct KvShares {
-    double local = 1, sram = 0, peer = 0, host = 0;
-  };
   // KV traffic of one role's iteration, before pricing.
   struct KvCosts {
     Bytes host_bytes;               // per chip
@@ -147,7 +143,9 @@ class SystemEngine {
     Bytes bytes;
     std::vector<std::pair<std::string, CollectiveTiming>> network;  // for timelines
   };
-  KvShares kv_shares(const workloads::ChipRole& role, const workloads::IterationShape& shape) const;
+  // Shares of an attention op's KV reads served by each place (models::kv_read_shares).
+  models::KvReadShares kv_shares(const workloads::ChipRole& role,
+                                 const workloads::IterationShape& shape) const;
   RoleKv price_kv(const KvCosts& kv, const workloads::ChipRole& role,
                   const workloads::IterationShape& shape, bool count_pool);
 

@@ -68,11 +68,6 @@ struct StageOps {
   int64_t kv_host_reads = 0;
 };
 
-// Shares of an attention op's KV read served by each place (they add to 1).
-struct KvShares {
-  double local = 1, sram = 0, peer = 0, host = 0;
-};
-
 using GroupOps = std::vector<StageOps>;  // by stage
 
 // The nccl-tests name of a trace collective and its size S from this chip's bytes.
@@ -193,38 +188,24 @@ struct RooflineCostModel::Impl {
   std::unique_ptr<models::KvPlacement> placement;  // options.kv_placement
 
   // Which place serves what share of a role's attention KV reads at this group's context: the
-  // system engine's split (SystemEngine::kv_shares), so the two levels place KV alike.
-  KvShares kv_shares(const workloads::ChipRole& role, const workloads::PoolMapping& mapping,
-                     const workloads::IterationShape& shape) const {
-    KvShares s;
-    if (options.kv_placement == "local" || options.kv_placement == "disaggregated") return s;
+  // system engine's split (models::kv_read_shares), so the two levels place KV alike.
+  models::KvReadShares kv_shares(const workloads::ChipRole& role,
+                                 const workloads::PoolMapping& mapping,
+                                 const workloads::IterationShape& shape) const {
+    if (options.kv_placement == "local" || options.kv_placement == "disaggregated") return {};
     models::KvPlacementContext ctx;
     ctx.owner = role.ranks.front();
-    const int64_t base = ctx.owner - ctx.owner % mapping.degrees.tp;
-    for (int64_t i = 0; i < mapping.degrees.tp; ++i) ctx.tp_group.push_back(base + i);
     ctx.stacks = chip.hbm.stacks;
     ctx.channels_per_stack = chip.hbm.channels_per_stack;
     ctx.block_tokens = options.kv_block_tokens;
     ctx.sram_window_tokens = options.sram_window_tokens;
-    if (ctx.sram_window_tokens == 0) {
-      // Half the shared SRAM, over the KV one token of every attention-group sequence needs.
-      double per_token = 0;
-      for (const workloads::TraceNode& node : role.trace.nodes) {
-        if (node.kind == workloads::TraceNodeKind::kCompute)
-          per_token += node.op.kv_write_bytes.si();
-      }
-      per_token /= d(std::max<int64_t>(1, shape.new_tokens));
-      ctx.sram_window_tokens =
-          per_token > 0 ? static_cast<int64_t>(chip.shared_sram.capacity.si() * 0.5 / per_token)
-                        : 0;
+    double per_token = 0;
+    for (const workloads::TraceNode& node : role.trace.nodes) {
+      if (node.kind == workloads::TraceNodeKind::kCompute) per_token += node.op.kv_write_bytes.si();
     }
-    const models::KvTraffic t = models::kv_traffic(*placement, ctx, shape.context, Bytes(1));
-    const double total = d(std::max<int64_t>(1, shape.context));
-    s.local = t.local_hbm.si() / total;
-    s.sram = t.sram.si() / total;
-    s.peer = t.peer_hbm.si() / total;
-    s.host = t.host.si() / total;
-    return s;
+    per_token /= d(std::max<int64_t>(1, shape.new_tokens));
+    return models::kv_read_shares(*placement, ctx, mapping.degrees.tp, shape.context,
+                                  chip.shared_sram.capacity, Bytes(per_token));
   }
 
   // Piecewise linear in the size between samples taken at 2^k B; the last slope beyond them.
@@ -345,7 +326,7 @@ struct RooflineCostModel::Impl {
       const workloads::StageLayers layers = workloads::stage_layers(model, pp, s);
       stage.layers = layers.last - layers.first;
       if (role == nullptr) continue;
-      const KvShares kv = kv_shares(*role, mapped.mapping, shape);
+      const models::KvReadShares kv = kv_shares(*role, mapped.mapping, shape);
       for (const workloads::TraceNode& node : role->trace.nodes) {
         const int32_t key = intern(node.name, node.layer);
         const bool shared = spans(node);
