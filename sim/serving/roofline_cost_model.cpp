@@ -331,13 +331,17 @@ struct RooflineCostModel::Impl {
         const int32_t key = intern(node.name, node.layer);
         const bool shared = spans(node);
         if (node.kind == workloads::TraceNodeKind::kCompute) {
-          workloads::Op op = node.op;
-          const double kv_read = op.kv_read_bytes.si();
-          if (op.kind == workloads::OpKind::kAttention && kv_read > 0 && kv.local < 1) {
+          // A copy only for an op whose KV the placement moves (build_group is on the hot path).
+          const workloads::Op* op = &node.op;
+          workloads::Op placed;
+          const double kv_read = node.op.kv_read_bytes.si();
+          if (node.op.kind == workloads::OpKind::kAttention && kv_read > 0 && kv.local < 1) {
+            placed = node.op;
+            op = &placed;
             // HBM serves the local share; the SRAM share is an on-chip input of the op; the
             // host and peer shares travel over the host link and the network.
-            op.kv_read_bytes = Bytes(kv_read * kv.local);
-            op.activation_in_bytes += Bytes(kv_read * kv.sram);
+            placed.kv_read_bytes = Bytes(kv_read * kv.local);
+            placed.activation_in_bytes += Bytes(kv_read * kv.sram);
             if (kv.host > 0) {
               stage.kv_host_bytes += kv_read * kv.host;
               stage.kv_host_reads += 1;
@@ -352,9 +356,9 @@ struct RooflineCostModel::Impl {
               stage.collectives.push_back(peer);
             }
           }
-          ComputeRec r = price_op(op, key);
+          ComputeRec r = price_op(*op, key);
           if (options.op_cost) {
-            r.op = content_id(op);
+            r.op = content_id(*op);
           }
           if (shared) {
             r.shared = true;
