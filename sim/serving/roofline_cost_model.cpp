@@ -48,6 +48,7 @@ struct ComputeRec {
   double vector_flops = 0;
   bool shared = false;  // attention-DP: works on every rank's tokens (the FFN / MoE side)
   int32_t op = -1;      // the op's content id (Impl::op_contents; only with an op-cost model)
+  int32_t layers = 1;   // identical layers this op stands for (RooflineOptions::collapse_layers)
 };
 
 struct CollectiveRec {
@@ -57,6 +58,7 @@ struct CollectiveRec {
   double bytes = 0;  // this chip's contribution (trace convention)
   bool shared = false;
   bool kv_read = false;  // the KV peer reads of an attention op (striped), not a stack call
+  int32_t layers = 1;    // identical layers this collective stands for
 };
 
 struct StageOps {
@@ -148,6 +150,21 @@ struct RooflineCostModel::Impl {
     }
   };
   mutable std::unordered_map<FusedKey, OpPrice, FusedKeyHash> fused_prices;
+  // A stage's accumulation of one op key (Acc) or collective key (CAcc) in one attention-DP slot.
+  struct Acc {
+    double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
+    OpClass cls = OpClass::kOther;
+    std::array<double, models::kMathPrecisionCount> macs{};
+    // With an op-cost model: the groups' ops to fuse, a list in `part_pool` (no allocation per
+    // op).
+    int32_t first_part = -1, last_part = -1;
+  };
+  struct CAcc {
+    workloads::CollectiveKind kind{};
+    int64_t group = 1;
+    double bytes = 0;
+    bool kv_read = false;
+  };
   // Scratch of price_groups, kept between calls so that pricing allocates nothing per op.
   struct PartLink {
     int32_t content = -1;
@@ -177,10 +194,17 @@ struct RooflineCostModel::Impl {
   // (prefill before decode), so a later pool's groups use its own endpoints.
   std::vector<int64_t> pool_first;
   // Collective time samples by (nccl name, first endpoint, ranks): sizes 2^k B, k = kMinLog2 ..
-  // kMaxLog2.
+  // kMaxLog2, each run on the network when first needed (NaN until then). A wide pool's
+  // collective costs a flow simulation per sample, and a run needs the few sizes its batches
+  // send: taking all 33 up front was a sixth of a 128-chip search's time.
   static constexpr int kMinLog2 = 4;
   static constexpr int kMaxLog2 = 36;
-  mutable std::map<std::tuple<std::string, int64_t, int64_t>, std::vector<double>>
+  struct CollectiveSamples {
+    std::string name;
+    models::Communicator comm;
+    std::vector<double> time;  // by k - kMinLog2; NaN: not yet run
+  };
+  mutable std::map<std::tuple<std::string, int64_t, int64_t>, CollectiveSamples>
       collective_samples;
   // KV handoff samples by (prefill first, count, decode first, count), at the same sizes.
   mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
@@ -209,16 +233,22 @@ struct RooflineCostModel::Impl {
   }
 
   // Piecewise linear in the size between samples taken at 2^k B; the last slope beyond them.
-  static double interpolate(const std::vector<double>& t, double size) {
+  // `sample(k)`: the time at 2^k B.
+  template <typename Sample>
+  static double interpolate_samples(Sample&& sample, double size) {
     const double lo = std::ldexp(1.0, kMinLog2);
-    if (size <= lo) return t.front();
+    if (size <= lo) return sample(kMinLog2);
     int k = static_cast<int>(std::floor(std::log2(size)));
     k = std::min(k, kMaxLog2 - 1);
     const double s0 = std::ldexp(1.0, k);
     const double s1 = std::ldexp(1.0, k + 1);
-    const double t0 = t[static_cast<size_t>(k - kMinLog2)];
-    const double t1 = t[static_cast<size_t>(k + 1 - kMinLog2)];
+    const double t0 = sample(k);
+    const double t1 = sample(k + 1);
     return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
+  }
+  static double interpolate(const std::vector<double>& t, double size) {
+    return interpolate_samples([&t](int k) { return t[static_cast<size_t>(k - kMinLog2)]; },
+                               size);
   }
 
   double handoff_time(double bytes, models::ChipSpan prefill, models::ChipSpan decode) const {
@@ -297,11 +327,42 @@ struct RooflineCostModel::Impl {
     return r;
   }
 
+  // Each layer of a trace (by index) -> (its class's first layer, the class's size). A class is
+  // the layers of one kind (MoE or dense FFN, sliding or full attention, MTP or main) with the
+  // same node names in the same order: under the expected routing the pricer maps with, their
+  // ops are equal, so the first stands for all. The kind comes from the model, not from the
+  // ops, so every group of a batch classes the layers alike (their ops fuse key by key).
+  using LayerClasses = std::unordered_map<int, std::pair<int, int32_t>>;
+  LayerClasses layer_classes(const workloads::ChipTrace& trace, bool collapse) const {
+    std::map<int, std::string> names;  // layer -> its nodes' names and kinds, in order
+    for (const workloads::TraceNode& node : trace.nodes) {
+      if (node.layer < 0) continue;
+      std::string& n = names[node.layer];
+      n += node.name;
+      n += node.kind == workloads::TraceNodeKind::kCompute ? '\n' : '\t';
+    }
+    LayerClasses out;
+    if (!collapse) {
+      for (const auto& entry : names) out.emplace(entry.first, std::make_pair(entry.first, 1));
+      return out;
+    }
+    std::map<std::tuple<bool, int, bool, std::string>, int> first;
+    for (auto& [layer, sequence] : names) {
+      const auto kind = std::make_tuple(model.layer_is_moe(layer),
+                                        static_cast<int>(model.layer_attention(layer)),
+                                        layer >= model.layers(), std::move(sequence));
+      const int rep = first.emplace(kind, layer).first->second;
+      out.emplace(layer, std::make_pair(rep, 0));
+      ++out.at(rep).second;
+    }
+    return out;
+  }
+
   // With attention-DP ranks (g.ranks > 1) the group is one rank's sequences: mapped as g.ranks
   // copies of them, each attention group holds exactly them, so the node of the group's own
   // attention is right; the nodes that span the groups (spans_attention_groups) saw all the
   // copies and are scaled back to this group's tokens (weights, read once, are kept).
-  GroupOps build_group(int pool, const GroupKey& g) const {
+  GroupOps build_group(int pool, const GroupKey& g, bool collapse) const {
     const workloads::PoolMapping& pool_mapping = pools[static_cast<size_t>(pool)];
     const workloads::IterationShape shape{g.phase, g.count * g.ranks, g.new_tokens, g.context};
     const workloads::MappedIteration mapped = map_group(pool_mapping, shape);
@@ -327,7 +388,14 @@ struct RooflineCostModel::Impl {
       stage.layers = layers.last - layers.first;
       if (role == nullptr) continue;
       const models::KvReadShares kv = kv_shares(*role, mapped.mapping, shape);
+      const LayerClasses classes = layer_classes(role->trace, collapse);
       for (const workloads::TraceNode& node : role->trace.nodes) {
+        int32_t same = 1;  // the layers this node stands for
+        if (node.layer >= 0) {
+          const auto& [rep, count] = classes.at(node.layer);
+          if (rep != node.layer) continue;  // priced as its class's first layer
+          same = count;
+        }
         const int32_t key = intern(node.name, node.layer);
         const bool shared = spans(node);
         if (node.kind == workloads::TraceNodeKind::kCompute) {
@@ -343,8 +411,8 @@ struct RooflineCostModel::Impl {
             placed.kv_read_bytes = Bytes(kv_read * kv.local);
             placed.activation_in_bytes += Bytes(kv_read * kv.sram);
             if (kv.host > 0) {
-              stage.kv_host_bytes += kv_read * kv.host;
-              stage.kv_host_reads += 1;
+              stage.kv_host_bytes += kv_read * kv.host * d(same);
+              stage.kv_host_reads += same;
             }
             if (kv.peer > 0) {
               CollectiveRec peer{key,
@@ -352,11 +420,13 @@ struct RooflineCostModel::Impl {
                                  mapped.mapping.degrees.tp,
                                  kv_read * kv.peer,
                                  false,
-                                 true};
+                                 true,
+                                 same};
               stage.collectives.push_back(peer);
             }
           }
           ComputeRec r = price_op(*op, key);
+          r.layers = same;
           if (options.op_cost) {
             r.op = content_id(*op);
           }
@@ -369,9 +439,9 @@ struct RooflineCostModel::Impl {
           }
           stage.compute.push_back(r);
         } else {
-          stage.collectives.push_back(
-              CollectiveRec{key, node.collective.kind, node.collective.group_size,
-                            node.collective.bytes.si() / (shared ? copies : 1.0), shared, false});
+          stage.collectives.push_back(CollectiveRec{
+              key, node.collective.kind, node.collective.group_size,
+              node.collective.bytes.si() / (shared ? copies : 1.0), shared, false, same});
         }
       }
     }
@@ -383,7 +453,7 @@ struct RooflineCostModel::Impl {
     std::map<GroupKey, GroupOps>& cache = group_cache[static_cast<size_t>(pool)];
     auto it = cache.find(g);
     if (it != cache.end()) return it->second;
-    return cache.emplace(g, build_group(pool, g)).first->second;
+    return cache.emplace(g, build_group(pool, g, options.collapse_layers)).first->second;
   }
 
   // One collective of `n` ranks of a group starting at endpoint `first` (the pool's first chip:
@@ -400,15 +470,21 @@ struct RooflineCostModel::Impl {
         throw InputError(SourceLocation{"<system>", 0, 0}, "network",
                          "a mapping with collectives needs a network");
       }
-      const models::Communicator comm = models::make_communicator(*topology, ranks, first);
-      std::vector<double> samples;
-      for (int k = kMinLog2; k <= kMaxLog2; ++k) {
-        const Bytes s(std::ldexp(1.0, k));
-        samples.push_back(network->run_collective(name, comm, s).timing.time.si());
-      }
+      CollectiveSamples samples{name, models::make_communicator(*topology, ranks, first),
+                                std::vector<double>(kMaxLog2 - kMinLog2 + 1,
+                                                    std::numeric_limits<double>::quiet_NaN())};
       it = collective_samples.emplace(key, std::move(samples)).first;
     }
-    return interpolate(it->second, size);
+    CollectiveSamples& samples = it->second;
+    const auto sample = [&](int k) {
+      double& t = samples.time[static_cast<size_t>(k - kMinLog2)];
+      if (std::isnan(t)) {
+        t = network->run_collective(samples.name, samples.comm, Bytes(std::ldexp(1.0, k)))
+                .timing.time.si();
+      }
+      return t;
+    };
+    return interpolate_samples(sample, size);
   }
 
   // One fused op through the op-cost model. Attention is priced per part (each group attends
@@ -442,22 +518,47 @@ struct RooflineCostModel::Impl {
     return sum;
   }
 
+  // Scratch of price_groups: a stage's op keys numbered densely in order of first appearance
+  // (-1: not in this stage), so the accumulators hold the stage's keys only. Sized by every key
+  // ever interned they were zeroed per stage, and a search interns thousands (times the
+  // attention-DP ranks: megabytes per iteration).
+  struct StageScratch {
+    std::vector<int32_t> compute_index, collective_index;  // by key id
+    std::vector<int32_t> order, corder;                     // key ids, first appearance
+    std::vector<int32_t> layers, clayers;  // by dense index: the layers each key stands for
+    std::vector<Acc> acc;                                    // by (dense index, slot)
+    std::vector<CAcc> cacc;
+    // Leaves every index -1 again (also when pricing throws: the scratch outlives the call).
+    struct Reset {
+      StageScratch& s;
+      ~Reset() {
+        for (int32_t k : s.order) s.compute_index[static_cast<size_t>(k)] = -1;
+        for (int32_t k : s.corder) s.collective_index[static_cast<size_t>(k)] = -1;
+        s.order.clear();
+        s.corder.clear();
+      }
+    };
+  };
+  mutable StageScratch stage_scratch;
+
   IterationCost price_groups(const IterationBatch& batch, const std::vector<GroupKey>& groups,
                              bool cached) const {
-    struct Acc {
-      double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
-      OpClass cls = OpClass::kOther;
-      std::array<double, models::kMathPrecisionCount> macs{};
-      // With an op-cost model: the groups' ops to fuse, a list in `part_pool` (no allocation per
-      // op).
-      int32_t first_part = -1, last_part = -1;
-    };
-    struct CAcc {
-      workloads::CollectiveKind kind{};
-      int64_t group = 1;
-      double bytes = 0;
-      bool kv_read = false;
-    };
+    std::optional<IterationCost> cost =
+        try_price_groups(batch, groups, cached, options.collapse_layers);
+    if (cost && options.collapse_layers) ++collapsed;
+    if (!cost) {
+      ++layer_by_layer;
+      cost = try_price_groups(batch, groups, false, false);
+    }
+    return *cost;
+  }
+  mutable int64_t collapsed = 0, layer_by_layer = 0;  // iterations priced each way
+
+  // nullopt when `collapse` and the groups class the layers differently (the caller prices them
+  // layer by layer).
+  std::optional<IterationCost> try_price_groups(const IterationBatch& batch,
+                                                const std::vector<GroupKey>& groups, bool cached,
+                                                bool collapse) const {
     const int pool = batch.pool;
     const workloads::PoolMapping& mapping = pools[static_cast<size_t>(pool)];
     const int64_t pp = mapping.degrees.pp;
@@ -475,7 +576,7 @@ struct RooflineCostModel::Impl {
       if (cached) {
         ops.push_back(&group(pool, g));
       } else {
-        owned.push_back(build_group(pool, g));
+        owned.push_back(build_group(pool, g, collapse));
         ops.push_back(&owned.back());
       }
     }
@@ -496,25 +597,46 @@ struct RooflineCostModel::Impl {
       if (ranks == 1) return size_t{0};
       return shared ? static_cast<size_t>(ranks) : static_cast<size_t>(groups[group].rank);
     };
+    StageScratch& scratch = stage_scratch;
+    scratch.compute_index.resize(key_ids.size(), -1);
+    scratch.collective_index.resize(key_ids.size(), -1);
     for (int64_t s = 0; s < pp; ++s) {
-      std::vector<Acc> acc(key_ids.size() * slots);
+      const StageScratch::Reset reset{scratch};
+      std::vector<Acc>& acc = scratch.acc;
+      std::vector<CAcc>& cacc = scratch.cacc;
+      acc.clear();
+      cacc.clear();
+      scratch.layers.clear();
+      scratch.clayers.clear();
       std::vector<PartLink>& links = part_pool;
       links.clear();
-      std::vector<CAcc> cacc(key_ids.size() * slots);
-      std::vector<int32_t> order;  // first appearance, for a fixed summation order
-      std::vector<int32_t> corder;
-      std::vector<char> seen(key_ids.size(), 0);
-      std::vector<char> cseen(key_ids.size(), 0);
+      std::vector<int32_t>& order = scratch.order;  // first appearance, for a fixed summation order
+      std::vector<int32_t>& corder = scratch.corder;
+      // The dense index of a key in this stage, numbered on first appearance.
+      const auto index_of = [slots](int32_t key, std::vector<int32_t>& index,
+                                    std::vector<int32_t>& keys, auto& accs) {
+        int32_t& i = index[static_cast<size_t>(key)];
+        if (i < 0) {
+          i = static_cast<int32_t>(keys.size());
+          keys.push_back(key);
+          accs.resize(accs.size() + slots);
+        }
+        return static_cast<size_t>(i) * slots;
+      };
+      // Every group's op of a key stands for as many layers (the layer classes come from the
+      // model); a group that classed them otherwise is priced layer by layer instead.
+      const auto same_layers = [](std::vector<int32_t>& counts, size_t index, int32_t count) {
+        if (index == counts.size()) counts.push_back(count);
+        return counts[index] == count;
+      };
       std::vector<double> host_bytes(slots, 0.0);  // remote_pool KV, per attention-DP slot
       std::vector<int64_t> host_reads(slots, 0);
       for (size_t gi = 0; gi < ops.size(); ++gi) {
         const StageOps& st = (*ops[gi])[static_cast<size_t>(s)];
         for (const ComputeRec& r : st.compute) {
-          Acc& a = acc[static_cast<size_t>(r.key) * slots + slot_of(gi, r.shared)];
-          if (!seen[static_cast<size_t>(r.key)]) {
-            seen[static_cast<size_t>(r.key)] = 1;
-            order.push_back(r.key);
-          }
+          const size_t base = index_of(r.key, scratch.compute_index, order, acc);
+          if (!same_layers(scratch.layers, base / slots, r.layers)) return std::nullopt;
+          Acc& a = acc[base + slot_of(gi, r.shared)];
           a.cls = r.cls;  // per op key; every attention-DP slot of the key needs it
           a.compute_s += r.compute_s;
           a.weight_b = std::max(a.weight_b, r.weight_b);  // weights read once per iteration
@@ -530,11 +652,9 @@ struct RooflineCostModel::Impl {
           }
         }
         for (const CollectiveRec& r : st.collectives) {
-          CAcc& c = cacc[static_cast<size_t>(r.key) * slots + slot_of(gi, r.shared)];
-          if (!cseen[static_cast<size_t>(r.key)]) {
-            cseen[static_cast<size_t>(r.key)] = 1;
-            corder.push_back(r.key);
-          }
+          const size_t base = index_of(r.key, scratch.collective_index, corder, cacc);
+          if (!same_layers(scratch.clayers, base / slots, r.layers)) return std::nullopt;
+          CAcc& c = cacc[base + slot_of(gi, r.shared)];
           c.kind = r.kind;
           c.group = std::max(c.group, r.group);
           c.bytes += r.bytes;
@@ -549,11 +669,12 @@ struct RooflineCostModel::Impl {
       models::ActionCounts counts;
       double stage_time = 0;
       const double rank_share = ranks > 1 ? 1.0 / d(ranks) : 1.0;
-      for (int32_t k : order) {
+      for (size_t ki = 0; ki < order.size(); ++ki) {
         double op_s = -1, op_mem = 0, op_compute = 0;
+        const double layer_count = d(scratch.layers[ki]);
         for (size_t slot = 0; slot < slots; ++slot) {
-          const Acc& a = acc[static_cast<size_t>(k) * slots + slot];
-          const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
+          const Acc& a = acc[ki * slots + slot];
+          const double w = ((slots > 1 && slot + 1 < slots) ? rank_share : 1.0) * layer_count;
           if (options.op_cost) {
             if (a.first_part < 0) continue;
             FusedKey& key = fused_key;
@@ -591,29 +712,32 @@ struct RooflineCostModel::Impl {
           counts.vector_flops += a.vector_flops * w;
           counts.hbm = counts.hbm + Bytes(bytes * w);
         }
-        stage_time += op_s;
-        hbm_time += op_mem;
-        compute_time += op_compute;
-        if (op_compute > op_mem) clock_bound += op_compute;
+        stage_time += op_s * layer_count;
+        hbm_time += op_mem * layer_count;
+        compute_time += op_compute * layer_count;
+        if (op_compute > op_mem) clock_bound += op_compute * layer_count;
+        fused_ops += scratch.layers[ki];
       }
-      for (int32_t k : corder) {
+      for (size_t ki = 0; ki < corder.size(); ++ki) {
         double t = 0;
         bool called = false;  // a real call: bytes between at least two chips
         workloads::CollectiveKind kind = workloads::CollectiveKind::kAllReduce;
+        const int32_t layer_count = scratch.clayers[ki];
         for (size_t slot = 0; slot < slots; ++slot) {
-          const CAcc& c = cacc[static_cast<size_t>(k) * slots + slot];
+          const CAcc& c = cacc[ki * slots + slot];
           if (c.bytes <= 0) continue;
           called = called || (c.group > 1 && !c.kv_read);  // KV reads are no stack call
           kind = c.kind;
           t = std::max(
               t, collective_time(c.kind, c.group, c.bytes, pool_first[static_cast<size_t>(pool)]));
           const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
-          counts.link = counts.link + Bytes(c.bytes * w);
+          counts.link = counts.link + Bytes(c.bytes * w * d(layer_count));
         }
-        stage_time += t;
-        network_time += t;
-        collective_calls += called ? 1 : 0;
-        all_to_all_calls += called && kind == workloads::CollectiveKind::kAllToAll ? 1 : 0;
+        stage_time += t * d(layer_count);
+        network_time += t * d(layer_count);
+        collective_calls += called ? layer_count : 0;
+        all_to_all_calls +=
+            called && kind == workloads::CollectiveKind::kAllToAll ? layer_count : 0;
       }
       // remote_pool: each attention op reads its host share over the chip's host link (the
       // host's memory shared by its chips), after its HBM part, as the system engine has it;
@@ -630,7 +754,6 @@ struct RooflineCostModel::Impl {
         stage_time += host_t;
         network_time += host_t;
       }
-      fused_ops += static_cast<int64_t>(order.size());
       layers += (*ops.front())[static_cast<size_t>(s)].layers;
       time += stage_time;
       dynamic += models::price(counts, chip.energy, Power(0), Duration(stage_time))
@@ -773,6 +896,9 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
 }
 
 RooflineCostModel::~RooflineCostModel() = default;
+
+int64_t RooflineCostModel::collapsed_iterations() const { return impl_->collapsed; }
+int64_t RooflineCostModel::layer_by_layer_iterations() const { return impl_->layer_by_layer; }
 
 void RooflineCostModel::set_efficiency(const EfficiencyKnobs& knobs) {
   impl_->efficiency = knobs;

@@ -62,6 +62,10 @@ struct RooflineOptions {
   bool cache = true;
   int bucket_bits = 6;           // relative bucket width 2^-6 (< 0.8% error on a context)
   bool collapse_decodes = true;  // false: one group per distinct decode context (reference)
+  // Layers of one kind (MoE or dense, sliding or full attention, MTP or main, the same ops) are
+  // priced once and counted that many times: they are the same ops under the expected routing
+  // the pricer maps with. false: every layer priced (the reference the test compares against).
+  bool collapse_layers = true;
   // Priced groups kept per pool before the cache is dropped; bounds memory on long sweeps.
   size_t max_cached_groups = 4096;
   // Each fused op's hardware time and actions from this model (the simulated op table,
@@ -132,6 +136,10 @@ class RooflineCostModel : public IterationCostModel {
 
   int64_t cache_hits() const { return hits_; }
   int64_t cache_misses() const { return misses_; }
+  // Iterations priced with layers of one kind once each (collapse_layers), and those whose groups
+  // classed the layers differently and were priced layer by layer.
+  int64_t collapsed_iterations() const;
+  int64_t layer_by_layer_iterations() const;
 
   struct Impl;
 

@@ -602,3 +602,71 @@ TEST_CASE("roofline: KV placements move the attention KV reads off HBM as the sy
   window.kv_placement = "nowhere";
   CHECK_THROWS_AS(RooflineCostModel(m, chip, {pool(1)}, std::nullopt, {}, window), InputError);
 }
+
+TEST_CASE("roofline: layers of one kind priced once cost what every layer priced costs",
+          "[roofline]") {
+  // RooflineOptions::collapse_layers prices a class of identical layers once and counts it;
+  // false prices every layer (the reference). Models with sliding and full attention (GPT-OSS),
+  // dense and MoE layers plus MTP (DeepSeek R1), pipeline stages, attention-DP, mixed batches,
+  // a KV placement that moves reads, at the closed form and behind an op-cost model.
+  const models::ChipParams chip = config::load_chip("b200", paths());
+  const models::Topology topo = nvl72();
+  struct Case {
+    std::string model;
+    workloads::PoolMapping mapping;
+    std::string placement;
+  };
+  workloads::PoolMapping staged = pool(4, 4);
+  staged.chips = 8;
+  staged.degrees.pp = 2;
+  const std::vector<Case> cases = {
+      {"gpt-oss-120b", pool(8, 8), "local"},    {"gpt-oss-120b", pool(8, 8, 8), "local"},
+      {"gpt-oss-120b", staged, "local"},        {"deepseek-r1-mtp", pool(8, 8, 8), "local"},
+      {"llama-3.1-70b", pool(4), "striped"},
+  };
+  IterationBatch mixed = decode_batch({300, 5000, 9000, 130000, 140000, 200});
+  mixed.sequences.push_back({SequencePhase::kPrefill, 2048, 0, 2048});
+  mixed.sequences.push_back({SequencePhase::kPrefill, 512, 9000, 9512});
+  for (const Case& c : cases) {
+    workloads::ModelConfig m = c.model == "deepseek-r1-mtp"
+                                   ? model("deepseek-r1").with_mtp_layers(1)
+                                   : model(c.model);
+    for (bool seam : {false, true}) {
+      RooflineOptions exact = options(false, 6, true);
+      exact.kv_placement = c.placement;
+      if (seam) exact.op_cost = std::make_shared<RooflineOfEachOp>(chip);
+      exact.collapse_layers = false;
+      RooflineOptions collapsed = exact;
+      collapsed.collapse_layers = true;
+      const RooflineCostModel each(m, chip, {c.mapping}, topo, {}, exact);
+      const RooflineCostModel once(m, chip, {c.mapping}, topo, {}, collapsed);
+      for (const IterationBatch& b : {decode_batch({1000, 70000}), mixed}) {
+        IterationBatch batch = b;
+        batch.attention_dp = c.mapping.degrees.attn_dp;
+        for (size_t i = 0; i < batch.sequences.size(); ++i) {
+          batch.sequences[i].rank = static_cast<int64_t>(i) % c.mapping.degrees.attn_dp;
+        }
+        INFO(c.model << " tp " << c.mapping.degrees.tp << " pp " << c.mapping.degrees.pp
+                     << " attn_dp " << c.mapping.degrees.attn_dp << " " << c.placement
+                     << " op-cost " << seam << " sequences " << batch.sequences.size());
+        const IterationCost a = each.cost(batch);
+        const IterationCost o = once.cost(batch);
+        CHECK(o.time.si() == Approx(a.time.si()).epsilon(1e-12));
+        CHECK(o.energy.si() == Approx(a.energy.si()).epsilon(1e-12));
+        REQUIRE(o.breakdown.size() == a.breakdown.size());
+        for (size_t i = 0; i < a.breakdown.size(); ++i) {
+          CHECK(o.breakdown[i].second.si() ==
+                Approx(a.breakdown[i].second.si()).epsilon(1e-12).margin(1e-18));
+        }
+        CHECK(o.power->clock_bound_time.si() ==
+              Approx(a.power->clock_bound_time.si()).epsilon(1e-12).margin(1e-18));
+        CHECK(o.power->energy.link.si() ==
+              Approx(a.power->energy.link.si()).epsilon(1e-12).margin(1e-18));
+      }
+      // Every iteration went through the collapsed path; none fell back to layer by layer.
+      CHECK(once.collapsed_iterations() == 2);
+      CHECK(once.layer_by_layer_iterations() == 0);
+      CHECK(each.collapsed_iterations() == 0);
+    }
+  }
+}
