@@ -35,7 +35,7 @@ StepResult NetworkModel::time_flows(const std::vector<Transfer>& transfers) cons
   FlowModel model(link_capacities(t));
   StepResult result;
   for (const Transfer& tr : transfers) {
-    const Route r = router_.route(tr.src, tr.dst);
+    const Route& r = router_.route(tr.src, tr.dst);  // used before the next route()
     model.add_flow(FlowDemand{r.links, tr.bytes, r.latency});
     result.energy += flow_energy(t, r, tr.bytes);
   }

@@ -38,7 +38,16 @@ const std::vector<int64_t>& Router::distances_to(int32_t dst) const {
   return distances_.emplace(dst, std::move(dist)).first->second;
 }
 
-Route Router::route(int32_t src, int32_t dst) const {
+const Route& Router::route(int32_t src, int32_t dst) const {
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(src)) << 32) |
+                       static_cast<uint32_t>(dst);
+  auto it = routes_.find(key);
+  if (it != routes_.end()) return it->second;
+  if (routes_.size() >= kMaxRoutes) routes_.clear();
+  return routes_.emplace(key, compute_route(src, dst)).first->second;
+}
+
+Route Router::compute_route(int32_t src, int32_t dst) const {
   Route r;
   if (src == dst) return r;
   const Topology& t = *topology_;

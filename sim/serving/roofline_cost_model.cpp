@@ -206,7 +206,8 @@ struct RooflineCostModel::Impl {
   };
   mutable std::map<std::tuple<std::string, int64_t, int64_t>, CollectiveSamples>
       collective_samples;
-  // KV handoff samples by (prefill first, count, decode first, count), at the same sizes.
+  // KV handoff samples by (prefill first, count, decode first, count), at the same sizes, each
+  // run when first needed (NaN until then).
   mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
   std::unique_ptr<models::KvPlacement> disaggregated = models::make_kv_placement("disaggregated");
   std::unique_ptr<models::KvPlacement> placement;  // options.kv_placement
@@ -235,7 +236,7 @@ struct RooflineCostModel::Impl {
   // Piecewise linear in the size between samples taken at 2^k B; the last slope beyond them.
   // `sample(k)`: the time at 2^k B.
   template <typename Sample>
-  static double interpolate_samples(Sample&& sample, double size) {
+  static double interpolate(Sample&& sample, double size) {
     const double lo = std::ldexp(1.0, kMinLog2);
     if (size <= lo) return sample(kMinLog2);
     int k = static_cast<int>(std::floor(std::log2(size)));
@@ -245,10 +246,6 @@ struct RooflineCostModel::Impl {
     const double t0 = sample(k);
     const double t1 = sample(k + 1);
     return t0 + (t1 - t0) * (size - s0) / (s1 - s0);
-  }
-  static double interpolate(const std::vector<double>& t, double size) {
-    return interpolate_samples([&t](int k) { return t[static_cast<size_t>(k - kMinLog2)]; },
-                               size);
   }
 
   double handoff_time(double bytes, models::ChipSpan prefill, models::ChipSpan decode) const {
@@ -266,19 +263,26 @@ struct RooflineCostModel::Impl {
                          "the prefill and decode pools need " + std::to_string(last) +
                              " chips but the network has " + std::to_string(topology->endpoints()));
       }
-      std::vector<double> samples;
-      for (int k = kMinLog2; k <= kMaxLog2; ++k) {
+      it = handoff_samples
+               .emplace(key, std::vector<double>(kMaxLog2 - kMinLog2 + 1,
+                                                 std::numeric_limits<double>::quiet_NaN()))
+               .first;
+    }
+    std::vector<double>& samples = it->second;
+    const auto sample = [&](int k) {
+      double& t = samples[static_cast<size_t>(k - kMinLog2)];
+      if (std::isnan(t)) {
         models::Step step;
         for (const models::KvHandoffFlow& f :
              disaggregated->prefill_handoff(prefill, decode, Bytes(std::ldexp(1.0, k)))) {
           step.transfers.push_back(
               {static_cast<int32_t>(f.src), static_cast<int32_t>(f.dst), f.bytes});
         }
-        samples.push_back(network->time_step(step).time.si());
+        t = network->time_step(step).time.si();
       }
-      it = handoff_samples.emplace(key, std::move(samples)).first;
-    }
-    return interpolate(it->second, bytes);
+      return t;
+    };
+    return interpolate(sample, bytes);
   }
 
   int32_t intern(const std::string& name, int layer) const {
@@ -484,7 +488,7 @@ struct RooflineCostModel::Impl {
       }
       return t;
     };
-    return interpolate_samples(sample, size);
+    return interpolate(sample, size);
   }
 
   // One fused op through the op-cost model. Attention is priced per part (each group attends
