@@ -249,4 +249,15 @@ ModelConfig load_model(const std::string& path) {
   return load_document(load_yaml_file(path), path);
 }
 
+std::vector<std::string> load_model_names(const std::string& path) {
+  const YAML::Node root = load_yaml_file(path);
+  Diagnostics diagnostics;
+  const ModelSpec spec = read_model_spec(root, path, diagnostics);
+  resolve_model(spec, diagnostics);
+  diagnostics.throw_if_any();
+  std::vector<std::string> names{spec.name.value};
+  names.insert(names.end(), spec.aliases.begin(), spec.aliases.end());
+  return names;
+}
+
 }  // namespace scoville::workloads

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/base/error.hpp"
 #include "workloads/model_config.hpp"
@@ -16,6 +17,10 @@ namespace scoville::workloads {
 ModelConfig load_model(const std::string& path);
 // The same from YAML text; `display_name` stands for the file name in errors.
 ModelConfig load_model_from_string(const std::string& yaml, const std::string& display_name);
+
+// The names a model file answers to: its `name` and its `aliases`. Throws InputError when the
+// file is not a valid model.
+std::vector<std::string> load_model_names(const std::string& path);
 
 // Resolution alone, for a spec read without errors. Problems go to `diagnostics`; the result is
 // meaningful only if none were added.

@@ -136,6 +136,7 @@ ModelSpec read_model_spec(const YAML::Node& root, const std::string& file,
   ModelSpec spec;
   spec.file = file;
   spec.name = field.read("name", [](MapReader& r) { return r.string("name"); });
+  if (reader.has("aliases")) spec.aliases = reader.string_list("aliases");
   spec.layers = field.required_count("layers", kMaxLayers);
   spec.hidden_size = field.required_count("hidden_size", kMaxHidden);
   spec.vocab_size = field.required_count("vocab_size", kMaxVocab);

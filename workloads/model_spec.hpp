@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/base/error.hpp"
 
@@ -66,6 +67,9 @@ struct PrecisionSpec {
 struct ModelSpec {
   std::string file;
   Located<std::string> name;
+  // Names under which published measurements cite the model ("Llama-3.3-70B-Instruct"); matched
+  // whole and case-insensitively by `scoville validate` (docs/validation.md). Optional.
+  std::vector<std::string> aliases;
   Located<int64_t> layers;
   Located<int64_t> hidden_size;
   Located<int64_t> vocab_size;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/base/error.hpp"
+#include "sim/cli/published_names.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 #include "workloads/model_loader.hpp"
@@ -51,47 +52,27 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The chip a published system is built from ("" when none of those in scope).
-std::string chip_of(const std::string& system) {
-  if (contains(system, "GB200")) return "gb200";
-  if (contains(system, "B200")) return "b200";
-  if (contains(system, "H200")) return "h200";
-  return "";
-}
-
-// The arch/systems file standing for a chip's published systems (its overlay applies).
-std::string system_file_of(const std::string& chip) {
-  if (chip == "gb200") return "gb200-nvl72";
-  if (chip == "b200") return "b200-hgx8";
-  if (chip == "h200") return "h200-hgx8";
-  return "";
-}
-
-// The workloads/models name of a published model ("" when out of scope).
-std::string model_of(const std::string& model) {
-  if (contains(model, "gpt-oss-120b")) return "gpt-oss-120b";
-  if (contains(model, "DeepSeek-R1") || contains(model, "DeepSeek-V3/R1")) return "deepseek-r1";
-  if (contains(model, "Llama-3.3-70B")) return "llama-3.3-70b";
-  if (contains(model, "Kimi-K2.5") && !contains(model, "K2.6")) return "kimi-k2.5";
-  return "";
-}
-
-// The published precision as a precision override of the model file. INT4 (Kimi on H200) has
-// no format of its own here: MXFP4 has the same 4-bit payload plus a scale per 32 values.
-std::string precision_override_of(const std::string& model, const std::string& published) {
+// The published precision as a precision override of the model file, by the model's structure
+// (the file's own precisions are what its checkpoint was released in):
+// - a dense model quantized to FP8 or FP4 runs its weights in that format with FP8 activations
+//   and FP8 KV (as the Llama rows' FP8-KV checkpoints were served);
+// - an MoE model's "FP4" rows quantize its routed experts, "FP8" rows every weight and the
+//   activations (DeepSeek's released FP8, whose file already is so).
+// INT4 (Kimi on H200) has no format of its own here: MXFP4 has the same 4-bit payload plus a
+// scale per 32 values.
+std::string precision_override_of(const workloads::ModelConfig& model,
+                                  const std::string& published) {
   const std::string p = lower(published);
   const bool fp4 = contains(p, "fp4") || contains(p, "int4");
   const std::string fp4_format = contains(p, "nvfp4") ? "nvfp4" : "mxfp4";
-  if (model == "llama-3.3-70b") {
+  if (model.ffn().type != workloads::FfnType::kMoe) {
     if (fp4) return "weights=" + fp4_format + ",activations=fp8,kv_cache=fp8";
     if (contains(p, "fp8")) return "weights=fp8,activations=fp8,kv_cache=fp8";
+    return "";
   }
-  if (model == "deepseek-r1") {
-    if (fp4) return "experts=" + fp4_format;
-    if (contains(p, "fp8")) return "experts=fp8";
-  }
-  if (model == "kimi-k2.5" && fp4) return "experts=" + fp4_format;
-  return "";  // gpt-oss: the model file's MXFP4 experts are what was served
+  if (fp4) return "experts=" + fp4_format;
+  if (contains(p, "fp8")) return "weights=fp8,experts=fp8,activations=fp8";
+  return "";
 }
 
 std::optional<double> number(const std::string& s) {
@@ -173,6 +154,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<std::string> chips_known = paths.available("arch/chips");
+  const std::vector<std::string> systems_known = paths.available("arch/systems");
+  const PublishedNames names = load_published_names(paths);
+  std::map<std::string, workloads::ModelConfig> models;  // by name, loaded once
   std::vector<RowPlan> plans;
   std::map<std::string, std::map<int64_t, int>> replica_votes;  // model -> size -> rows
   for (const MeasurementRow& r : rows) {
@@ -183,9 +167,10 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     o.model_published = r.at("model");
     o.metric = r.at("throughput_metric");
     o.precision = r.at("precision");
-    o.chip = chip_of(o.system);
-    o.model = model_of(o.model_published);
-    o.system_file = system_file_of(o.chip);
+    const SystemMatch named = match_system(names, o.system);
+    o.chip = named.chip;
+    o.system_file = named.system_file;
+    o.model = match_model(names, o.model_published);
     const auto isl = number(r.at("isl"));
     const auto osl = number(r.at("osl"));
     const auto conc = number(r.at("concurrency"));
@@ -203,9 +188,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       if (e2e_s > 0) o.implied_chips = *conc * 0.9 * (*isl + *osl) / e2e_s / *published;
     }
     if (o.chip.empty()) {
-      o.skipped = "chip not H200 / B200 / GB200";
+      o.skipped = named.why_not;
     } else if (o.model.empty()) {
-      o.skipped = "model not GPT-OSS 120B / DeepSeek R1 / Llama 3.3 70B / Kimi K2.5";
+      o.skipped = "model not named by any workloads/models file or alias";
     } else if (std::find(chips_known.begin(), chips_known.end(), o.chip) == chips_known.end()) {
       o.skipped = "no " + o.chip + " in arch/chips";
     } else if (!isl || !osl) {
@@ -235,15 +220,27 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       o.osl = static_cast<int64_t>(*osl);
       o.concurrency = static_cast<int64_t>(*conc);
       o.published = *published;
-      o.precision_override = precision_override_of(o.model, o.precision);
+      auto it = models.find(o.model);
+      if (it == models.end()) {
+        it =
+            models
+                .emplace(o.model, workloads::load_model(paths.resolve(o.model, "workloads/models")))
+                .first;
+      }
+      o.precision_override = precision_override_of(it->second, o.precision);
     }
     if (o.skipped.empty() && split) {
       o.prefill_chips = split->prefill_chips;
       o.decode_chips = split->decode_chips;
       o.decode_ep = split->decode_ep;
       o.replica_chips = split->prefill_chips + split->decode_chips;
+      // Across nodes: the system's multi-node file (<chip>-multinode) when there is one.
       const bool multinode = contains(o.system, "multinode");
-      if (multinode && o.chip == "b200") o.system_file = "b200-multinode";
+      const std::string multinode_file = o.chip + "-multinode";
+      if (multinode && std::find(systems_known.begin(), systems_known.end(), multinode_file) !=
+                           systems_known.end()) {
+        o.system_file = multinode_file;
+      }
       // Each pool on whole nodes: the decode pool's EP groups stay inside a node's NVLink.
       o.decode_first_chip = split->prefill_chips;
       if (multinode) {

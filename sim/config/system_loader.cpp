@@ -152,6 +152,7 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
   sys.file = file;
   sys.name = r.string("name");
   sys.description = r.string_or("description", "");
+  if (r.has("aliases")) sys.aliases = r.string_list("aliases");
   if (r.has("chip")) {
     sys.chip = r.string("chip");
     sys.chip_file = resolve_named_file(sys.chip, file, "chips");
@@ -342,6 +343,9 @@ std::string dump_system(const SystemConfig& system) {
   o << YAML::BeginMap << YAML::Key << "system" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "name" << YAML::Value << system.name;
   o << YAML::Key << "description" << YAML::Value << system.description;
+  if (!system.aliases.empty()) {
+    o << YAML::Key << "aliases" << YAML::Value << YAML::Flow << system.aliases;
+  }
   if (!system.chip.empty()) o << YAML::Key << "chip" << YAML::Value << system.chip;
   o << YAML::Key << "chips" << YAML::Value << system.chips;
   if (!system.software.empty()) o << YAML::Key << "software" << YAML::Value << system.software;

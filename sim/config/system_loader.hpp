@@ -1,5 +1,5 @@
 // arch/systems/*.yaml -> SystemConfig:
-//   system: {name, description, chip, chips, software, host: {...},
+//   system: {name, description, aliases, chip, chips, software, host: {...},
 //            network: {local: {...}, scale_out: {...}}}
 // (schema in docs/systems.md; the network part in docs/network.md). `chip`, `chips`, `host` and
 // `software` are optional so that a network-only file still serves `scoville net`; the system
@@ -12,7 +12,7 @@
 #include <optional>
 
 #include <string>
-#include "models/power/system_power.hpp"
+#include <vector>
 
 #include "models/host/host_params.hpp"
 #include "models/network/topology.hpp"
@@ -26,6 +26,9 @@ namespace scoville::config {
 struct SystemConfig {
   std::string name;
   std::string description;
+  // Names under which published measurements cite this system ("H100 SXM", "MI300X"): `scoville
+  // validate` maps a row's system to the file whose alias it contains (docs/validation.md).
+  std::vector<std::string> aliases;
   models::TopologySpec network;  // hierarchical when the file has a scale_out section
   // The chip every endpoint is: as written, and resolved to a file (a name is looked up beside
   // the system file in ../chips/, then in the data root's arch/chips/). Empty when not given.

@@ -22,7 +22,7 @@ const char* kCsv =
     "1000,59.3,50,16.85,,synthetic\n"
     "2,test,NVIDIA H200 (8-GPU),,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
     "1500,44,60,22.7,,synthetic\n"
-    "3,test,AMD MI300X (8-GPU),,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
+    "3,test,Google TPUv7 Ironwood,,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
     "1500,44,60,22.7,,out of scope\n";
 
 struct DataCopy {
@@ -72,7 +72,7 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
   CHECK(with.output.find("\"calibration\": \"h200-hgx8.op-table.calibration.yaml\"") !=
         std::string::npos);
   CHECK(with.output.find("\"set\": \"fit\"") != std::string::npos);
-  CHECK(with.output.find("\"skipped\": \"chip not H200") != std::string::npos);
+  CHECK(with.output.find("\"skipped\": \"system not named by any alias") != std::string::npos);
   const CommandResult without = run_scoville(
       "validate --measurements " + csv + " --json --prompts-per-client 1 --no-calibration",
       data.env);

@@ -90,15 +90,28 @@ TEST_CASE("cli: an unwritable output path exits 3 and leaves nothing", "[cli]") 
 }
 
 TEST_CASE("cli: config check accepts every shipped file", "[cli][config]") {
-  const std::string s = source_dir();
-  const auto r = run_scoville(
-      "config check " + s + "/arch/chips/h200.yaml " + s + "/arch/chips/jalapeno.yaml " + s +
-      "/arch/energy/tsmc-4n.yaml " + s + "/arch/energy/tsmc-n3.yaml " + s +
-      "/workloads/models/llama-3.1-8b.yaml " + s + "/workloads/models/gpt-oss-20b.yaml");
+  // Every chip, energy table, system (and calibration overlay) and model.
+  std::string files;
+  int count = 0;
+  for (const char* folder : {"arch/chips", "arch/energy", "arch/systems", "workloads/models"}) {
+    for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/" + folder)) {
+      if (e.path().extension() != ".yaml") continue;
+      files += " " + e.path().string();
+      ++count;
+    }
+  }
+  REQUIRE(count >= 40);
+  const auto r = run_scoville("config check" + files);
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output, Catch::Contains("h200.yaml: ok (chip)"));
-  CHECK_THAT(r.output, Catch::Contains("gpt-oss-20b.yaml: ok (model)"));
+  size_t oks = 0;
+  for (size_t at = r.output.find(": ok ("); at != std::string::npos;
+       at = r.output.find(": ok (", at + 1)) {
+    ++oks;
+  }
+  CHECK(oks == static_cast<size_t>(count));
+  CHECK_THAT(r.output, Catch::Contains("mi355x.yaml: ok (chip)"));
+  CHECK_THAT(r.output, Catch::Contains("qwen3-235b-a22b.yaml: ok (model)"));
 }
 
 TEST_CASE("cli: config check reports file, line, key and expectation for a bad chip",

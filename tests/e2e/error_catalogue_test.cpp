@@ -161,8 +161,8 @@ TEST_CASE("errors: a model that does not fit says what to reduce", "[errors]") {
 
 TEST_CASE("errors: an unknown chip or model name lists the known ones", "[errors]") {
   check_input_error(run_scoville("run --chip h300"), "arch/chips/h300.yaml", "",
-                    "no chip 'h300' (file not found); known chips: b200, gb200, gb300, h200, "
-                    "jalapeno");
+                    "no chip 'h300' (file not found); known chips: b200, b300, gb200, gb300, "
+                    "h100, h200, jalapeno, mi300x, mi325x, mi350x, mi355x");
   check_input_error(run_scoville("run --model llama-9"), "workloads/models/llama-9.yaml", "",
                     "no model 'llama-9' (file not found); known models: ");
 }

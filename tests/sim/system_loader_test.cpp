@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "sim/base/error.hpp"
+#include "sim/config/chip_loader.hpp"
+#include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 
 using namespace scoville;
@@ -45,6 +47,26 @@ TEST_CASE("the shipped systems load with their chip counts", "[system]") {
   CHECK(t.endpoints() == 2048);
   CHECK(t.domain_size() == 128);
   CHECK(t.endpoint_transitive());
+}
+
+TEST_CASE("the AMD Instinct platforms are full meshes of one link per GPU pair, no switch",
+          "[system]") {
+  for (const char* name : {"mi300x-8", "mi325x-8", "mi350x-8", "mi355x-8"}) {
+    INFO(name);
+    const SystemConfig s = parse_system(system_file(name));
+    const models::Topology t = build_network(s);
+    const int64_t n = t.endpoints();
+    CHECK(n == 8);
+    CHECK(t.switches() == 0);
+    CHECK(static_cast<int64_t>(t.links().size()) == n * (n - 1));  // one per ordered pair
+    CHECK(t.endpoint_transitive());
+    // A link per peer carries what the chip file gives one of its ports (one port per peer).
+    const models::ChipParams chip = load_chip(s.chip_file, DataPaths{SCOVILLE_SOURCE_DIR});
+    CHECK(chip.ports.count == n - 1);
+    for (const models::Link& l : t.links()) {
+      CHECK(l.bandwidth.si() == Approx(chip.ports.bandwidth_per_port.si()));
+    }
+  }
 }
 
 TEST_CASE("a small system file parses and builds", "[system]") {
@@ -91,8 +113,9 @@ TEST_CASE("a rail-optimised fabric that cannot hold the domains is reported", "[
 }
 
 TEST_CASE("every shipped system names its chip, count, host and software", "[system]") {
-  for (const char* name :
-       {"h200-hgx8", "b200-hgx8", "gb200-nvl72", "gb300-nvl72", "jalapeno-128", "jalapeno-2048"}) {
+  const std::vector<std::string> names = DataPaths{SCOVILLE_SOURCE_DIR}.available("arch/systems");
+  REQUIRE(names.size() >= 13);  // the NVIDIA, AMD and Jalapeno systems
+  for (const std::string& name : names) {
     INFO(name);
     const SystemConfig s = parse_system(system_file(name));
     CHECK(s.chips == build_network(s).endpoints());

@@ -18,10 +18,15 @@ using namespace scoville::workloads::testing;
 
 namespace {
 
+// What a publisher's "active" figure counts besides the transformer layers. The library counts
+// the layers and the LM head, not the input embedding lookup (published_counts.hpp).
+enum class ActiveScope { kLayersAndHead, kLayersOnly, kLayersHeadAndEmbedding };
+
 struct Published {
   std::string file;
   double total = 0.0;
   double active = 0.0;  // 0: a dense model, whose active count is the total less the embedding
+  ActiveScope scope = ActiveScope::kLayersAndHead;
 };
 
 const std::vector<Published>& library() {
@@ -35,11 +40,28 @@ const std::vector<Published>& library() {
       {"gpt-oss-120b", kGptOss120bTotal, kGptOss120bActive},
       {"deepseek-r1", kDeepSeekR1Total, kDeepSeekR1Active},
       {"kimi-k2.5", kKimiK25Total, kKimiK25Active},
+      {"qwen3-235b-a22b", kQwen3_235bTotal, kQwen3_235bActive,
+       ActiveScope::kLayersHeadAndEmbedding},
+      {"glm-4.6", kGlm46Total, kGlm46Active, ActiveScope::kLayersOnly},
   };
   return models;
 }
 
 double embedding_table(const ModelConfig& m) { return double(m.vocab_size() * m.hidden_size()); }
+
+// The published active count in the library's convention (layers and LM head).
+double library_active(const Published& p, const ModelConfig& m) {
+  if (p.active <= 0.0) return p.total - embedding_table(m);
+  switch (p.scope) {
+    case ActiveScope::kLayersOnly:
+      return p.active + embedding_table(m);  // plus the head (as large as the embedding table)
+    case ActiveScope::kLayersHeadAndEmbedding:
+      return p.active - embedding_table(m);  // less the input embedding row's table
+    case ActiveScope::kLayersAndHead:
+      break;
+  }
+  return p.active;
+}
 
 // Closed forms from the model's fields.
 double routed_expert_matrices(const ModelConfig& m) {
@@ -90,7 +112,7 @@ TEST_CASE("every model: decode FLOPs per token = 2 x active parameters + attenti
   for (const Published& p : library()) {
     INFO(p.file);
     const ModelConfig m = load_model(model_file(p.file));
-    const double active = p.active > 0.0 ? p.active : p.total - embedding_table(m);
+    const double active = library_active(p, m);
     const IterationTrace trace =
         decompose_iteration(m, IterationShape{Phase::kDecode, 1, 1, context});
     CHECK(trace.total_flops().si() ==
@@ -125,6 +147,13 @@ TEST_CASE("every model: KV bytes per token in closed form", "[model][library][kv
           Approx(per_token_layer *
                  double(full * context + sliding * std::min(context, a.sliding_window))));
   }
+}
+
+TEST_CASE("qwen3-235b-a22b: the non-embedding count of its model card", "[model][library]") {
+  const ModelConfig m = load_model(model_file("qwen3-235b-a22b"));
+  REQUIRE(!m.tied_embeddings());
+  CHECK(double(m.total_parameters()) - 2.0 * embedding_table(m) ==
+        Approx(kQwen3_235bNonEmbedding).epsilon(kOnePercent));
 }
 
 TEST_CASE("Llama 3.3 70B has the shape of Llama 3.1 70B", "[model][library]") {

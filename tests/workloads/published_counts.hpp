@@ -24,6 +24,19 @@ constexpr double kDeepSeekR1MtpUnique = 11.5e9;  // MTP module's unique paramete
 // modelled (text serving).
 constexpr double kKimiK25Total = 1026.5e9;
 constexpr double kKimiK25Active = 32e9;  // model card "32B activated"
+// Qwen3 235B-A22B: "235B in total and 22B activated", "234B non-embedding" (HF
+// Qwen/Qwen3-235B-A22B model card). Both rounded to the billion; the card does not say what
+// "activated" counts. Read as every parameter a token touches including the input embedding
+// row (the file gives 22.19B that way; 21.57B by the library's convention, head in and lookup
+// out, -2.0% from "22B").
+constexpr double kQwen3_235bTotal = 235e9;
+constexpr double kQwen3_235bNonEmbedding = 234e9;
+constexpr double kQwen3_235bActive = 22e9;
+// GLM-4.6: "355B total parameters, 32B active" (zai-org model card, as GLM-4.5). Rounded; read as
+// the transformer layers alone, without embedding and output head (the file gives 32.07B that
+// way; 32.85B by the library's convention, +2.7% from "32B"). Total without the MTP layer.
+constexpr double kGlm46Total = 355e9;
+constexpr double kGlm46Active = 32e9;
 constexpr double kOnePercent = 0.01;
 
 }  // namespace scoville::workloads::testing
