@@ -135,6 +135,16 @@ models::HostParams read_host(MapReader r) {
   return h;
 }
 
+// {latency, efficiency}: NVLS and the custom all-reduce kernels.
+template <typename Params>
+Params read_latency_and_efficiency(MapReader r) {
+  Params p;
+  p.latency = r.quantity<Duration>("latency", Range::kNonNegative);
+  p.efficiency = r.number("efficiency", 1e-3, 1.0);
+  r.finish();
+  return p;
+}
+
 // network.collectives (docs/network.md, "Collective latency"). Protocols are named by their NCCL
 // names; each needs its per-step handshake and wire efficiency.
 models::CollectiveLibraryParams read_collectives(MapReader r) {
@@ -166,18 +176,10 @@ models::CollectiveLibraryParams read_collectives(MapReader r) {
     a2a.finish();
   }
   if (auto nvls = r.optional_map("nvls")) {
-    models::NvlsParams n;
-    n.latency = nvls->quantity<Duration>("latency", Range::kNonNegative);
-    n.efficiency = nvls->number("efficiency", 1e-3, 1.0);
-    nvls->finish();
-    c.nvls = n;
+    c.nvls = read_latency_and_efficiency<models::NvlsParams>(*nvls);
   }
   if (auto custom = r.optional_map("custom_all_reduce")) {
-    models::CustomAllReduceParams k;
-    k.latency = custom->quantity<Duration>("latency", Range::kNonNegative);
-    k.efficiency = custom->number("efficiency", 1e-3, 1.0);
-    custom->finish();
-    c.custom_all_reduce = k;
+    c.custom_all_reduce = read_latency_and_efficiency<models::CustomAllReduceParams>(*custom);
   }
   r.finish();
   return c;
