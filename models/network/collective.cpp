@@ -206,6 +206,23 @@ Registry<CollectiveDef> make_registry() {
          return out;
        }},
       {"hierarchical", hierarchical_shape, hierarchical_all_reduce},
+      // Every rank reads the whole buffer of every other rank and reduces locally: one step
+      // (the custom all-reduce kernels of TensorRT-LLM, SGLang and vLLM for small sizes).
+      {"one_shot", needs_two,
+       [](const Communicator& c, Bytes s) { return Schedule{all_pairs(c, s, "one-shot")}; }, true},
+      // NVLink SHARP: each rank's shard is reduced in the switch (multimem.ld_reduce) and
+      // multicast back (multimem.st). Rank i sends S into the switch and receives S/n reduced,
+      // then sends S/n and receives S; NCCL pipelines the two halves so both link directions
+      // stay busy. On the flow model that is two all-pairs steps carrying (n+1)S/(2n) per rank
+      // each: the same bytes per direction in total, a latency per half.
+      {"nvls", needs_two,
+       [=](const Communicator& c, Bytes s) {
+         const double n = n_of(c);
+         const Bytes per_pair = s * ((n + 1) / (2 * n * (n - 1)));
+         return Schedule{all_pairs(c, per_pair, "nvls reduce-scatter (in switch)"),
+                         all_pairs(c, per_pair, "nvls all-gather (multicast)")};
+       },
+       true},
   };
   r.add("all_reduce", [=]() { return all_reduce; });
 

@@ -55,6 +55,10 @@ struct Algorithm {
   // Why the algorithm cannot run on this communicator, or nullopt when it can.
   std::function<std::optional<std::string>(const Communicator&)> not_applicable;
   std::function<Schedule(const Communicator&, Bytes)> expand;
+  // Only offered where the system describes a collective library (network.collectives): NVLS
+  // needs switches that reduce, one-shot is a serving stack's custom kernel. Without a library
+  // the policy leaves them out, so that the hardware-only model is what it was.
+  bool library_only = false;
 };
 
 struct CollectiveDef {

@@ -115,7 +115,7 @@ CollectiveResult NetworkModel::run_collective(const std::string& name, const Com
                                               Bytes size, const std::string& algorithm,
                                               bool use_symmetry) const {
   const CollectiveDef def = collective(name);
-  std::vector<const Algorithm*> candidates;
+  const std::optional<CollectiveLibraryParams>& library = topology_->collective_library();
   if (!algorithm.empty()) {
     const Algorithm* a = def.find(algorithm);
     if (a == nullptr) {
@@ -128,23 +128,55 @@ CollectiveResult NetworkModel::run_collective(const std::string& name, const Com
       throw InputError(SourceLocation{}, "algorithm",
                        name + " algorithm '" + algorithm + "' cannot run here: " + *why);
     }
-    candidates.push_back(a);
+    if (a->library_only && !library) {
+      throw InputError(SourceLocation{}, "algorithm",
+                       name + " algorithm '" + algorithm +
+                           "' needs a collective library in the system file (network.collectives)");
+    }
+  }
+  // Candidates: an algorithm with the library's cost on top (none without a library).
+  struct Candidate {
+    const Algorithm* algorithm;
+    LibraryCandidate library;
+  };
+  std::vector<Candidate> candidates;
+  if (library) {
+    const bool within_domain = comm.domains.size() <= 1;
+    for (const LibraryCandidate& c :
+         library_candidates(*library, name, comm.size(), within_domain, custom_kernels_)) {
+      const Algorithm* a = def.find(c.algorithm);
+      if (a == nullptr || a->not_applicable(comm)) continue;
+      if (!algorithm.empty() && a->name != algorithm) continue;
+      candidates.push_back({a, c});
+    }
+    if (candidates.empty() && !algorithm.empty()) {
+      throw InputError(SourceLocation{}, "algorithm",
+                       name + " algorithm '" + algorithm + "' is not offered here by the " +
+                           "system's collective library (network.collectives)");
+    }
   } else {
     for (const Algorithm& a : def.algorithms) {
-      if (!a.not_applicable(comm)) candidates.push_back(&a);
+      if (!algorithm.empty() ? a.name == algorithm : (!a.library_only && !a.not_applicable(comm)))
+        candidates.push_back({&a, LibraryCandidate{}});
     }
-    if (candidates.empty()) {
-      throw InputError(
-          SourceLocation{}, "chips",
-          "no " + name + " algorithm applies to " + std::to_string(comm.size()) + " ranks");
-    }
+  }
+  if (candidates.empty()) {
+    throw InputError(
+        SourceLocation{}, "chips",
+        "no " + name + " algorithm applies to " + std::to_string(comm.size()) + " ranks");
   }
   CollectiveResult best;
   bool have = false;
-  for (const Algorithm* a : candidates) {
-    const ScheduleResult r = time_schedule(a->expand(comm, size), use_symmetry);
+  for (const Candidate& c : candidates) {
+    const double efficiency = library ? c.library.efficiency : 1.0;
+    ScheduleResult r = time_schedule(c.algorithm->expand(comm, size / efficiency), use_symmetry);
+    const Duration extra = library ? library_overhead(c.library, r.steps) : Duration(0);
+    r.time += extra;
     if (!have || r.time < best.timing.time) {
-      best.algorithm = a->name;
+      best.algorithm = c.algorithm->name;
+      best.protocol = c.library.protocol;
+      best.library_time = extra;
+      best.efficiency = efficiency;
       best.timing = r;
       have = true;
     }

@@ -38,6 +38,13 @@ struct ScheduleResult {
 struct CollectiveResult {
   std::string collective;
   std::string algorithm;
+  // With a collective library (Topology::collective_library): the protocol ("" when the
+  // algorithm has its own), the library's time (launch, per-step handshakes, NVLS or custom
+  // kernel latency) and the protocol's wire efficiency. timing.time = library_time + the wire
+  // time of the algorithm's schedule expanded for size / efficiency bytes.
+  std::string protocol;
+  Duration library_time;
+  double efficiency = 1.0;
   Bytes size;
   int64_t ranks = 0;
   ScheduleResult timing;
@@ -54,11 +61,16 @@ class NetworkModel {
   ScheduleResult time_schedule(const Schedule& schedule, bool use_symmetry = true) const;
 
   // Runs `collective` with `algorithm` (empty: the policy's choice, the fastest applicable
-  // algorithm, ties to the first registered). Throws InputError for an unknown or inapplicable
-  // algorithm.
+  // algorithm, ties to the first registered). With a collective library every (algorithm,
+  // protocol) pair the library offers is a candidate and the policy is NCCL's tuner: the least
+  // predicted time. Throws InputError for an unknown or inapplicable algorithm.
   CollectiveResult run_collective(const std::string& collective, const Communicator& comm,
                                   Bytes size, const std::string& algorithm = "",
                                   bool use_symmetry = true) const;
+
+  // false: leave out the serving stacks' custom all-reduce kernels (one_shot, two-shot direct)
+  // and time NCCL alone, as nccl-tests measures it. Default true: what serving runs.
+  void set_custom_kernels(bool on) { custom_kernels_ = on; }
 
   const Topology& topology() const { return *topology_; }
   const Router& router() const { return router_; }
@@ -69,6 +81,7 @@ class NetworkModel {
 
   const Topology* topology_;
   Router router_;
+  bool custom_kernels_ = true;
 };
 
 }  // namespace scoville::models

@@ -11,10 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "models/network/collective_library.hpp"
 #include "sim/base/units.hpp"
 
 namespace scoville::models {
@@ -73,6 +76,14 @@ class Topology {
 
   // True when the verified automorphisms move endpoint 0 onto every endpoint.
   bool endpoint_transitive() const { return endpoint_transitive_; }
+
+  // The collective library the system's chips run (network.collectives): it travels with the
+  // topology so that every network model of the system (`scoville net`, the serving pricer, the
+  // system engine) times collectives the same way. Absent: wire time alone.
+  const std::optional<CollectiveLibraryParams>& collective_library() const { return library_; }
+  void set_collective_library(std::optional<CollectiveLibraryParams> library) {
+    library_ = std::move(library);
+  }
   const std::vector<std::vector<int32_t>>& automorphism_list() const { return automorphisms_; }
   int32_t link_orbit(int32_t link) const { return link_orbit_[static_cast<size_t>(link)]; }
   int64_t orbit_count() const { return static_cast<int64_t>(orbit_size_.size()); }
@@ -96,6 +107,7 @@ class Topology {
   std::vector<int64_t> orbit_size_;
   bool endpoint_transitive_ = false;
   bool finalized_ = false;
+  std::optional<CollectiveLibraryParams> library_;
 };
 
 }  // namespace scoville::models

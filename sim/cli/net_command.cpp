@@ -28,6 +28,9 @@ extern const char kNetUsage[] =
       --algorithm NAME              ring, tree, direct, recursive_halving_doubling, hierarchical,
                                     ... (default: the fastest applicable, see docs/network.md)
       --chips N                     ranks: the first N chips (default: all)
+      --nccl-only                   leave out the serving stacks' custom all-reduce kernels
+                                    (one_shot, two-shot direct): NCCL alone, as nccl-tests
+                                    measures it (systems with network.collectives)
       --per-pair                    simulate a flow per pair (no symmetric reduction)
       --json                        print the results as JSON instead of a table
       --trace FILE.json             write a Perfetto / Chrome JSON timeline of the collective
@@ -46,6 +49,7 @@ struct NetOptions {
   std::string algorithm;
   int64_t chips = 0;
   bool per_pair = false;
+  bool nccl_only = false;
   bool json = false;
   std::optional<std::string> trace_output;
   std::optional<std::string> trace_window;
@@ -69,6 +73,8 @@ NetOptions parse_net(const std::vector<std::string>& args) {
       if (o.chips < 1) throw UsageError{"--chips: expected at least 1"};
     } else if (a.is("--per-pair")) {
       o.per_pair = true;
+    } else if (a.is("--nccl-only")) {
+      o.nccl_only = true;
     } else if (a.is("--json")) {
       o.json = true;
     } else if (a.is("--trace")) {
@@ -156,7 +162,8 @@ void write_trace(const NetOptions& o, const models::Topology& topology,
   const models::Router router(topology);
   models::Replay replay;
   try {
-    replay = models::replay_schedule(topology, router, algorithm->expand(comm, result.size),
+    replay = models::replay_schedule(topology, router,
+                                     algorithm->expand(comm, result.size / result.efficiency),
                                      trace.max_events_per_thread);
   } catch (const InputError& e) {
     throw on_command_line(e);
@@ -178,7 +185,8 @@ int net_command(const Invocation& invocation, std::ostream& out) {
   const config::SystemConfig system =
       config::load_system(*o.system, config::DataPaths::from_environment());
   const models::Topology topology = config::build_network(system);
-  const models::NetworkModel model(topology);
+  models::NetworkModel model(topology);
+  model.set_custom_kernels(!o.nccl_only);
   std::vector<models::CollectiveResult> results;
   try {
     const models::Communicator comm = models::make_communicator(topology, o.chips);
@@ -201,7 +209,10 @@ int net_command(const Invocation& invocation, std::ostream& out) {
           << ", \"time_s\": " << general(r.timing.time.si())
           << ", \"algbw_GBps\": " << general(r.algbw.si() / 1e9)
           << ", \"busbw_GBps\": " << general(r.busbw.si() / 1e9) << ", \"algorithm\": \""
-          << r.algorithm << "\", \"energy_J\": " << general(r.timing.energy.si())
+          << r.algorithm << "\", \"protocol\": \"" << r.protocol
+          << "\", \"library_s\": " << general(r.library_time.si())
+          << ", \"wire_efficiency\": " << general(r.efficiency)
+          << ", \"energy_J\": " << general(r.timing.energy.si())
           << ", \"steps\": " << r.timing.steps << ", \"flows\": " << r.timing.flows
           << ", \"simulated_flows\": " << r.timing.simulated_flows
           << ", \"symmetric\": " << (r.timing.symmetric ? "true" : "false") << "}";
@@ -209,14 +220,21 @@ int net_command(const Invocation& invocation, std::ostream& out) {
     out << "]}\n";
     return 0;
   }
+  const bool library = topology.collective_library().has_value();
   out << "# scoville net: " << *o.collective << " on " << system.name << " (" << topology.kind()
-      << ", " << topology.endpoints() << " chips), " << ranks << " ranks\n";
-  out << "#" << pad("size(B)", 13) << pad("time(us)", 13) << pad("algbw(GB/s)", 13)
-      << pad("busbw(GB/s)", 13) << "  algorithm\n";
+      << ", " << topology.endpoints() << " chips), " << ranks << " ranks, "
+      << (!library      ? "wire time only (no network.collectives)"
+          : o.nccl_only ? "NCCL library model"
+                        : "NCCL and custom-kernel library model")
+      << "\n";
+  out << "#" << pad("size(B)", 13) << pad("time(us)", 13) << pad("library(us)", 13)
+      << pad("algbw(GB/s)", 13) << pad("busbw(GB/s)", 13) << "  algorithm/protocol\n";
   for (const models::CollectiveResult& r : results) {
     out << pad(fixed(r.size.si(), 0), 14) << pad(fixed(r.timing.time.si() * 1e6, 3), 13)
-        << pad(fixed(r.algbw.si() / 1e9, 2), 13) << pad(fixed(r.busbw.si() / 1e9, 2), 13) << "  "
-        << r.algorithm << (r.timing.symmetric ? " (symmetric)" : "") << "\n";
+        << pad(fixed(r.library_time.si() * 1e6, 3), 13) << pad(fixed(r.algbw.si() / 1e9, 2), 13)
+        << pad(fixed(r.busbw.si() / 1e9, 2), 13) << "  " << r.algorithm
+        << (r.protocol.empty() ? "" : "/" + r.protocol)
+        << (r.timing.symmetric ? " (symmetric)" : "") << "\n";
   }
   return 0;
 }

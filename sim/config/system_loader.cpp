@@ -135,6 +135,56 @@ models::HostParams read_host(MapReader r) {
   return h;
 }
 
+// {latency, efficiency}: NVLS and the custom all-reduce kernels.
+template <typename Params>
+Params read_latency_and_efficiency(MapReader r) {
+  Params p;
+  p.latency = r.quantity<Duration>("latency", Range::kNonNegative);
+  p.efficiency = r.number("efficiency", 1e-3, 1.0);
+  r.finish();
+  return p;
+}
+
+// network.collectives (docs/network.md, "Collective latency"). Protocols are named by their NCCL
+// names; each needs its per-step handshake and wire efficiency.
+models::CollectiveLibraryParams read_collectives(MapReader r) {
+  models::CollectiveLibraryParams c;
+  c.launch = r.quantity<Duration>("launch", Range::kNonNegative);
+  {
+    MapReader protocols = r.map("protocols");
+    for (const std::string& name : protocols.keys()) {
+      if (name != "LL" && name != "LL128" && name != "Simple") {
+        protocols.error(name, "unknown protocol '" + name + "'; known: LL, LL128, Simple");
+        continue;
+      }
+      MapReader p = protocols.map(name);
+      models::ProtocolParams params;
+      params.name = name;
+      params.per_step = p.quantity<Duration>("per_step", Range::kNonNegative);
+      params.efficiency = p.number("efficiency", 1e-3, 1.0);
+      p.finish();
+      c.protocols.push_back(params);
+    }
+    protocols.finish();
+    if (c.protocols.empty())
+      r.error("protocols", "needs at least one protocol (LL, LL128, Simple)");
+  }
+  {
+    MapReader a2a = r.map("all_to_all");
+    c.all_to_all_latency = a2a.quantity<Duration>("latency", Range::kNonNegative);
+    c.per_peer = a2a.quantity<Duration>("per_peer", Range::kNonNegative);
+    a2a.finish();
+  }
+  if (auto nvls = r.optional_map("nvls")) {
+    c.nvls = read_latency_and_efficiency<models::NvlsParams>(*nvls);
+  }
+  if (auto custom = r.optional_map("custom_all_reduce")) {
+    c.custom_all_reduce = read_latency_and_efficiency<models::CustomAllReduceParams>(*custom);
+  }
+  r.finish();
+  return c;
+}
+
 std::vector<std::string> flat_kinds() {
   std::vector<std::string> kinds;
   for (const std::string& k : models::topology_registry().names()) {
@@ -219,6 +269,9 @@ SystemConfig read_system_document(const YAML::Node& root, const std::string& fil
     h.scale_out = std::make_shared<models::TopologySpec>(fabric);
     sys.network = h;
   }
+  if (auto collectives = net.optional_map("collectives")) {
+    sys.collectives = read_collectives(*collectives);
+  }
   net.finish();
   diagnostics.throw_if_any();
   const models::Topology topology = build_network(sys);  // reports unrealisable parameter sets
@@ -263,7 +316,9 @@ const std::string& require_chip(const SystemConfig& system) {
 
 models::Topology build_network(const SystemConfig& system) {
   try {
-    return models::build_topology(system.network);
+    models::Topology topology = models::build_topology(system.network);
+    topology.set_collective_library(system.collectives);
+    return topology;
   } catch (const InputError& e) {
     std::vector<Diagnostic> located;
     const bool hierarchical = system.network.kind == "hierarchical";
@@ -387,6 +442,33 @@ std::string dump_system(const SystemConfig& system) {
     o << YAML::Key << "domains" << YAML::Value << n.domains;
     o << YAML::Key << "rail_optimised" << YAML::Value << n.rail_optimised;
     emit_fields(o, *n.scale_out);
+    o << YAML::EndMap;
+  }
+  if (system.collectives) {
+    const models::CollectiveLibraryParams& c = *system.collectives;
+    o << YAML::Key << "collectives" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "launch" << YAML::Value << si(c.launch.si(), "s");
+    o << YAML::Key << "protocols" << YAML::Value << YAML::BeginMap;
+    for (const models::ProtocolParams& p : c.protocols) {
+      o << YAML::Key << p.name << YAML::Value << YAML::BeginMap;
+      o << YAML::Key << "per_step" << YAML::Value << si(p.per_step.si(), "s");
+      o << YAML::Key << "efficiency" << YAML::Value << p.efficiency << YAML::EndMap;
+    }
+    o << YAML::EndMap;
+    o << YAML::Key << "all_to_all" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "latency" << YAML::Value << si(c.all_to_all_latency.si(), "s");
+    o << YAML::Key << "per_peer" << YAML::Value << si(c.per_peer.si(), "s") << YAML::EndMap;
+    if (c.nvls) {
+      o << YAML::Key << "nvls" << YAML::Value << YAML::BeginMap;
+      o << YAML::Key << "latency" << YAML::Value << si(c.nvls->latency.si(), "s");
+      o << YAML::Key << "efficiency" << YAML::Value << c.nvls->efficiency << YAML::EndMap;
+    }
+    if (c.custom_all_reduce) {
+      o << YAML::Key << "custom_all_reduce" << YAML::Value << YAML::BeginMap;
+      o << YAML::Key << "latency" << YAML::Value << si(c.custom_all_reduce->latency.si(), "s");
+      o << YAML::Key << "efficiency" << YAML::Value << c.custom_all_reduce->efficiency
+        << YAML::EndMap;
+    }
     o << YAML::EndMap;
   }
   o << YAML::EndMap << YAML::EndMap;

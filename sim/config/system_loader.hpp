@@ -1,6 +1,6 @@
 // arch/systems/*.yaml -> SystemConfig:
 //   system: {name, description, aliases, chip, chips, software, host: {...},
-//            network: {local: {...}, scale_out: {...}}}
+//            network: {local: {...}, scale_out: {...}, collectives: {...}}}
 // (schema in docs/systems.md; the network part in docs/network.md). `chip`, `chips`, `host` and
 // `software` are optional so that a network-only file still serves `scoville net`; the system
 // engine requires `chip` (require_chip()).
@@ -30,6 +30,9 @@ struct SystemConfig {
   // validate` maps a row's system to the file whose alias it contains (docs/validation.md).
   std::vector<std::string> aliases;
   models::TopologySpec network;  // hierarchical when the file has a scale_out section
+  // network.collectives: the collective library's cost per call (docs/network.md); absent: the
+  // network's wire time alone (the topology built by build_network carries it).
+  std::optional<models::CollectiveLibraryParams> collectives;
   // The chip every endpoint is: as written, and resolved to a file (a name is looked up beside
   // the system file in ../chips/, then in the data root's arch/chips/). Empty when not given.
   std::string chip;

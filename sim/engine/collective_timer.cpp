@@ -218,29 +218,49 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
     scale = static_cast<double>(members.size()) / static_cast<double>(timed.size());
   }
   models::Schedule merged;
+  Duration library_time;
   if (collective.kind == workloads::CollectiveKind::kSend) {
     // Pipeline hand-over: every rank of this stage to the same position of the next stage.
+    // With a collective library the send pays its call cost and protocol (those of the first
+    // pair, the same for every pair of the stage).
+    Bytes bytes = collective.bytes;
+    out.algorithm = "direct";
+    if (topology_->collective_library()) {
+      const int32_t a = members.front().front();
+      const auto b = static_cast<int32_t>(a + degrees_.tp);
+      models::Communicator pair;
+      pair.ring = {a, b};
+      pair.domains = a / domain == b / domain ? std::vector<std::vector<int32_t>>{{a, b}}
+                                              : std::vector<std::vector<int32_t>>{{a}, {b}};
+      const models::CollectiveResult one =
+          network_.run_collective("send_recv", pair, collective.bytes);
+      library_time = one.library_time;
+      bytes = collective.bytes / one.efficiency;
+      out.algorithm = "direct/" + one.protocol;
+    }
     models::Step step;
     step.label = "pp send";
     for (const auto& g : members) {
       for (int32_t r : g) {
         const int32_t peer = static_cast<int32_t>(r + degrees_.tp);
         if (peer / domain != r / domain) out.scale_out = true;
-        step.transfers.push_back({r, peer, collective.bytes});
+        step.transfers.push_back({r, peer, bytes});
       }
     }
     merged.push_back(step);
-    out.algorithm = "direct";
   } else {
     const std::string name = network_name(collective.kind);
     const Bytes size = network_size(collective);
     // The policy's algorithm for one instance, then that algorithm on every instance at once.
     const models::Communicator first = communicator(members.front());
     const models::CollectiveResult one = network_.run_collective(name, first, size);
-    out.algorithm = one.algorithm;
+    out.algorithm = one.algorithm + (one.protocol.empty() ? "" : "/" + one.protocol);
+    // The protocol's wire bytes: the payload over its efficiency (LL's flags, ...).
+    const Bytes wire = size / one.efficiency;
     if (timed.size() == 1) {
-      models::Schedule only = models::collective(name).find(one.algorithm)->expand(first, size);
+      models::Schedule only = models::collective(name).find(one.algorithm)->expand(first, wire);
       out.time = one.timing.time;
+      out.library_time = one.library_time;
       out.energy = one.timing.energy * scale;
       out.bytes = schedule_bytes(only) * scale;
       out.schedule = std::make_shared<const models::Schedule>(std::move(only));
@@ -250,8 +270,9 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
     // algorithm before its first use; AddressSanitizer caught it on several instances).
     const models::CollectiveDef def = models::collective(name);
     const models::Algorithm* algorithm = def.find(one.algorithm);
+    library_time = one.library_time;
     for (const auto& g : timed) {
-      const models::Schedule s = algorithm->expand(communicator(g), size);
+      const models::Schedule s = algorithm->expand(communicator(g), wire);
       for (size_t i = 0; i < s.size(); ++i) {
         const models::Step e = explicit_step(s[i]);
         if (i >= merged.size()) {
@@ -264,7 +285,8 @@ CollectiveTiming CollectiveTimer::run(const workloads::Collective& collective, i
     }
   }
   const models::ScheduleResult r = network_.time_schedule(merged);
-  out.time = r.time;
+  out.time = r.time + library_time;  // the library's launch and handshakes, once per call
+  out.library_time = library_time;
   out.energy = r.energy * scale;
   out.bytes = schedule_bytes(merged) * scale;
   out.schedule = std::make_shared<const models::Schedule>(std::move(merged));

@@ -19,6 +19,9 @@ namespace scoville::engine {
 
 struct CollectiveTiming {
   Duration time;
+  // Of `time`, the collective library's launch and handshakes (models/network/
+  // collective_library.hpp); the rest is the schedule's wire time.
+  Duration library_time;
   Energy energy;           // every instance of the group together
   Bytes bytes;             // sent over the network by every instance together
   bool scale_out = false;  // some group spans more than one local domain

@@ -529,7 +529,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
         if (node.kind == workloads::TraceNodeKind::kCompute) {
           const Duration d = run.op_time[op];
           if (timeline_ != nullptr) {
-            walk.push_back({role.stage, node.op.name, false, cursor, d, nullptr});
+            walk.push_back({role.stage, node.op.name, false, cursor, d, nullptr, Duration(0)});
             cursor += d;
           }
           (run.op_bound[op] == stats::Bound::kHbm ? t.hbm : t.compute) += d;
@@ -539,7 +539,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
         }
         const CollectiveTiming c = timer_->time(node.collective, role.stage);
         if (timeline_ != nullptr && c.time.si() > 0) {
-          walk.push_back({role.stage, node.name, true, cursor, c.time, c.schedule});
+          walk.push_back({role.stage, node.name, true, cursor, c.time, c.schedule, c.library_time});
           cursor += c.time;
         }
         (c.scale_out ? t.scale_out : t.local) += c.time;
@@ -557,13 +557,13 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
       if (timeline_ != nullptr) {
         Duration network;
         for (const auto& [name, c] : role_kv.network) {
-          walk.push_back({role.stage, name, true, cursor, c.time, c.schedule});
+          walk.push_back({role.stage, name, true, cursor, c.time, c.schedule, c.library_time});
           cursor += c.time;
           network += c.time;
         }
         if (role_kv.time > network) {
-          walk.push_back(
-              {role.stage, "KV host reads", false, cursor, role_kv.time - network, nullptr});
+          walk.push_back({role.stage, "KV host reads", false, cursor, role_kv.time - network,
+                          nullptr, Duration(0)});
         }
       }
       if (setup_.options.overlap == Overlap::kTwoBatch) {

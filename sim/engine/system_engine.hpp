@@ -105,6 +105,9 @@ struct TimelineSpan {
   Duration start;  // from the iteration's start
   Duration duration;
   std::shared_ptr<const models::Schedule> schedule;  // network spans: the flows timed
+  // Network spans: the collective library's share of `duration` (launch, handshakes), drawn
+  // before the replayed flows.
+  Duration library;
 };
 
 struct SystemSetup {

@@ -32,6 +32,7 @@ struct Placed {
   Duration duration;
   const models::Replay* replay = nullptr;
   double scale = 1.0;  // replay time -> timeline time (the replay ends with the span)
+  Duration lead;       // the collective library's launch and handshakes, before the flows
 };
 
 }  // namespace
@@ -119,8 +120,10 @@ std::string render_system_trace(const models::Topology& topology, const engine::
       }
       const models::Replay& replay = found->second;
       flow_budget -= static_cast<int64_t>(replay.flows.size());
-      const double scale = replay.end.si() > 0 ? span.duration.si() / replay.end.si() : 1.0;
-      placed.push_back(Placed{span.name, at, span.duration, &replay, scale});
+      // The library's launch and handshakes first, then the flows (stretched to the rest).
+      const Duration wire = span.duration - span.library;
+      const double scale = replay.end.si() > 0 ? wire.si() / replay.end.si() : 1.0;
+      placed.push_back(Placed{span.name, at, span.duration, &replay, scale, span.library});
     }
   }
   events.name_thread(kPoolPid, kIterationThread, "iterations");
@@ -157,7 +160,7 @@ std::string render_system_trace(const models::Topology& topology, const engine::
   int64_t flow_id = 0;
   for (size_t k = 0; k < placed.size(); ++k) {
     const Placed& p = placed[k];
-    auto at = [&](Duration t) { return p.start + t * p.scale; };
+    auto at = [&](Duration t) { return p.start + p.lead + t * p.scale; };
     std::vector<bool> in_span(static_cast<size_t>(chips), false);
     for (const models::FlowRecord& f : p.replay->flows) {
       in_span[static_cast<size_t>(f.src)] = in_span[static_cast<size_t>(f.dst)] = true;
@@ -170,7 +173,7 @@ std::string render_system_trace(const models::Topology& topology, const engine::
       if (!in_span[static_cast<size_t>(c)] || !keep[static_cast<size_t>(c)]) continue;
       takes_part[static_cast<size_t>(c)] = true;
       events.slice(chip_pid(c), kCollectiveThread, p.name, "network", p.start, p.duration,
-                   arg("replay_scale", p.scale));
+                   arg("replay_scale", p.scale) + "," + arg("library_s", p.lead.si()));
     }
     for (const models::FlowRecord& f : p.replay->flows) {
       if (!keep[static_cast<size_t>(f.src)] || !keep[static_cast<size_t>(f.dst)]) continue;

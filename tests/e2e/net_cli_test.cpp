@@ -45,12 +45,48 @@ TEST_CASE("cli: net ring all-reduce on NVL72 equals the alpha-beta closed form",
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   for (size_t i = 0; i < 2; ++i) {
+    // The wire part: the closed form over the protocol's wire bytes (S / efficiency); the
+    // collective library adds its launch and per-step handshakes on top (library_s).
     const double S = json_number(r.output, "bytes", i);
-    const double expected = 2 * (n - 1) * (alpha + S / n / B);
-    CHECK(json_number(r.output, "time_s", i) == Approx(expected).epsilon(0.01));
+    const double efficiency = json_number(r.output, "wire_efficiency", i);
+    const double wire = 2 * (n - 1) * (alpha + S / efficiency / n / B);
+    const double time = json_number(r.output, "time_s", i);
+    CHECK(time - json_number(r.output, "library_s", i) == Approx(wire).epsilon(0.01));
     CHECK(json_number(r.output, "busbw_GBps", i) ==
-          Approx(S / expected * 2 * (n - 1) / n / 1e9).epsilon(0.01));
+          Approx(S / time * 2 * (n - 1) / n / 1e9).epsilon(0.01));
   }
+}
+
+TEST_CASE("cli: net prices an 8-byte all-reduce with the collective library, not the wire alone",
+          "[cli][network]") {
+  // The idealised wire model gave about 1.1 us here (docs/network.md); NCCL measures 15-20 us.
+  // Expected: the system file's launch + the ring's 14 steps x (LL handshake + hop) + the wire.
+  const scoville::config::SystemConfig sys =
+      scoville::config::parse_system(source_dir() + "/arch/systems/h200-hgx8.yaml");
+  REQUIRE(sys.collectives.has_value());
+  const auto& s = sys.network;
+  const double alpha = (2 * s.link.latency + s.switch_params->latency).si();
+  const double B = std::min(s.link.bandwidth(), s.switch_params->port_bandwidth).si();
+  const scoville::models::ProtocolParams* ll = nullptr;
+  for (const auto& p : sys.collectives->protocols) {
+    if (p.name == "LL") ll = &p;
+  }
+  REQUIRE(ll != nullptr);
+  const double steps = 14;
+  const double expected = sys.collectives->launch.si() + steps * (ll->per_step.si() + alpha) +
+                          steps * 8.0 / 8.0 / (B * ll->efficiency);
+  const auto r =
+      run_scoville("net --system h200-hgx8 --collective all_reduce --bytes 8B --nccl-only --json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(json_number(r.output, "time_s", 0) == Approx(expected).epsilon(1e-6));
+  CHECK(json_number(r.output, "time_s", 0) > 10e-6);
+  CHECK_THAT(r.output, Catch::Contains("\"algorithm\": \"ring\", \"protocol\": \"LL\""));
+  // The table names the choice.
+  const auto table =
+      run_scoville("net --system h200-hgx8 --collective all_reduce --bytes 8B,64MiB --nccl-only");
+  CHECK_THAT(table.output, Catch::Contains("ring/LL"));
+  CHECK_THAT(table.output, Catch::Contains("nvls"));
 }
 
 TEST_CASE("cli: net all-to-all over 2,048 chips uses the symmetric reduction", "[cli][network]") {

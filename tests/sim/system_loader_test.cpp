@@ -155,3 +155,38 @@ TEST_CASE("a system without a chip cannot run iterations", "[system]") {
   CHECK_THROWS_AS(require_chip(s), InputError);
   CHECK(s.chips == 16);
 }
+
+TEST_CASE("network.collectives reads the collective library onto the topology", "[system]") {
+  const std::string library = R"(    collectives:
+      launch: 10 us
+      protocols:
+        LL: {per_step: 0.1 us, efficiency: 0.3}
+        Simple: {per_step: 3 us, efficiency: 0.8}
+      all_to_all: {latency: 8 us, per_peer: 0.3 us}
+      nvls: {latency: 18 us, efficiency: 0.85}
+)";
+  const std::string text = std::string(kSmall) + library;
+  const SystemConfig sys = parse_system_string(text, "lib.yaml");
+  REQUIRE(sys.collectives.has_value());
+  CHECK(sys.collectives->launch == microseconds(10));
+  REQUIRE(sys.collectives->protocols.size() == 2);
+  CHECK(sys.collectives->protocols[1].name == "Simple");
+  CHECK(sys.collectives->protocols[1].efficiency == Approx(0.8));
+  CHECK(sys.collectives->nvls.has_value());
+  CHECK_FALSE(sys.collectives->custom_all_reduce.has_value());
+  CHECK(build_network(sys).collective_library().has_value());
+  // `scoville config dump` shows it.
+  const std::string dump = dump_system(sys);
+  CHECK_THAT(dump, Catch::Contains("collectives"));
+  CHECK_THAT(dump, Catch::Contains("nvls"));
+  // Without the section: the wire alone.
+  CHECK_FALSE(build_network(parse_system_string(kSmall, "small.yaml")).collective_library());
+  // A protocol NCCL does not have, and a missing field, are located errors.
+  std::string bad = text;
+  bad.replace(bad.find("LL:"), 3, "XL:");
+  CHECK_THAT(first_error(bad), Catch::Contains("unknown protocol 'XL'"));
+  std::string missing = text;
+  const std::string field = ", per_peer: 0.3 us";
+  missing.replace(missing.find(field), field.size(), "");
+  CHECK_THAT(first_error(missing), Catch::Contains("per_peer"));
+}
