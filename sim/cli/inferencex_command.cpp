@@ -440,6 +440,11 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
         traced = true;
       }
       fill_point_stats(point);
+      // The per-token gaps made the ITL metrics (computed above) and nothing after them reads
+      // them: kept for every point of a search they were most of its memory (8 KB a request).
+      for (serving::RequestRecord& r : point.result.trace.records) {
+        std::vector<Duration>().swap(r.itl);
+      }
       points.push_back(std::move(point));
       progress.step(label + " N=" + std::to_string(n));
     }
