@@ -128,6 +128,11 @@ struct RooflineCostModel::Impl {
   double hbm_bw = 0;
 
   mutable std::unordered_map<std::string, int32_t> key_ids;
+  // The model with one main layer per class (dense before MoE, as the model has them) and its
+  // MTP layers, and how many of the model's layers each of its layers stands for; nullopt when
+  // layers are not collapsed or the classes cannot be laid out so (reduced_model()).
+  std::optional<workloads::ModelConfig> reduced;
+  std::vector<int32_t> reduced_layers;
   // Op-cost model answers by the content of a fused op's parts (price_fused).
   static constexpr size_t kMaxFusedPrices = size_t{1} << 16;
   // A fused op: its parts as (content id, share).
@@ -214,9 +219,12 @@ struct RooflineCostModel::Impl {
 
   // Which place serves what share of a role's attention KV reads at this group's context: the
   // system engine's split (models::kv_read_shares), so the two levels place KV alike.
+  // `classes`: the trace's layers (LayerClasses), each class's first layer counted for them all.
+  using LayerClasses = std::unordered_map<int, std::pair<int, int32_t>>;
   models::KvReadShares kv_shares(const workloads::ChipRole& role,
                                  const workloads::PoolMapping& mapping,
-                                 const workloads::IterationShape& shape) const {
+                                 const workloads::IterationShape& shape,
+                                 const LayerClasses& classes) const {
     if (options.kv_placement == "local" || options.kv_placement == "disaggregated") return {};
     models::KvPlacementContext ctx;
     ctx.owner = role.ranks.front();
@@ -226,7 +234,13 @@ struct RooflineCostModel::Impl {
     ctx.sram_window_tokens = options.sram_window_tokens;
     double per_token = 0;
     for (const workloads::TraceNode& node : role.trace.nodes) {
-      if (node.kind == workloads::TraceNodeKind::kCompute) per_token += node.op.kv_write_bytes.si();
+      if (node.kind != workloads::TraceNodeKind::kCompute) continue;
+      double layers = 1;
+      if (node.layer >= 0) {
+        const auto& [rep, count] = classes.at(node.layer);
+        layers = rep == node.layer ? d(count) : 0.0;  // the others are counted by their first
+      }
+      per_token += node.op.kv_write_bytes.si() * layers;
     }
     per_token /= d(std::max<int64_t>(1, shape.new_tokens));
     return models::kv_read_shares(*placement, ctx, mapping.degrees.tp, shape.context,
@@ -298,14 +312,15 @@ struct RooflineCostModel::Impl {
   // dividing the mapping's that the group's sequences can fill (idle attention groups do not
   // exist; their weights are counted by the larger groups of a mixed batch).
   workloads::MappedIteration map_group(const workloads::PoolMapping& mapping,
-                                       const workloads::IterationShape& shape) const {
+                                       const workloads::IterationShape& shape,
+                                       const workloads::ModelConfig& mapped_model) const {
     workloads::PoolMapping m = mapping;
     if (shape.batch < m.degrees.attn_dp) {
       int64_t a = std::min(m.degrees.attn_dp, shape.batch);
       while (mapping.degrees.attn_dp % a != 0) --a;
       m.degrees.attn_dp = a;
     }
-    return workloads::map_iteration(model, shape, m);
+    return workloads::map_iteration(mapped_model, shape, m);
   }
 
   ComputeRec price_op(const workloads::Op& op, int32_t key) const {
@@ -336,7 +351,6 @@ struct RooflineCostModel::Impl {
   // same node names in the same order: under the expected routing the pricer maps with, their
   // ops are equal, so the first stands for all. The kind comes from the model, not from the
   // ops, so every group of a batch classes the layers alike (their ops fuse key by key).
-  using LayerClasses = std::unordered_map<int, std::pair<int, int32_t>>;
   LayerClasses layer_classes(const workloads::ChipTrace& trace, bool collapse) const {
     std::map<int, std::string> names;  // layer -> its nodes' names and kinds, in order
     for (const workloads::TraceNode& node : trace.nodes) {
@@ -369,11 +383,15 @@ struct RooflineCostModel::Impl {
   GroupOps build_group(int pool, const GroupKey& g, bool collapse) const {
     const workloads::PoolMapping& pool_mapping = pools[static_cast<size_t>(pool)];
     const workloads::IterationShape shape{g.phase, g.count * g.ranks, g.new_tokens, g.context};
-    const workloads::MappedIteration mapped = map_group(pool_mapping, shape);
+    // One layer per class (`reduced`): the trace of a few layers instead of all of them, which
+    // was most of the pricer's time on searches (each new group maps a whole iteration).
+    const bool small = collapse && reduced && pool_mapping.degrees.pp == 1;
+    const workloads::ModelConfig& mapped_model = small ? *reduced : model;
+    const workloads::MappedIteration mapped = map_group(pool_mapping, shape, mapped_model);
     const double copies = d(g.ranks);
     const auto spans = [&](const workloads::TraceNode& node) {
-      return g.ranks > 1 &&
-             workloads::spans_attention_groups(model, pool_mapping.degrees, node.name, node.layer);
+      return g.ranks > 1 && workloads::spans_attention_groups(mapped_model, pool_mapping.degrees,
+                                                              node.name, node.layer);
     };
     const int64_t pp = mapped.mapping.degrees.pp;
     GroupOps out(static_cast<size_t>(pp));
@@ -391,8 +409,15 @@ struct RooflineCostModel::Impl {
       const workloads::StageLayers layers = workloads::stage_layers(model, pp, s);
       stage.layers = layers.last - layers.first;
       if (role == nullptr) continue;
-      const models::KvReadShares kv = kv_shares(*role, mapped.mapping, shape);
-      const LayerClasses classes = layer_classes(role->trace, collapse);
+      LayerClasses classes;
+      if (small) {
+        for (size_t l = 0; l < reduced_layers.size(); ++l) {
+          classes.emplace(static_cast<int>(l), std::make_pair(static_cast<int>(l), reduced_layers[l]));
+        }
+      } else {
+        classes = layer_classes(role->trace, collapse);
+      }
+      const models::KvReadShares kv = kv_shares(*role, mapped.mapping, shape, classes);
       for (const workloads::TraceNode& node : role->trace.nodes) {
         int32_t same = 1;  // the layers this node stands for
         if (node.layer >= 0) {
@@ -872,6 +897,42 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
   }
   if (m.options.kv_block_tokens < 1) {
     throw InputError(SourceLocation{"<roofline>", 0, 0}, "kv_block_tokens", "expected at least 1");
+  }
+  if (m.options.collapse_layers) {
+    // One main layer per (dense or MoE, attention kind) class, in the model's order (its dense
+    // layers come first), and the MTP layers, which attend like the last main layer: kept only
+    // when the last class laid out is the last main layer's.
+    const workloads::ModelConfig& full = m.model;
+    std::vector<std::pair<bool, workloads::LayerAttention>> kinds;
+    std::vector<int32_t> counts;
+    for (int l = 0; l < full.layers(); ++l) {
+      const std::pair<bool, workloads::LayerAttention> kind{full.layer_is_moe(l),
+                                                             full.layer_attention(l)};
+      const auto at = std::find(kinds.begin(), kinds.end(), kind);
+      if (at == kinds.end()) {
+        kinds.push_back(kind);
+        counts.push_back(1);
+      } else {
+        ++counts[static_cast<size_t>(at - kinds.begin())];
+      }
+    }
+    const auto last = std::make_pair(full.layer_is_moe(static_cast<int>(full.layers() - 1)),
+                                     full.layer_attention(static_cast<int>(full.layers() - 1)));
+    if (full.mtp_layers() == 0 || kinds.back() == last) {
+      workloads::FfnConfig ffn = full.ffn();
+      std::vector<workloads::LayerAttention> attention;
+      int64_t dense = 0;
+      for (const auto& [moe, kind] : kinds) {
+        attention.push_back(kind);
+        dense += moe ? 0 : 1;
+      }
+      if (ffn.type == workloads::FfnType::kMoe) ffn.first_dense_layers = dense;
+      m.reduced.emplace(full.name(), static_cast<int64_t>(kinds.size()), full.hidden_size(),
+                        full.vocab_size(), full.tied_embeddings(), full.max_context(),
+                        full.attention(), ffn, full.precision(), attention, full.mtp_layers());
+      m.reduced_layers = counts;
+      for (int64_t i = 0; i < full.mtp_layers(); ++i) m.reduced_layers.push_back(1);
+    }
   }
   m.group_cache.resize(m.pools.size());
   const std::vector<int64_t> first_chips = workloads::pool_first_chips(m.pools);
