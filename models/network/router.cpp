@@ -39,8 +39,8 @@ const std::vector<int64_t>& Router::distances_to(int32_t dst) const {
 }
 
 const Route& Router::route(int32_t src, int32_t dst) const {
-  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(src)) << 32) |
-                       static_cast<uint32_t>(dst);
+  const uint64_t key =
+      (static_cast<uint64_t>(static_cast<uint32_t>(src)) << 32) | static_cast<uint32_t>(dst);
   auto it = routes_.find(key);
   if (it != routes_.end()) return it->second;
   if (routes_.size() >= kMaxRoutes) routes_.clear();

@@ -130,7 +130,7 @@ struct RooflineCostModel::Impl {
   mutable std::unordered_map<std::string, int32_t> key_ids;
   // The model with one main layer per class (dense before MoE, as the model has them) and its
   // MTP layers, and how many of the model's layers each of its layers stands for; nullopt when
-  // layers are not collapsed or the classes cannot be laid out so (reduced_model()).
+  // layers are not collapsed or the classes cannot be laid out so (built in the constructor).
   std::optional<workloads::ModelConfig> reduced;
   std::vector<int32_t> reduced_layers;
   // Op-cost model answers by the content of a fused op's parts (price_fused).
@@ -209,8 +209,7 @@ struct RooflineCostModel::Impl {
     models::Communicator comm;
     std::vector<double> time;  // by k - kMinLog2; NaN: not yet run
   };
-  mutable std::map<std::tuple<std::string, int64_t, int64_t>, CollectiveSamples>
-      collective_samples;
+  mutable std::map<std::tuple<std::string, int64_t, int64_t>, CollectiveSamples> collective_samples;
   // KV handoff samples by (prefill first, count, decode first, count), at the same sizes, each
   // run when first needed (NaN until then).
   mutable std::map<std::array<int64_t, 4>, std::vector<double>> handoff_samples;
@@ -366,9 +365,9 @@ struct RooflineCostModel::Impl {
     }
     std::map<std::tuple<bool, int, bool, std::string>, int> first;
     for (auto& [layer, sequence] : names) {
-      const auto kind = std::make_tuple(model.layer_is_moe(layer),
-                                        static_cast<int>(model.layer_attention(layer)),
-                                        layer >= model.layers(), std::move(sequence));
+      const auto kind =
+          std::make_tuple(model.layer_is_moe(layer), static_cast<int>(model.layer_attention(layer)),
+                          layer >= model.layers(), std::move(sequence));
       const int rep = first.emplace(kind, layer).first->second;
       out.emplace(layer, std::make_pair(rep, 0));
       ++out.at(rep).second;
@@ -412,7 +411,8 @@ struct RooflineCostModel::Impl {
       LayerClasses classes;
       if (small) {
         for (size_t l = 0; l < reduced_layers.size(); ++l) {
-          classes.emplace(static_cast<int>(l), std::make_pair(static_cast<int>(l), reduced_layers[l]));
+          classes.emplace(static_cast<int>(l),
+                          std::make_pair(static_cast<int>(l), reduced_layers[l]));
         }
       } else {
         classes = layer_classes(role->trace, collapse);
@@ -499,9 +499,9 @@ struct RooflineCostModel::Impl {
         throw InputError(SourceLocation{"<system>", 0, 0}, "network",
                          "a mapping with collectives needs a network");
       }
-      CollectiveSamples samples{name, models::make_communicator(*topology, ranks, first),
-                                std::vector<double>(kMaxLog2 - kMinLog2 + 1,
-                                                    std::numeric_limits<double>::quiet_NaN())};
+      CollectiveSamples samples{
+          name, models::make_communicator(*topology, ranks, first),
+          std::vector<double>(kMaxLog2 - kMinLog2 + 1, std::numeric_limits<double>::quiet_NaN())};
       it = collective_samples.emplace(key, std::move(samples)).first;
     }
     CollectiveSamples& samples = it->second;
@@ -553,9 +553,9 @@ struct RooflineCostModel::Impl {
   // attention-DP ranks: megabytes per iteration).
   struct StageScratch {
     std::vector<int32_t> compute_index, collective_index;  // by key id
-    std::vector<int32_t> order, corder;                     // key ids, first appearance
+    std::vector<int32_t> order, corder;                    // key ids, first appearance
     std::vector<int32_t> layers, clayers;  // by dense index: the layers each key stands for
-    std::vector<Acc> acc;                                    // by (dense index, slot)
+    std::vector<Acc> acc;                  // by (dense index, slot)
     std::vector<CAcc> cacc;
     // Leaves every index -1 again (also when pricing throws: the scratch outlives the call).
     struct Reset {
@@ -907,7 +907,7 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
     std::vector<int32_t> counts;
     for (int l = 0; l < full.layers(); ++l) {
       const std::pair<bool, workloads::LayerAttention> kind{full.layer_is_moe(l),
-                                                             full.layer_attention(l)};
+                                                            full.layer_attention(l)};
       const auto at = std::find(kinds.begin(), kinds.end(), kind);
       if (at == kinds.end()) {
         kinds.push_back(kind);

@@ -620,17 +620,16 @@ TEST_CASE("roofline: layers of one kind priced once cost what every layer priced
   staged.chips = 8;
   staged.degrees.pp = 2;
   const std::vector<Case> cases = {
-      {"gpt-oss-120b", pool(8, 8), "local"},    {"gpt-oss-120b", pool(8, 8, 8), "local"},
-      {"gpt-oss-120b", staged, "local"},        {"deepseek-r1-mtp", pool(8, 8, 8), "local"},
+      {"gpt-oss-120b", pool(8, 8), "local"}, {"gpt-oss-120b", pool(8, 8, 8), "local"},
+      {"gpt-oss-120b", staged, "local"},     {"deepseek-r1-mtp", pool(8, 8, 8), "local"},
       {"llama-3.1-70b", pool(4), "striped"},
   };
   IterationBatch mixed = decode_batch({300, 5000, 9000, 130000, 140000, 200});
   mixed.sequences.push_back({SequencePhase::kPrefill, 2048, 0, 2048});
   mixed.sequences.push_back({SequencePhase::kPrefill, 512, 9000, 9512});
   for (const Case& c : cases) {
-    workloads::ModelConfig m = c.model == "deepseek-r1-mtp"
-                                   ? model("deepseek-r1").with_mtp_layers(1)
-                                   : model(c.model);
+    workloads::ModelConfig m =
+        c.model == "deepseek-r1-mtp" ? model("deepseek-r1").with_mtp_layers(1) : model(c.model);
     for (bool seam : {false, true}) {
       RooflineOptions exact = options(false, 6, true);
       exact.kv_placement = c.placement;
