@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""The Jalapeño study's pure parts (tools/scoville/jalapeno): the published figures and their
+check, and the cost-per-token model, on made-up inputs whose answers are known by hand.
+usage: jalapeno_parts_test.py SCOVILLE SOURCE_DIR WORKDIR (only SOURCE_DIR is used)
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(sys.argv[2], "tools"))
+from scoville.jalapeno import cost, published  # noqa: E402
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def close(a, b, rel=1e-12):
+    return abs(a - b) <= rel * max(abs(a), abs(b))
+
+
+WORKLOADS = [
+    {"key": "gptoss", "label": "GPT-OSS 120B", "gpu": "gb200-nvl72", "gpu_label": "GB200"},
+    {"key": "dsr1", "label": "DeepSeek R1", "gpu": "gb300-nvl72", "gpu_label": "GB300"},
+    {"key": "kimi", "label": "Kimi K2.5", "gpu": "gb300-nvl72", "gpu_label": "GB300"},
+]
+
+# --- published figures
+check(close(published.implied_jalapeno_tok_s_per_chip("gptoss"), 1.9 * 44960 * 0.7),
+      "implied GPT-OSS per-chip peak")
+check(close(published.published_gpu_tok_s_per_chip("kimi", "gb300-nvl72"), 11862 * 1.4),
+      "Kimi GB300 per GPU (16,607 published)")
+summary = {"gptoss": {"kw_tdp": 1.9 * 1.14, "lat_best": 1.7 * 0.86},  # +14 % holds, -14 % holds
+           "dsr1": {"kw_tdp": 1.7 * 1.16, "lat_best": 3.6},  # +16 % fails
+           "kimi": {"kw_tdp": float("nan"), "lat_best": 3.4}}  # no result
+implied = published.implied_jalapeno_tok_s_per_chip
+peaks = {("gptoss", "jalapeno-128"): implied("gptoss") * 1.19,  # holds at +-20 %
+         ("dsr1", "jalapeno-128"): implied("dsr1") * 0.79,  # fails
+         ("gptoss", "gb200-nvl72"): 44960 * 1.2 * 0.9,  # -10 %: holds at +-15 %
+         ("dsr1", "gb300-nvl72"): 11781 * 1.4 * 1.2}  # +20 %: fails
+rows = published.check_published(WORKLOADS, summary, peaks, {"gptoss": 1400 * 1.25},
+                                 {"dsr1": 700.0}, 550.0)
+by = {r["figure"]: r for r in rows}
+check(len(rows) == 6 + 3 + 1 + 1 + 1 + 3, f"{len(rows)} rows")
+
+
+def verdict_of(prefix):
+    found = [r for name, r in by.items() if name.startswith(prefix)]
+    check(len(found) == 1, f"one row for {prefix!r}: {len(found)}")
+    return published.verdict(found[0]) if found else None
+
+
+check(verdict_of("GPT-OSS 120B: tok/s per kW") == "holds", "+14 % ratio holds")
+check(verdict_of("GPT-OSS 120B: end-to-end") == "holds", "-14 % ratio holds")
+check(verdict_of("DeepSeek R1: tok/s per kW") == "fails", "+16 % ratio fails")
+check(verdict_of("Kimi K2.5: tok/s per kW") == "no result", "NaN ratio has no result")
+check(verdict_of("GPT-OSS 120B: Jalapeño peak") == "holds", "+19 % absolute holds")
+check(verdict_of("DeepSeek R1: Jalapeño peak") == "fails", "-21 % absolute fails")
+check(verdict_of("Kimi K2.5: Jalapeño peak") == "no result", "missing peak")
+check(verdict_of("GPT-OSS 120B: Jalapeño interactivity") == "fails", "+25 % interactivity")
+check(verdict_of("DeepSeek R1: Jalapeño, one request") == "fails", "700 is not more than 700")
+check(verdict_of("Jalapeño package power") == "holds", "550 W is at most 550 W")
+check(verdict_of("GPT-OSS 120B: GB200 peak") == "holds", "GPU comparator -10 %")
+check(verdict_of("DeepSeek R1: GB300 peak") == "fails", "GPU comparator +20 %")
+lines = published.markdown_lines(rows)
+check(len([x for x in lines if x.startswith("| ")]) == len(rows) + 1, "table rows")
+check(any("7 of 12 published figures hold" in x for x in lines),
+      f"summary line: {[x for x in lines if 'published figures' in x]}")
+
+# --- cost per token
+check(close(cost.usd_per_mtok(3.6, 1e6 / 3600.0 * 1000), 3.6 / 1000), "$/Mtok formula")
+gpu, jal, g = "gb200-nvl72", 60000.0, 50000.0
+be = cost.break_even_chip_hour_usd(gpu, jal, g)
+check(close(cost.usd_per_mtok(be, jal), cost.usd_per_mtok(2.21, g)), "break-even chip-hour")
+# At the break-even capital, Jalapeño's built-up cost per token equals the GPU's.
+fraction = cost.break_even_capital_usd(gpu, jal, g) / cost.implied_gpu_capital_usd(gpu)
+check(close(cost.jalapeno_usd_per_mtok(fraction, gpu, jal), cost.usd_per_mtok(2.21, g), 1e-9),
+      "break-even capital gives equal $/Mtok")
+# The implied GPU capital pays back InferenceX's TCO with its power.
+cap = cost.implied_gpu_capital_usd(gpu)
+check(close(cost.chip_hour_usd(cap, 2.10), 2.21, 1e-12), "GPU capital + power = TCO")
+check(cost.jalapeno_usd_per_mtok(0.25, gpu, jal) < cost.jalapeno_usd_per_mtok(0.5, gpu, jal),
+      "less capital, less cost")
+lines = cost.markdown_lines([("GPT-OSS 120B", gpu, "GB200", jal, g)])
+check(sum(1 for x in lines if x.startswith("| GPT-OSS 120B |")) == 1, "cost row")
+check(sum(1 for x in lines if x.startswith("| electricity") or x.startswith("| lifetime")
+          or x.startswith("| Jalapeño all-in")) == 3, "assumption sweep rows")
+check(all(not math.isnan(v) for v in (be, cap)), "finite")
+
+if failures:
+    print("FAILED:\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print("jalapeno parts: all checks passed")
