@@ -3,10 +3,36 @@
 #include <charconv>
 #include <utility>
 
+#include "sim/cli/command_table.hpp"
+#include "sim/cli/suggest.hpp"
+
 namespace scoville::cli {
 
+namespace {
+
+// "--flag=value" is read as "--flag value". Only a long flag's first '=' splits, and only when
+// the part before it is a flag name, so values such as "chip.tiles.count=64" pass untouched.
+std::vector<std::string> split_flag_values(std::vector<std::string> args) {
+  std::vector<std::string> out;
+  out.reserve(args.size());
+  for (std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    const bool long_flag = arg.size() > 3 && arg.compare(0, 2, "--") == 0 && arg[2] != '-';
+    if (long_flag && eq != std::string::npos && eq > 2 &&
+        arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-", 2) == eq) {
+      out.push_back(arg.substr(0, eq));
+      out.push_back(arg.substr(eq + 1));
+    } else {
+      out.push_back(std::move(arg));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 ArgReader::ArgReader(std::string command, std::vector<std::string> args)
-    : command_(std::move(command)), args_(std::move(args)) {}
+    : command_(std::move(command)), args_(split_flag_values(std::move(args))) {}
 
 bool ArgReader::next() {
   if (started_) ++index_;
@@ -40,7 +66,19 @@ std::vector<long long> ArgReader::count_list() {
 }
 
 void ArgReader::unknown() const {
-  throw UsageError{"unknown option '" + current() + "' for '" + command_ + "'"};
+  std::string message = "unknown option '" + current() + "' for '" + command_ + "'";
+  // The command's own usage text lists its flags: suggest the nearest of them.
+  const std::string prefix = "scoville ";
+  std::string name =
+      command_.compare(0, prefix.size(), prefix) == 0 ? command_.substr(prefix.size()) : command_;
+  name = name.substr(0, name.find(' '));  // "config check" is documented under "config"
+  const std::string own_usage = name.empty() ? std::string() : usage(name);
+  if (is_flag() && own_usage != usage()) {
+    if (const auto guess = nearest(current(), flags_in(own_usage))) {
+      message += "; did you mean '" + *guess + "'?";
+    }
+  }
+  throw UsageError{message};
 }
 
 long long parse_count(const std::string& flag, const std::string& value) {

@@ -1,6 +1,7 @@
 #include "sim/cli/command_table.hpp"
 
 #include "sim/cli/arg_reader.hpp"
+#include "sim/cli/suggest.hpp"
 #include "sim/output/provenance.hpp"
 
 namespace scoville::cli {
@@ -71,6 +72,13 @@ int dispatch(const std::vector<std::string>& args, int argc, const char* const* 
   }
   for (const CommandEntry& entry : command_table()) {
     if (args[0] == entry.name) {
+      // `scoville CMD --help` (or -h) anywhere among the command's arguments: its usage, exit 0.
+      for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--help" || args[i] == "-h") {
+          out << usage(entry.name);
+          return 0;
+        }
+      }
       const Invocation invocation{std::vector<std::string>(args.begin() + 1, args.end()), argc,
                                   argv};
       try {
@@ -81,7 +89,11 @@ int dispatch(const std::vector<std::string>& args, int argc, const char* const* 
       }
     }
   }
-  throw UsageError{"unknown command '" + args[0] + "'"};
+  std::vector<std::string> names;
+  for (const CommandEntry& entry : command_table()) names.emplace_back(entry.name);
+  std::string message = "unknown command '" + args[0] + "'";
+  if (const auto guess = nearest(args[0], names)) message += "; did you mean '" + *guess + "'?";
+  throw UsageError{message};
 }
 
 }  // namespace scoville::cli

@@ -1,0 +1,97 @@
+// Command-line conventions every subcommand shares: --help, --flag=value, and "did you mean"
+// suggestions for misspelt commands and flags.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "sim/cli/suggest.hpp"
+#include "tests/e2e/test_support.hpp"
+
+using scoville::test::run_scoville;
+
+namespace {
+// A roofline sweep of two points on one chip: a fraction of a second.
+const std::string kSmallSweep =
+    "inferencex --fidelity roofline --system h200 --chips 1 --model llama-3.1-8b --isl 256 "
+    "--osl 8 --concurrency 1,2 --quiet";
+}  // namespace
+
+TEST_CASE("cli: every subcommand answers --help and -h with its usage and exit 0", "[cli]") {
+  const auto help = run_scoville("--help");
+  REQUIRE(help.exit_code == 0);
+  // Commands as the overall usage lists them ("  scoville NAME ...").
+  std::set<std::string> commands;
+  const std::regex line(R"(^  scoville ([a-z][a-z-]*))");
+  size_t start = 0;
+  while (start < help.output.size()) {
+    const size_t end = help.output.find('\n', start);
+    const std::string text = help.output.substr(start, end - start);
+    std::smatch m;
+    if (std::regex_search(text, m, line)) commands.insert(m[1]);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  REQUIRE(commands.size() >= 12);
+  for (const std::string& command : commands) {
+    INFO(command);
+    for (const char* flag : {"--help", "-h"}) {
+      const auto r = run_scoville(command + " " + flag);
+      CHECK(r.exit_code == 0);
+      CHECK_THAT(r.output, Catch::Contains("scoville " + command));
+    }
+  }
+  // After other arguments too, and never running the command.
+  const auto late = run_scoville("run --chip h200 --batch 4096 --help");
+  CHECK(late.exit_code == 0);
+  CHECK_THAT(late.output, Catch::Contains("scoville run"));
+}
+
+TEST_CASE("cli: --flag=value reads as --flag value", "[cli]") {
+  const auto spaced = run_scoville(kSmallSweep);
+  const std::string joined_args =
+      "inferencex --fidelity=roofline --system=h200 --chips=1 --model=llama-3.1-8b --isl=256 "
+      "--osl=8 --concurrency=1,2 --quiet";
+  const auto joined = run_scoville(joined_args);
+  INFO(joined.output);
+  REQUIRE(spaced.exit_code == 0);
+  CHECK(joined.exit_code == 0);
+  CHECK(joined.output == spaced.output);
+  // A bad value after '=' is the same usage error as after a space.
+  const auto bad = run_scoville("run --batch=abc");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--batch expects a whole number"));
+}
+
+TEST_CASE("cli: a misspelt command or flag gets the nearest real one suggested", "[cli]") {
+  const auto command = run_scoville("infrencex");
+  CHECK(command.exit_code == 2);
+  CHECK_THAT(command.output, Catch::Contains("did you mean 'inferencex'?"));
+  const auto flag = run_scoville("inferencex --sytem h200");
+  CHECK(flag.exit_code == 2);
+  CHECK_THAT(flag.output, Catch::Contains("did you mean '--system'?"));
+  const auto swapped = run_scoville("run --btach 4");
+  CHECK(swapped.exit_code == 2);
+  CHECK_THAT(swapped.output, Catch::Contains("did you mean '--batch'?"));
+  // Nothing close: no guess.
+  const auto far = run_scoville("run --frobnicate");
+  CHECK(far.exit_code == 2);
+  CHECK_THAT(far.output, !Catch::Contains("did you mean"));
+}
+
+TEST_CASE("suggest: edit distance, nearest and the flags of a usage text", "[cli]") {
+  using scoville::cli::edit_distance;
+  using scoville::cli::nearest;
+  CHECK(edit_distance("batch", "batch") == 0);
+  CHECK(edit_distance("btach", "batch") == 1);  // a swap is one step
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  const std::vector<std::string> flags = {"--tp", "--ep", "--batch", "--isl", "--osl"};
+  CHECK(nearest("--bach", flags) == std::optional<std::string>("--batch"));
+  CHECK(nearest("--tpp", flags) == std::optional<std::string>("--tp"));
+  CHECK_FALSE(nearest("--zzzzzz", flags).has_value());
+  CHECK_FALSE(nearest("--tp", flags).has_value());  // a known word needs no guess
+  const auto found = scoville::cli::flags_in("  run [--chip NAME] --batch N|--tp N\n --batch");
+  CHECK(found == std::vector<std::string>{"--chip", "--batch", "--tp"});
+}
