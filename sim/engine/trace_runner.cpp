@@ -13,7 +13,7 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/engine/lowering.hpp"
-#include "sim/output/json_text.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/trace/chakra_reader.hpp"
 #include "workloads/trace/native_trace.hpp"

@@ -1,12 +1,5 @@
-// The two pieces every JSON writer needs: string escaping and numbers that read back exactly.
+// Moved to sim/base/json_text.hpp (the engine writes JSON too, and may not include sim/output:
+// docs/architecture.md). Kept until the writers that include it here are switched over.
 #pragma once
 
-#include <string>
-
-namespace scoville::output {
-
-std::string json_escape(const std::string& s);
-// %.17g: reads back as the same double, so JSON outputs are exact; non-finite values are null.
-std::string json_number(double v);
-
-}  // namespace scoville::output
+#include "sim/base/json_text.hpp"

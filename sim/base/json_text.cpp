@@ -1,4 +1,4 @@
-#include "sim/output/json_text.hpp"
+#include "sim/base/json_text.hpp"
 
 #include <cmath>
 #include <cstdio>
