@@ -116,6 +116,14 @@ void ChipModule::tile_done() {
 
 void ChipModule::control_thread() {
   started_ = true;
+  // Every program starts on memories in their time-0 state (other rows open, buses idle, refresh
+  // counted from the program's start): what ran before cannot change it, so an op simulated for
+  // the op table costs the same in every process, whatever that process simulated first.
+  const auto restart_memories = [this] {
+    hbm_->restart_at(sc_core::sc_time_stamp());
+    if (shared_sram_) shared_sram_->restart_at(sc_core::sc_time_stamp());
+  };
+  restart_memories();
   run_program();
   for (;;) {
     sc_core::wait(program_ready_);
@@ -126,6 +134,7 @@ void ChipModule::control_thread() {
       const double next = std::ceil(now / period) * period;
       if (next > now) sc_core::wait(to_sc_time(Duration(next - now)));
     }
+    restart_memories();
     run_program();
   }
 }
@@ -159,7 +168,8 @@ void ChipModule::run_program() {
     const TilePlan& plan = current->plan;
     current_op_ = static_cast<int64_t>(i);
     OpRecord record;
-    record.start = from_sc_time(sc_core::sc_time_stamp());
+    const sc_core::sc_time started = sc_core::sc_time_stamp();
+    record.start = from_sc_time(started);
     record.planned = plan.totals();
     record.max_tile_compute_cycles = plan.max_tile_compute_cycles();
     if (governor_) {
@@ -168,6 +178,10 @@ void ChipModule::run_program() {
       for (auto& tile : tiles_) tile->set_clock_scale(control.clock_scale);
     }
 
+    // Each op's transfers start whole: a byte fraction carried over from the previous op would
+    // shift every address of this one by a byte, off every burst and row boundary (2 % on a
+    // decode iteration), and make the op's cost depend on what ran before it.
+    for (auto& tile : tiles_) tile->restart();
     pending_tiles_ = 0;
     for (const auto& blocks : plan.blocks_per_tile) pending_tiles_ += blocks.empty() ? 0 : 1;
     for (size_t t = 0; t < plan.blocks_per_tile.size(); ++t) {
@@ -178,6 +192,7 @@ void ChipModule::run_program() {
     if (pending_tiles_ > 0) sc_core::wait(all_tiles_done_);
 
     record.end = from_sc_time(sc_core::sc_time_stamp());
+    record.exact_elapsed = from_sc_time(sc_core::sc_time_stamp() - started);
     records_.push_back(record);
     current = std::move(next);
   }

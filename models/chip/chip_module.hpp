@@ -29,6 +29,9 @@ struct OpRecord {
   double clock_scale = 1.0;  // tile clocks / configured clocks while the op ran (DVFS)
 
   Duration elapsed() const { return end - start; }
+  // end - start taken in SystemC's integer time: the same bits wherever in simulated time the op
+  // ran (end - start in seconds rounds differently at other magnitudes).
+  Duration exact_elapsed;
 };
 
 // What power management decides before an op starts: the clock to run it at, relative to the

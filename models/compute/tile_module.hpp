@@ -52,6 +52,12 @@ class TileModule : public sc_core::sc_module {
   }
   // Runs the engines and the local buffer at `scale` times their configured clocks from the next
   // block on (DVFS; 1 = nominal). The chip sets it between ops.
+  // Forgets the byte fractions carried between transfers (see transfer): a program starts with
+  // none, whatever the previous one left.
+  void restart() {
+    hbm_carry_bytes_ = 0;
+    shared_carry_bytes_ = 0;
+  }
   void set_clock_scale(double scale) { clock_scale_ = scale; }
 
   // Time the tile spent computing (matrix or vector busy) since construction.

@@ -25,6 +25,8 @@ class ChannelModel : public ChannelTiming {
   Duration access_latency() const override { return latency_; }
   Bandwidth sustained() const { return sustained_; }
 
+  void restart() override { busy_until_ = Duration(); }
+
   Duration serve(Duration arrival, uint64_t /*address*/, uint64_t bytes, bool /*write*/) override {
     busy_until_ = std::max(arrival, busy_until_) + occupancy(Bytes(static_cast<double>(bytes)));
     return busy_until_;

@@ -1,6 +1,7 @@
 // What a memory channel module asks of its service model: when a request's data is done. The
 // models keep their own state (busy-until times, open rows), so requests must be presented in
-// the order the channel receives them; times are absolute simulation times.
+// the order the channel receives them; times count from the last restart() (the controller
+// converts).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,9 @@ class ChannelTiming {
   // Fixed time from a request's data leaving the channel to the requester having it (controller,
   // PHY and on-chip network): it does not occupy the channel.
   virtual Duration access_latency() const = 0;
+  // Back to the state at time 0 (closed rows, idle buses), times counted again from 0: a program
+  // that starts with a restart sees the same channel whatever ran before it (the op table).
+  virtual void restart() = 0;
 };
 
 }  // namespace scoville::models

@@ -229,4 +229,19 @@ Duration HbmChannelModel::serve(Duration arrival, uint64_t address, uint64_t byt
   return Duration(done);
 }
 
+void HbmChannelModel::restart() {
+  std::fill(pseudo_.begin(), pseudo_.end(), PseudoChannel{});
+  cached_ = false;
+  cached_from_ = 0;
+  cached_epoch_ = -1;
+  // Every bank has some other row open, as a program's predecessor leaves them in a running
+  // chip (it streamed other addresses): the first access to a bank pays precharge and activate.
+  // The row is one no address reaches, and far from overflowing where skip_periods advances
+  // open rows.
+  Bank other_row_open;
+  other_row_open.row = int64_t{1} << 60;
+  other_row_open.refresh_epoch = refresh_epoch(0.0);
+  std::fill(banks_.begin(), banks_.end(), other_row_open);
+}
+
 }  // namespace scoville::models

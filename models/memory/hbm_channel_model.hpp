@@ -60,6 +60,9 @@ class HbmChannelModel : public ChannelTiming {
 
   Duration serve(Duration arrival, uint64_t address, uint64_t bytes, bool write) override;
   Duration access_latency() const override { return Duration(latency_); }
+  // Other rows open in every bank, idle pseudo-channels, refresh counted from 0 again;
+  // statistics are kept.
+  void restart() override;
 
   Location locate(uint64_t address) const;
   const Stats& stats() const { return stats_; }

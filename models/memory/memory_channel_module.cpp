@@ -24,7 +24,8 @@ Duration MemoryChannelModule::serve(Duration arrival, uint64_t address, uint64_t
     // A request the model finished before the previous one (bank parallelism) adds its bytes
     // but no busy time.
     const Duration begin = std::max(arrival, last_done_);
-    activity_->add(begin, std::max(begin, done), *activity_op_, bytes.si());
+    const Duration origin = from_sc_time(origin_);  // the activity track counts absolute time
+    activity_->add(origin + begin, origin + std::max(begin, done), *activity_op_, bytes.si());
     last_done_ = std::max(last_done_, done);
   }
   if (write) {
@@ -37,10 +38,16 @@ Duration MemoryChannelModule::serve(Duration arrival, uint64_t address, uint64_t
 
 void MemoryChannelModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const Duration done = serve(from_sc_time(now + delay), payload.get_address(),
+  const Duration done = serve(from_sc_time(now + delay - origin_), payload.get_address(),
                               payload.get_data_length(), payload.is_write());
-  delay = to_sc_time(done) + latency_ - now;
+  delay = to_sc_time(done) + origin_ + latency_ - now;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void MemoryChannelModule::restart_at(const sc_core::sc_time& origin) {
+  origin_ = origin;
+  last_done_ = Duration();
+  model_->restart();
 }
 
 }  // namespace scoville::models

@@ -28,6 +28,9 @@ class MemoryChannelModule : public sc_core::sc_module {
   // a transfer (millions per op), so that it converts times once per transfer, not per piece.
   Duration serve(Duration arrival, uint64_t address, uint64_t length, bool write);
   const sc_core::sc_time& latency() const { return latency_; }
+  // The model back to its time-0 state, with times counted from `origin` (see the controller's
+  // restart_at); serve() then takes and returns times since `origin`.
+  void restart_at(const sc_core::sc_time& origin);
 
   Bytes bytes_read() const { return bytes_read_; }
   Bytes bytes_written() const { return bytes_written_; }
@@ -51,7 +54,8 @@ class MemoryChannelModule : public sc_core::sc_module {
   Bytes bytes_written_;
   ActivityTrack* activity_ = nullptr;
   const int64_t* activity_op_ = nullptr;
-  Duration last_done_;  // only kept while recording
+  Duration last_done_;  // only kept while recording; since origin_
+  sc_core::sc_time origin_ = sc_core::SC_ZERO_TIME;
 };
 
 // Converts between our Duration and SystemC time (resolution 1 ps by default).

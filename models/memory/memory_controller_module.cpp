@@ -55,7 +55,7 @@ void MemoryControllerModule::b_transport(int /*initiator*/, tlm::tlm_generic_pay
   // time is the slowest in seconds: converting once, for the slowest, gives the same delay.
   // Channels with different latencies (none are built so) take the per-piece conversion.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const Duration arrival = from_sc_time(now + delay);
+  const Duration arrival = from_sc_time(now + delay - origin_);
   const bool write = payload.is_write();
   sc_core::sc_time slowest = delay;
   bool any = false;
@@ -75,16 +75,22 @@ void MemoryControllerModule::b_transport(int /*initiator*/, tlm::tlm_generic_pay
       latest = any ? std::max(latest, done) : done;
       any = true;
     } else {
-      const sc_core::sc_time piece_delay = to_sc_time(done) + channel.latency() - now;
+      const sc_core::sc_time piece_delay = to_sc_time(done) + origin_ + channel.latency() - now;
       if (piece_delay > slowest) slowest = piece_delay;
     }
   }
   if (any) {
-    const sc_core::sc_time piece_delay = to_sc_time(latest) + channels_.front()->latency() - now;
+    const sc_core::sc_time piece_delay =
+        to_sc_time(latest) + origin_ + channels_.front()->latency() - now;
     if (piece_delay > slowest) slowest = piece_delay;
   }
   delay = slowest;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void MemoryControllerModule::restart_at(const sc_core::sc_time& origin) {
+  origin_ = origin;
+  for (auto& channel : channels_) channel->restart_at(origin);
 }
 
 }  // namespace scoville::models

@@ -37,6 +37,10 @@ class MemoryControllerModule : public sc_core::sc_module {
     channels_[static_cast<size_t>(i)]->set_activity(track, op);
     recording_ = recording_ || track != nullptr;
   }
+  // Restarts every channel at `origin` (now or later): from there on the channels see times
+  // counted from `origin`, converted in SystemC's integer time, so a program started this way
+  // meets the same channel states and the same refresh phases, bit for bit, whatever ran before.
+  void restart_at(const sc_core::sc_time& origin);
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -54,10 +58,11 @@ class MemoryControllerModule : public sc_core::sc_module {
   };
   std::vector<Lane> lanes_;
   AddressInterleaver interleaver_;
-  std::vector<AddressInterleaver::Piece> pieces_;  // per-call scratch: the channels touched
-  std::vector<int32_t> slots_;                     // per-call scratch for split_pieces
-  bool uniform_latency_ = true;                    // every channel has the same access latency
-  bool recording_ = false;                         // some channel records its activity
+  std::vector<AddressInterleaver::Piece> pieces_;    // per-call scratch: the channels touched
+  std::vector<int32_t> slots_;                       // per-call scratch for split_pieces
+  bool uniform_latency_ = true;                      // every channel has the same access latency
+  bool recording_ = false;                           // some channel records its activity
+  sc_core::sc_time origin_ = sc_core::SC_ZERO_TIME;  // the channels' time 0 (restart_at)
 };
 
 }  // namespace scoville::models

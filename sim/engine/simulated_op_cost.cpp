@@ -227,7 +227,7 @@ SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work,
   }
   const models::OpRecord& r = records.front();
   SimulatedOp op;
-  op.elapsed_s = r.elapsed().si();
+  op.elapsed_s = r.exact_elapsed.si();
   op.compute_s =
       cycles_to_duration(r.max_tile_compute_cycles, chip_.tiles.clock * r.clock_scale).si();
   return op;

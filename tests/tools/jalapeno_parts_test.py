@@ -85,7 +85,7 @@ check(close(cost.chip_hour_usd(cap, 2.10), 2.21, 1e-12), "GPU capital + power = 
 check(cost.jalapeno_usd_per_mtok(0.25, gpu, jal) < cost.jalapeno_usd_per_mtok(0.5, gpu, jal),
       "less capital, less cost")
 lines = cost.markdown_lines([("GPT-OSS 120B", gpu, "GB200", jal, g)])
-check(sum(1 for x in lines if x.startswith("| GPT-OSS 120B |")) == 1, "cost row")
+check(sum(1 for x in lines if x.startswith("| GB200 | GPT-OSS 120B |")) == 1, "cost row")
 check(sum(1 for x in lines if x.startswith("| electricity") or x.startswith("| lifetime")
           or x.startswith("| Jalapeño all-in")) == 3, "assumption sweep rows")
 check(all(not math.isnan(v) for v in (be, cap)), "finite")

@@ -74,7 +74,7 @@ def jalapeno_usd_per_mtok(capital_fraction, gpu, jalapeno_tok_s, all_in_over_tdp
 def markdown_lines(pairs):
     """pairs: [(label, gpu, gpu_label, jalapeno_tok_s, gpu_tok_s)] at each side's peak."""
     out = []
-    out.append("| workload | GPU | GPU $/GPU-hr (InferenceX) | GPU $/Mtok | Jalapeño break-even "
+    out.append("| GPU | workload | GPU $/GPU-hr (InferenceX) | GPU $/Mtok | Jalapeño break-even "
                "$/chip-hr | break-even capital per chip | GPU's implied capital | Jalapeño "
                "$/Mtok at 25 / 50 / 100 % of the GPU's capital |")
     out.append("|---|---|---:|---:|---:|---:|---:|---|")
@@ -82,7 +82,7 @@ def markdown_lines(pairs):
         tco = GPU_TCO_USD_PER_HOUR[gpu]
         fractions = " / ".join(f"{jalapeno_usd_per_mtok(f, gpu, jal):.4f}"
                                for f in (0.25, 0.5, 1.0))
-        out.append(f"| {label} | {gpu_label} | {tco:.3f} | {usd_per_mtok(tco, g):.4f} | "
+        out.append(f"| {gpu_label} | {label} | {tco:.3f} | {usd_per_mtok(tco, g):.4f} | "
                    f"{break_even_chip_hour_usd(gpu, jal, g):.2f} | "
                    f"${break_even_capital_usd(gpu, jal, g):,.0f} | "
                    f"${implied_gpu_capital_usd(gpu):,.0f} | {fractions} |")
