@@ -47,7 +47,8 @@ std::string PowerGovernor::key(size_t index) const {
 
 models::OpControl PowerGovernor::before_op(size_t index,
                                            const std::vector<models::OpRecord>& done) {
-  if (index > 0 && index - 1 < done.size() && index - 1 < states_.size()) {
+  const bool observe_previous = index > 0 && index != fresh_from_;
+  if (observe_previous && index - 1 < done.size() && index - 1 < states_.size()) {
     const models::OpRecord& record = done[index - 1];
     const stats::OpResult row =
         stats::account_op(record, program_[index - 1], chip_, 0, -1, "", Duration());
@@ -74,6 +75,30 @@ models::OpControl PowerGovernor::before_op(size_t index,
   // Exactly 1.0 at the nominal point, so an unthrottled run times bit-identically.
   control.clock_scale = state.frequency / curve().nominal().frequency;
   return control;
+}
+
+void PowerGovernor::begin_iteration(size_t first_op, const std::vector<models::OpRecord>& nominal) {
+  Energy total;
+  Energy static_energy;
+  Duration time;
+  for (size_t i = 0; i < nominal.size() && first_op + i < program_.size(); ++i) {
+    const stats::OpResult row =
+        stats::account_op(nominal[i], program_[first_op + i], chip_, 0, -1, "", Duration());
+    OpPowerState at_nominal;
+    at_nominal.frequency = curve().nominal().frequency;
+    at_nominal.gated = gated(op_phases_[first_op + i]);
+    const models::EnergyBreakdown e = adjust(row, at_nominal);
+    total += e.total();
+    static_energy += e.static_energy;
+    time += nominal[i].elapsed();
+  }
+  controller_ = models::CapController(chip_.power.management, chip_.power.static_power);
+  fresh_from_ = first_op;
+  if (time.si() <= 0) return;
+  // The first observation sets the average; a span this short adds no debt worth the name
+  // (power x 1 ns), so the controller starts regulating exactly when the iteration's own
+  // average is over the cap, at the clock that brings it to the cap.
+  controller_.observe(Duration(1e-9), total / time, static_energy / time);
 }
 
 }  // namespace scoville::engine

@@ -33,6 +33,13 @@ class PowerGovernor {
                 std::vector<std::string> op_phases);
 
   models::OpControl before_op(size_t index, const std::vector<models::OpRecord>& done);
+  // Starts the iteration whose first program op is `first_op` from the state a run of such
+  // iterations would leave: the controller's moving average at the iteration's own power at the
+  // nominal point (`nominal`: its ops as they run there, in order), no energy owed, and nothing
+  // carried over from the previous iteration's ops. A sampled decode step is one of a thousand
+  // alike, not the step after the prefill: without this, a decode phase under the cap ran
+  // throttled on the debt the prefill left (docs/power.md, "Caps and sampled iterations").
+  void begin_iteration(size_t first_op, const std::vector<models::OpRecord>& nominal);
   const std::vector<OpPowerState>& states() const { return states_; }
   const models::DvfsCurve& curve() const { return controller_.curve(); }
 
@@ -54,6 +61,7 @@ class PowerGovernor {
   // Dynamic power at the nominal point last seen per op (phase and name): layers repeat, so
   // the same op of the previous layer is the best forecast of the next one's power.
   std::map<std::string, Power> forecast_;
+  size_t fresh_from_ = 0;  // begin_iteration's first op: before it, nothing is observed
   std::string key(size_t index) const;
 };
 

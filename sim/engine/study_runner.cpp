@@ -97,8 +97,27 @@ void run_on_table(ChipJob& job) {
   const models::TilingPolicy policy(job.params);
   std::unordered_map<std::string, std::pair<models::WorkBlock, double>> plans;  // layers repeat
   Duration cursor;
+  size_t next_iteration = 0;   // index in *job.iterations of the iteration starting next
+  size_t iteration_start = 0;  // its first program op
   for (size_t i = 0; i < job.program.size(); ++i) {
     const models::WorkDescriptor& work = job.program[i];
+    if (job.governor && i == iteration_start && next_iteration < job.iterations->size()) {
+      // The iteration's ops at the nominal point, for the governor's starting state.
+      const size_t count = (*job.iterations)[next_iteration].ops.size();
+      std::vector<models::OpRecord> nominal;
+      Duration at;
+      for (size_t k = i; k < i + count && k < job.program.size(); ++k) {
+        models::OpRecord r;
+        r.start = at;
+        r.end = at + job.table->price_work(job.program[k]).time;
+        r.planned = policy.plan(job.program[k]).totals();
+        at = r.end;
+        nominal.push_back(r);
+      }
+      job.governor->begin_iteration(i, nominal);
+      iteration_start += count;
+      ++next_iteration;
+    }
     models::OpControl control;
     if (job.governor) control = job.governor->before_op(i, job.table_records);
     const serving::OpPrice price = job.table->price_work(work, control.clock_scale);

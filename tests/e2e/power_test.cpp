@@ -128,6 +128,37 @@ TEST_CASE("a chip forced over a low power cap throttles to within 2% of it", "[e
   }
 }
 
+// A cap that only the prefill exceeds: the decode steps, sampled from a decode phase that
+// stays under the cap, keep their uncapped time and energy, although they follow a throttled
+// prefill in the program (each sampled iteration starts from its own steady state, and no clock
+// a throttled op was priced at stays on the chip model for the next op).
+TEST_CASE("a cap only the prefill exceeds leaves the decode phase as uncapped", "[e2e][power]") {
+  TempDir dir("power-cap-decode");
+  const std::string shape = "--model llama-3.1-8b --batch 16 --isl 8192 --osl 16";
+  const output::H5Document free = run_to_h5(dir, "free", "--chip h200 " + shape);
+  const output::H5Document capped =
+      run_to_h5(dir, "capped", "--chip h200 " + shape + " --power-cap 300W");
+  const output::Table& power_free = table(free, "/power");
+  const output::Table& power = table(capped, "/power");
+  const size_t prefill = phase_row(power, "prefill");
+  const size_t decode = phase_row(power, "decode");
+  INFO("uncapped prefill " << column<double>(power_free, "avg_power_W")[prefill] << " W, decode "
+                           << column<double>(power_free, "avg_power_W")[decode] << " W");
+  REQUIRE(column<double>(power_free, "avg_power_W")[prefill] > 300);
+  REQUIRE(column<double>(power_free, "avg_power_W")[decode] < 300);
+  CHECK(column<double>(power, "throttled_s")[prefill] > 0);
+  CHECK(column<double>(power, "throttled_s")[decode] == 0);
+  const output::Table& phases_free = table(free, "/phases");
+  const output::Table& phases = table(capped, "/phases");
+  const size_t row = phase_row(phases, "decode");
+  CHECK(column<double>(phases, "time_s")[row] ==
+        Approx(column<double>(phases_free, "time_s")[phase_row(phases_free, "decode")])
+            .epsilon(0.01));
+  CHECK(column<double>(phases, "avg_power_W")[row] ==
+        Approx(column<double>(phases_free, "avg_power_W")[phase_row(phases_free, "decode")])
+            .epsilon(0.01));
+}
+
 TEST_CASE("a power cap above peak power leaves timing bit-identical", "[e2e][power]") {
   TempDir dir("power-identical");
   const output::H5Document plain =
