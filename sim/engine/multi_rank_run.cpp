@@ -124,6 +124,8 @@ class Scheduler {
     const size_t n = set.ranks.size();
     cursor_.assign(n, 0);
     compute_free_.assign(n, Duration());
+    comm_free_.assign(n, Duration());
+    comm_busy_.assign(n, false);
     finish_.resize(n);
     done_.resize(n);
     index_of_.resize(n);
@@ -183,13 +185,18 @@ class Scheduler {
           ready = std::max(ready, finish_[r][d]);
         }
       }
+      // A receive does not hold the rank's communication unit (ASTRA-sim's HardwareResource).
+      const bool holds_comm =
+          n.kind == TraceNodeKind::kCollective && n.collective.kind != CollectiveKind::kRecv;
+      if (holds_comm && comm_busy_[r]) return progress;
       if (n.kind == TraceNodeKind::kCompute) {
         const Duration start = std::max(ready, compute_free_[r]);
         finish_[r][i] = start + times_[r].at(n.id);
         compute_free_[r] = finish_[r][i];
         done_[r][i] = true;
       } else {
-        arrive(r, i, ready);
+        if (holds_comm) comm_busy_[r] = true;
+        arrive(r, i, holds_comm ? std::max(ready, comm_free_[r]) : ready);
       }
       ++cursor_[r];
       progress = true;
@@ -233,6 +240,11 @@ class Scheduler {
     for (const auto& [rank, a] : m.arrived) {
       finish_[static_cast<size_t>(rank)][a.node] = end;
       done_[static_cast<size_t>(rank)][a.node] = true;
+      const TraceNode& node = set_.ranks[static_cast<size_t>(rank)].chakra.trace.nodes[a.node];
+      if (node.collective.kind != CollectiveKind::kRecv) {
+        comm_busy_[static_cast<size_t>(rank)] = false;
+        comm_free_[static_cast<size_t>(rank)] = end;
+      }
     }
     meetings_.erase(it);
   }
@@ -291,6 +303,8 @@ class Scheduler {
   MultiRankResult* result_;
   std::vector<size_t> cursor_;
   std::vector<Duration> compute_free_;
+  std::vector<Duration> comm_free_;  // one collective at a time per rank, as ASTRA-sim
+  std::vector<bool> comm_busy_;
   std::vector<std::vector<Duration>> finish_;
   std::vector<std::vector<bool>> done_;
   std::vector<std::map<uint64_t, size_t>> index_of_;

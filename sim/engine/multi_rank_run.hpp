@@ -2,12 +2,13 @@
 // the system's chip model (or replayed from the trace's recorded durations), its collectives on
 // the system's network (models::NetworkModel, as `scoville net` times them), ranks meeting at
 // each collective. The scheduling, as ASTRA-sim's: each rank issues its nodes in file order once
-// their data and control dependencies are done; compute nodes run one at a time per rank;
-// collectives do not occupy the compute unit; the k-th collective a rank issues over a group
-// meets the k-th of every other member, and ends for all of them at the last member's arrival
-// plus its network time; a send meets the receive with the same source, destination and
-// ordinal. Each collective is timed on its own (collectives of different groups that overlap in
-// time do not share link bandwidth) [ASSUMPTION: decode traces run one collective at a time].
+// their data and control dependencies are done; compute nodes run one at a time per rank, and
+// so do collectives (ASTRA-sim's HardwareResource), the two side by side; the k-th collective a
+// rank issues over a group meets the k-th of every other member, and ends for all of them at the
+// last member's arrival plus its network time; a send meets the receive with the same source,
+// destination and ordinal. Each collective is timed on its own (collectives of different groups
+// that overlap in time do not share link bandwidth) [ASSUMPTION: decode traces run one collective
+// at a time].
 #pragma once
 
 #include <cstdint>
