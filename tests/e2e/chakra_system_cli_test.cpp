@@ -131,6 +131,11 @@ TEST_CASE("cli run --system --trace-file: bad rank sets get one clear error", "[
   CHECK(gap.exit_code == 2);
   CHECK_THAT(gap.output, Contains("rank 1 is missing"));
 
+  // One rank of a collective-only trace on a single chip: the error points to --system.
+  const auto chip = run_scoville("run --chip h200 --trace-file " + dir.file("x.0.et"));
+  CHECK(chip.exit_code == 2);
+  CHECK_THAT(chip.output, Contains("--system NAME --trace-file PREFIX"));
+
   // Members that disagree on the size of the same collective.
   dir.write("y.0.et", microbenchmark_rank(0, 1024));
   dir.write("y.1.et", microbenchmark_rank(0, 2048));
