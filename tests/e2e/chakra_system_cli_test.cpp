@@ -118,7 +118,8 @@ TEST_CASE("cli run --system --trace-file: ASTRA-sim's microbenchmarks time as sc
                      std::to_string(ranks) + " --bytes " + std::to_string(size) + "B");
     REQUIRE(net.exit_code == 0);
     const double expected = json_number(net.output, "time_s");
-    CHECK(json_number(run.output, "step_time_s") == Approx(expected).epsilon(1e-12));
+    // scoville net prints 9 significant digits.
+    CHECK(json_number(run.output, "step_time_s") == Approx(expected).epsilon(1e-8));
     CHECK(json_number(run.output, "count") == 1);
   }
 }
