@@ -73,7 +73,7 @@ TEST_CASE("cli trace --format chakra --system: durations, pg_name and the commun
   }
 }
 
-TEST_CASE("cli run --system --trace-file: a multi-rank trace; chip model and replay agree",
+TEST_CASE("cli run --system --trace-file: a multi-rank trace, chip model and replay agree",
           "[cli][chakra]") {
   TempDir dir("chakra-run");
   REQUIRE(run_scoville(kExport + " -o " + dir.file("et")).exit_code == 0);
