@@ -153,13 +153,15 @@ def astra_configs(work, bandwidth, hop_latency, ranks, implementations, roofline
 
 
 def run_astra(binary, prefix, paths, comm_groups):
-    cmd = [binary, f"--workload-configuration={prefix}",
-           f"--system-configuration={paths['system']}",
-           f"--remote-memory-configuration={paths['memory']}",
-           f"--network-configuration={paths['network']}"]
+    cmd = [binary, f"--workload-configuration={os.path.abspath(prefix)}",
+           f"--system-configuration={os.path.abspath(paths['system'])}",
+           f"--remote-memory-configuration={os.path.abspath(paths['memory'])}",
+           f"--network-configuration={os.path.abspath(paths['network'])}"]
     if comm_groups:
-        cmd.append(f"--comm-group-configuration={comm_groups}")
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+        cmd.append(f"--comm-group-configuration={os.path.abspath(comm_groups)}")
+    # ASTRA-sim writes log/log.log under its working directory: keep it in the case's folder.
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800,
+                       cwd=os.path.dirname(os.path.abspath(paths["system"])))
     out = p.stdout + p.stderr
     finished = [int(c) for c in re.findall(r"sys\[\d+\] finished, (\d+) cycles", out)]
     if p.returncode != 0 or not finished:
