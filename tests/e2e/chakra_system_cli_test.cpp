@@ -95,7 +95,8 @@ TEST_CASE("cli run --system --trace-file: a multi-rank trace, chip model and rep
       run_scoville("run --system " + kSystem + " --json --compute durations " + "--comm-groups " +
                    dir.file("et") + "/decode.comm_groups.json --trace-file " + dir.file("et"));
   REQUIRE(groups.exit_code == 0);
-  CHECK_THAT(groups.output, Contains("members from"));
+  CHECK_THAT(groups.output, Contains("collectives with pg_name: members from"));
+  CHECK_THAT(chip.output, !Contains("collectives with pg_name"));
   CHECK(json_number(groups.output, "step_time_s") == Approx(step).epsilon(1e-9));
 }
 
