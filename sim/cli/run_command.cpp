@@ -11,6 +11,7 @@
 #include "sim/cli/system_run.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/multi_rank_run.hpp"
 #include "sim/engine/study_runner.hpp"
 #include "sim/engine/trace_runner.hpp"
 #include "sim/output/atomic_file.hpp"
@@ -72,6 +73,13 @@ extern const char kRunUsage[] =
       --trace-file FILE             run one chip role's trace file (native .yaml or Chakra
                                     .et) on the single --chip instead of a study; collectives
                                     are reported as not simulated
+      --trace-file DIR|PREFIX       with --system: run a multi-rank Chakra trace (files
+                                    PREFIX.<rank>.et) on the system, compute on its chip
+                                    model, collectives on its network (docs/traces-chakra.md)
+      --comm-groups FILE            with --system --trace-file: ASTRA-sim's communicator JSON
+                                    {"<id>": [ranks]} for the collectives' pg_name
+      --compute chip|durations      with --system --trace-file: cost compute nodes on the chip
+                                    model (default) or replay their recorded durations
       --trace-max-events N          at most N slices per thread and points per counter in the
                                     timeline (default 5000; the rest are counted, not shown)
 )";
@@ -100,6 +108,8 @@ struct RunOptions {
   std::optional<long long> trace_max_events;
   std::optional<std::string> system;
   SystemRunArgs system_args;
+  std::optional<std::string> comm_groups;  // multi-rank trace runs only
+  std::optional<std::string> compute;
 };
 
 RunOptions parse_run(const std::vector<std::string>& args) {
@@ -144,6 +154,10 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.trace_chips = a.list();
     } else if (a.is("--trace-file")) {
       r.trace_file = a.value();
+    } else if (a.is("--comm-groups")) {
+      r.comm_groups = a.value();
+    } else if (a.is("--compute")) {
+      r.compute = a.value();
     } else if (a.is("--trace-max-events")) {
       r.trace_max_events = a.count();
     } else {
@@ -156,8 +170,35 @@ RunOptions parse_run(const std::vector<std::string>& args) {
   return r;
 }
 
+// `run --system NAME --trace-file DIR|PREFIX`: a multi-rank Chakra trace on a system.
+int run_multi_rank(const RunOptions& r, std::ostream& out) {
+  if (r.study_file || r.model || r.batch || r.isl || r.osl || r.seed || r.precision ||
+      r.power_cap || r.system_args.any_system_flag || r.h5_output || r.trace_output ||
+      r.trace_window || !r.trace_chips.empty() || r.trace_max_events || !r.chips.empty()) {
+    throw UsageError(
+        "--system with --trace-file runs a multi-rank trace: it takes --comm-groups, --compute "
+        "and --json only");
+  }
+  engine::MultiRankOptions options;
+  options.system = *r.system;
+  options.trace = *r.trace_file;
+  options.comm_groups = r.comm_groups;
+  if (r.compute) options.compute = engine::parse_compute_source(*r.compute);
+  const engine::MultiRankResult result =
+      engine::run_multi_rank_trace(options, config::DataPaths::from_environment());
+  for (const std::string& w : result.warnings) std::cerr << "warning: " << w << "\n";
+  out << (r.json ? engine::render_multi_rank_json(result) : engine::render_multi_rank_text(result));
+  return 0;
+}
+
 // `run --chip NAME --trace-file FILE`: the hardware model consumes a trace file directly.
 int run_trace_file(const RunOptions& r, std::ostream& out) {
+  if (r.system && names_system(*r.system, config::DataPaths::from_environment())) {
+    return run_multi_rank(r, out);
+  }
+  if (r.comm_groups || r.compute) {
+    throw UsageError("--comm-groups and --compute need --system NAME with --trace-file");
+  }
   if (r.study_flags) {
     throw UsageError(
         "--trace-file runs a trace, not a study: it excludes --study, --model, --batch, --isl, "
@@ -274,6 +315,9 @@ int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
 int run_command(const Invocation& invocation, std::ostream& out) {
   RunOptions r = parse_run(invocation.args);
   if (r.trace_file) return run_trace_file(r, out);
+  if (r.comm_groups || r.compute) {
+    throw UsageError("--comm-groups and --compute need --system NAME with --trace-file");
+  }
   if (r.system) {
     if (names_system(*r.system, config::DataPaths::from_environment())) {
       return run_system(r, invocation, out);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -17,12 +18,14 @@
 #include "sim/config/data_paths.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/trace_op_times.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
 #include "workloads/mapping/trace_summary.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/trace/chakra_writer.hpp"
+#include "workloads/trace/communicator_groups.hpp"
 #include "workloads/trace/native_trace.hpp"
 
 namespace scoville::cli {
@@ -47,7 +50,10 @@ extern const char kTraceUsage[] =
       --json                        print the summary as JSON
       -o, --output DIR              write the trace files into DIR: native, one per chip role
                                     (ROLE.trace.yaml); chakra, one per rank (PHASE.RANK.et)
-      --format native|chakra        trace file format for -o (default native)
+      --format native|chakra        trace file format for -o (default native); chakra also
+                                    writes PHASE.comm_groups.json (ASTRA-sim's communicators)
+                                    and, with --system/--chip, every compute node's chip-model
+                                    time as duration_micros (docs/traces-chakra.md)
 )";
 
 namespace {
@@ -286,22 +292,59 @@ std::vector<workloads::ChipTrace> per_rank_traces(const ChipRole& role) {
   return out;
 }
 
-// Returns the files written: native, one per chip role ("<role>.trace.yaml"); Chakra, one per
-// rank ("<phase>.<rank>.et", the set ASTRA-sim opens with --workload-configuration=DIR/<phase>).
+// The group names of a role's collectives (send/recv pairs need no communicator).
+void collect_groups(const workloads::ChipTrace& t, std::vector<std::string>* groups) {
+  for (const workloads::TraceNode& node : t.nodes) {
+    if (node.kind == workloads::TraceNodeKind::kCollective && node.collective.peer < 0) {
+      groups->push_back(node.collective.group);
+    }
+  }
+}
+
+// Chakra: one file per rank ("<phase>.<rank>.et", the set ASTRA-sim opens with
+// --workload-configuration=DIR/<phase>), each with the pg_name of its group instances, and the
+// communicator JSON ("<phase>.comm_groups.json", for --comm-group-configuration). With a chip,
+// every compute node carries its time on the chip model (one simulation per role).
+std::vector<std::string> write_chakra(const std::string& dir,
+                                      const workloads::MappedIteration& mapped,
+                                      const std::optional<models::ChipParams>& chip) {
+  const std::string prefix =
+      (std::filesystem::path(dir) / workloads::to_string(mapped.shape.phase)).string();
+  std::vector<std::string> groups;
+  std::vector<const workloads::ChipTrace*> roles;
+  for (const ChipRole& role : mapped.roles) {
+    collect_groups(role.trace, &groups);
+    roles.push_back(&role.trace);
+  }
+  const workloads::Communicators comms =
+      workloads::assign_communicators(mapped.mapping.degrees, mapped.mapping.chips, groups);
+  std::vector<std::map<uint64_t, Duration>> durations(roles.size());
+  if (chip) durations = engine::chip_compute_durations(roles, *chip);
+  std::vector<std::string> written;
+  for (size_t i = 0; i < mapped.roles.size(); ++i) {
+    for (const workloads::ChipTrace& t : per_rank_traces(mapped.roles[i])) {
+      workloads::ChakraWriteOptions options;
+      const auto ids = comms.ids.find(t.rank);
+      if (ids != comms.ids.end()) options.communicator_ids = ids->second;
+      options.compute_durations = durations[i];
+      written.push_back(workloads::chakra_trace_path(prefix, t.rank));
+      workloads::write_chakra_trace(t, written.back(), options);
+    }
+  }
+  written.push_back(prefix + ".comm_groups.json");
+  output::write_text_atomically(written.back(), workloads::render_communicators_json(comms));
+  return written;
+}
+
+// Returns the files written: native, one per chip role ("<role>.trace.yaml"); Chakra, see
+// write_chakra.
 std::vector<std::string> write_traces(const std::string& dir, const std::string& format,
-                                      const workloads::MappedIteration& mapped) {
+                                      const workloads::MappedIteration& mapped,
+                                      const std::optional<models::ChipParams>& chip) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw OutputError("cannot create directory " + dir + ": " + ec.message());
-  if (format == "chakra") {
-    std::vector<workloads::ChipTrace> traces;
-    for (const ChipRole& role : mapped.roles) {
-      for (workloads::ChipTrace& t : per_rank_traces(role)) traces.push_back(std::move(t));
-    }
-    const std::string prefix =
-        (std::filesystem::path(dir) / workloads::to_string(mapped.shape.phase)).string();
-    return workloads::write_chakra_traces(traces, prefix);
-  }
+  if (format == "chakra") return write_chakra(dir, mapped, chip);
   std::vector<std::string> written;
   for (const ChipRole& role : mapped.roles) {
     const std::string path = (std::filesystem::path(dir) / (role.trace.role + ".trace.yaml"));
@@ -309,6 +352,15 @@ std::vector<std::string> write_traces(const std::string& dir, const std::string&
     written.push_back(path);
   }
   return written;
+}
+
+// The chip of --system/--chip, for the Chakra export's durations; none without one.
+std::optional<models::ChipParams> chip_params(const TraceOptions& r,
+                                              const config::DataPaths& paths) {
+  if (!r.system || r.format != "chakra" || !r.output_dir) return std::nullopt;
+  std::string chip = *r.system;
+  if (names_system(chip, paths)) chip = config::require_chip(config::load_system(chip, paths));
+  return config::load_chip(chip, paths);
 }
 
 workloads::PoolMapping pool_mapping(const TraceOptions& r) {
@@ -355,7 +407,8 @@ int trace_command(const Invocation& invocation, std::ostream& out) {
 
   // Files first: a failed write leaves no summary that claims them.
   const std::vector<std::string> written =
-      r.output_dir ? write_traces(*r.output_dir, r.format, mapped) : std::vector<std::string>();
+      r.output_dir ? write_traces(*r.output_dir, r.format, mapped, chip_params(r, paths))
+                   : std::vector<std::string>();
   if (r.json) {
     render_json(out, model, mapped, memory, hbm.has_value());
     return 0;

@@ -3,10 +3,9 @@
 #include <set>
 
 #include "sim/base/error.hpp"
+#include "workloads/trace/communicator_groups.hpp"
 
 namespace scoville::engine {
-
-namespace {
 
 std::string network_name(workloads::CollectiveKind kind) {
   switch (kind) {
@@ -37,6 +36,8 @@ Bytes network_size(const workloads::Collective& c) {
   }
   return c.bytes;
 }
+
+namespace {
 
 Bytes schedule_bytes(const models::Schedule& schedule) {
   Bytes total;
@@ -84,48 +85,28 @@ CollectiveTimer::CollectiveTimer(const models::Topology& topology,
 
 std::vector<std::vector<int32_t>> CollectiveTimer::groups(const std::string& group,
                                                           int64_t stage) const {
-  const int64_t tp = degrees_.tp;
-  const int64_t attn_dp = degrees_.attn_dp;
-  const int64_t attn_tp = tp / attn_dp;
   std::vector<std::vector<int32_t>> out;
-  for (int64_t replica = 0; replica < degrees_.dp; ++replica) {
-    const int64_t base = first_ + (replica * degrees_.pp + stage) * tp;
-    auto rank = [base](int64_t local) { return static_cast<int32_t>(base + local); };
-    if (group == "attn_tp") {
-      for (int64_t g = 0; g < attn_dp; ++g) {
-        std::vector<int32_t> members;
-        for (int64_t i = 0; i < attn_tp; ++i) members.push_back(rank(g * attn_tp + i));
-        out.push_back(members);
-      }
-    } else if (group == "attn_dp") {
-      for (int64_t i = 0; i < attn_tp; ++i) {
-        std::vector<int32_t> members;
-        for (int64_t g = 0; g < attn_dp; ++g) members.push_back(rank(g * attn_tp + i));
-        out.push_back(members);
-      }
-    } else if (group == "ep" && degrees_.ep > 1 && degrees_.ep < tp) {
-      for (int64_t g = 0; g < tp / degrees_.ep; ++g) {  // tp / ep EP groups of consecutive ranks
-        std::vector<int32_t> members;
-        for (int64_t i = 0; i < degrees_.ep; ++i) members.push_back(rank(g * degrees_.ep + i));
-        out.push_back(members);
-      }
-    } else {  // tp, ep = tp, and the pp pairs use the whole block
-      std::vector<int32_t> members;
-      for (int64_t i = 0; i < tp; ++i) members.push_back(rank(i));
-      out.push_back(members);
-    }
+  for (const std::vector<int64_t>& ranks : workloads::group_instances(degrees_, group, stage)) {
+    std::vector<int32_t> members;
+    for (const int64_t r : ranks) members.push_back(static_cast<int32_t>(first_ + r));
+    out.push_back(std::move(members));
   }
   return out;
 }
 
 models::Communicator CollectiveTimer::communicator(const std::vector<int32_t>& members) const {
+  return communicator_of(*topology_, members);
+}
+
+models::Communicator communicator_of(const models::Topology& topology,
+                                     const std::vector<int32_t>& members) {
   const std::set<int32_t> in(members.begin(), members.end());
   models::Communicator c;
   std::map<int64_t, std::vector<int32_t>> domains;
-  for (int32_t e : topology_->ring_order()) {
+  for (int32_t e : topology.ring_order()) {
     if (in.count(e) == 0) continue;
     c.ring.push_back(e);
-    domains[e / topology_->domain_size()].push_back(e);
+    domains[e / topology.domain_size()].push_back(e);
   }
   for (auto& [d, m] : domains) c.domains.push_back(std::move(m));
   return c;

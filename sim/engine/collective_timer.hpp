@@ -31,6 +31,14 @@ struct CollectiveTiming {
   std::shared_ptr<const models::Schedule> schedule;
 };
 
+// The network model's name of a collective kind ("all_reduce", ..., "send_recv").
+std::string network_name(workloads::CollectiveKind kind);
+// Trace bytes (Collective::bytes, per chip) -> the network's size (nccl-tests convention).
+Bytes network_size(const workloads::Collective& c);
+// The communicator of endpoints `members`, in the topology's ring order and grouped by domain.
+models::Communicator communicator_of(const models::Topology& topology,
+                                     const std::vector<int32_t>& members);
+
 class CollectiveTimer {
  public:
   // Ranks of the pool are endpoints first_endpoint .. first_endpoint + chips - 1 (rank numbering

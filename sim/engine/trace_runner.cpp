@@ -101,7 +101,9 @@ TraceRunResult run_trace_file(const std::string& chip, const std::string& trace_
   if (compute.empty()) {
     throw InputError(SourceLocation{trace_file, 0, 0}, "nodes",
                      "the trace has no compute or memory node to run on a chip; give the trace "
-                     "of a role that computes (see scoville trace -o DIR)");
+                     "of a role that computes (see scoville trace -o DIR), or run all ranks of a "
+                     "collective-only trace on a network with --system NAME --trace-file "
+                     "PREFIX");
   }
 
   std::vector<models::WorkDescriptor> program;

@@ -103,7 +103,8 @@ const std::vector<std::string>& known_node_attributes() {
                                                  own::kGroup,
                                                  own::kGroupSize,
                                                  own::kPeer,
-                                                 own::kBytes};
+                                                 own::kBytes,
+                                                 own::kDurationS};
   return names;
 }
 

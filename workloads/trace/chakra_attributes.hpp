@@ -61,6 +61,7 @@ inline constexpr const char* kGroup = "scoville.group";
 inline constexpr const char* kGroupSize = "scoville.group_size";
 inline constexpr const char* kPeer = "scoville.peer";
 inline constexpr const char* kBytes = "scoville.bytes";
+inline constexpr const char* kDurationS = "scoville.duration_s";  // chip-model time, seconds
 // GlobalMetadata.
 inline constexpr const char* kModel = "scoville.model";
 inline constexpr const char* kRole = "scoville.role";

@@ -1,6 +1,7 @@
 #include "workloads/trace/chakra_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "sim/base/error.hpp"
 #include "workloads/trace/chakra/et_def.pb.h"
 #include "workloads/trace/chakra_attributes.hpp"
+#include "workloads/trace/chakra_conventions.hpp"
 
 namespace scoville::workloads {
 
@@ -419,6 +421,29 @@ std::optional<CollectiveMapping> collective_of(int64_t comm_type) {
   return std::nullopt;
 }
 
+// Matrix work by name: PyTorch's aten::mm, addmm, bmm, baddbmm, matmul, linear, einsum,
+// convolutions and attention kernels [ASSUMPTION: Chakra has no op type beyond the name; any
+// other COMP node is taken as vector work].
+bool looks_like_matrix_work(const std::string& name) {
+  std::string lower;
+  for (const char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* key :
+       {"mm", "matmul", "linear", "gemm", "einsum", "conv", "attention", "attn", "sdpa"}) {
+    if (lower.find(key) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A matmul of num_ops FLOPs with no shape: one square m = n = k = cbrt(FLOPs / 2) instance, its
+// bytes streamed as weights [ASSUMPTION: the shape decides how well the op tiles onto the array;
+// a cube is the neutral choice].
+void as_matmul(Op* op) {
+  op->kind = OpKind::kMatmul;
+  const auto side = static_cast<int64_t>(std::llround(std::cbrt(op->flops.si() / 2.0)));
+  op->m = op->n = op->k = std::max<int64_t>(side, 1);
+  op->instances = 1;
+}
+
 void read_compute(const pb::Node& n, Attributes& a, const std::string& where, WarningLog* warnings,
                   TraceNode* node) {
   node->kind = TraceNodeKind::kCompute;
@@ -456,17 +481,25 @@ void read_compute(const pb::Node& n, Attributes& a, const std::string& where, Wa
       warnings->add("INVALID/METADATA node kept as an empty op (it only orders others)", where);
       return;
   }
-  op.kind = OpKind::kVector;
   assign_amount(a.amount(chakra::kNumOps), &op.flops);
   assign_amount(size, &op.weight_bytes);
-  warnings->add(
-      "COMP node without Scoville's shape attributes: costed from num_ops and "
-      "tensor_size on the vector unit",
-      where);
+  if (looks_like_matrix_work(n.name())) {
+    as_matmul(&op);
+    warnings->add(
+        "COMP node without Scoville's shape attributes, named as matrix work: costed from "
+        "num_ops and tensor_size on the matrix engine as one square matmul",
+        where);
+  } else {
+    op.kind = OpKind::kVector;
+    warnings->add(
+        "COMP node without Scoville's shape attributes: costed from num_ops and "
+        "tensor_size on the vector unit",
+        where);
+  }
   if (!a.has(chakra::kNumOps) && n.duration_micros() > 0) {
     warnings->add(
-        "COMP node with only duration_micros: Scoville costs ops from FLOPs and bytes, "
-        "so the measured duration is ignored",
+        "COMP node with only duration_micros: it costs nothing on the chip model (run with "
+        "--compute durations to replay the recorded times)",
         where);
   }
   if (a.flag(chakra::kIsCpuOp).value_or(false)) {
@@ -529,12 +562,8 @@ void read_communication(const pb::Node& n, Attributes& a, const ChakraTrace& out
           "group_size set to 1",
           where);
     }
-    if (!c.group.empty()) {
-      warnings->add(
-          "pg_name refers to ASTRA-sim's communicator JSON, which is not read: the "
-          "collective is taken to span all ranks",
-          where);
-    }
+    // ASTRA-sim's comm_size is the input buffer of a reduce-scatter (chakra_conventions.hpp).
+    c.bytes = chakra::bytes_from_comm_size(c.kind, c.bytes.si(), c.group_size);
   }
 }
 
@@ -629,11 +658,19 @@ ChakraTrace decode_chakra_trace(const std::string& bytes, const std::string& sou
       case pb::MEM_STORE_NODE:
       case pb::COMP_NODE:
         read_compute(n, a, where, &warnings, &node);
+        if (const std::optional<double> d = a.amount(own::kDurationS)) {
+          out.durations[node.id] = Duration(*d);
+        } else if (n.duration_micros() > 0) {
+          out.durations[node.id] = Duration(static_cast<double>(n.duration_micros()) * 1e-6);
+        }
         break;
       case pb::COMM_SEND_NODE:
       case pb::COMM_RECV_NODE:
       case pb::COMM_COLL_NODE:
         read_communication(n, a, out, options, where, &warnings, &node);
+        if (const std::optional<std::string> pg = a.text(chakra::kPgName)) {
+          if (!pg->empty()) out.pg_names[node.id] = *pg;
+        }
         break;
       default:
         reader.fail(place, "node type " + std::to_string(static_cast<int>(n.type())) +

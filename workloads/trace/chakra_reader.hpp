@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct ChakraTrace {
   // Things imported with a loss or a guess (unknown attributes, CPU ops, replay-only nodes,
   // collectives Scoville approximates), one line per kind of problem, in order of first sight.
   std::vector<std::string> warnings;
+  // Each compute node's recorded time, by node id: scoville.duration_s when present, else
+  // duration_micros when > 0 (a replay may use it instead of the chip model).
+  std::map<uint64_t, Duration> durations;
+  // Each collective's pg_name, by node id, where it has one (an ASTRA-sim communicator id).
+  std::map<uint64_t, std::string> pg_names;
 };
 
 // Reads one rank's file. Throws scoville::InputError naming the file, the record's byte offset

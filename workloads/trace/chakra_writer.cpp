@@ -15,6 +15,7 @@
 #include "sim/base/error.hpp"
 #include "workloads/trace/chakra/et_def.pb.h"
 #include "workloads/trace/chakra_attributes.hpp"
+#include "workloads/trace/chakra_conventions.hpp"
 
 namespace scoville::workloads {
 
@@ -59,13 +60,6 @@ void add_string(google::protobuf::RepeatedPtrField<pb::AttributeProto>* attrs, c
   pb::AttributeProto* a = attrs->Add();
   a->set_name(name);
   a->set_string_val(value);
-}
-
-// Chakra's integer fields hold whole FLOPs and bytes; the exact values travel in scoville.*.
-int64_t whole(double value) {
-  if (!(value > 0.0)) return 0;
-  if (value >= 9.2e18) return INT64_MAX;  // beyond any real op; llround would be undefined
-  return static_cast<int64_t>(std::llround(value));
 }
 
 void append_record(const google::protobuf::MessageLite& message, std::string* out) {
@@ -121,11 +115,12 @@ void add_op_attributes(const Op& op, google::protobuf::RepeatedPtrField<pb::Attr
   add_double(a, own::kActivationOutBytes, op.activation_out_bytes.si());
 }
 
-// Compute: a COMP node whose tensor_size is all the bytes the op moves to or from memory
-// (weights, KV reads and writes, activations), which is what ASTRA-sim's roofline divides by the
-// local memory bandwidth. KV traffic stays inside the op rather than becoming MEM_LOAD/MEM_STORE
-// nodes, which ASTRA-sim would send to its remote-memory backend. A kMemory op (imported from
-// such a node) goes back out as one.
+// Compute: a COMP node whose num_ops are its FLOPs and whose tensor_size is all the bytes the op
+// moves to or from memory (weights, KV reads and writes, activations), which is what ASTRA-sim's
+// roofline divides by the local memory bandwidth. KV traffic stays inside the op rather than
+// becoming MEM_LOAD/MEM_STORE nodes, which ASTRA-sim would send to its remote-memory backend. A
+// kMemory op (imported from such a node) goes back out as one. Zero amounts are written as
+// chakra::kMinimalAmount.
 void fill_compute(const TraceNode& node, pb::Node* out) {
   const Op& op = node.op;
   auto* a = out->mutable_attr();
@@ -133,13 +128,14 @@ void fill_compute(const TraceNode& node, pb::Node* out) {
     const bool store = op.kv_write_bytes.si() > 0.0 && op.kv_read_bytes.si() <= 0.0;
     out->set_type(store ? pb::MEM_STORE_NODE : pb::MEM_LOAD_NODE);
     add_uint64(a, chakra::kTensorSize,
-               static_cast<uint64_t>(whole((store ? op.kv_write_bytes : op.kv_read_bytes).si())));
+               static_cast<uint64_t>(
+                   chakra::whole_amount((store ? op.kv_write_bytes : op.kv_read_bytes).si())));
   } else {
     out->set_type(pb::COMP_NODE);
-    add_int64(a, chakra::kNumOps, whole(op.flops.si()));
+    add_int64(a, chakra::kNumOps, chakra::whole_amount(op.flops.si()));
     const Bytes moved = op.weight_bytes + op.kv_read_bytes + op.kv_write_bytes +
                         op.activation_in_bytes + op.activation_out_bytes;
-    add_uint64(a, chakra::kTensorSize, static_cast<uint64_t>(whole(moved.si())));
+    add_uint64(a, chakra::kTensorSize, static_cast<uint64_t>(chakra::whole_amount(moved.si())));
   }
   add_bool(a, chakra::kIsCpuOp, false);
   add_op_attributes(op, a);
@@ -166,12 +162,36 @@ void fill_collective(const TraceNode& node, int64_t rank, const ChakraWriteOptio
       add_string(a, chakra::kPgName, std::to_string(id->second));
     }
   }
-  add_int64(a, chakra::kCommSize, whole(c.bytes.si()));
+  add_int64(a, chakra::kCommSize, chakra::whole_amount(chakra::comm_size_of(c)));
   add_string(a, own::kCollective, to_string(c.kind));
   add_string(a, own::kGroup, c.group);
   add_int64(a, own::kGroupSize, c.group_size);
   add_int64(a, own::kPeer, c.peer);
   add_double(a, own::kBytes, c.bytes.si());
+}
+
+// duration_micros of every compute node, by id, with the rounding carried along the file order
+// (the order the chip runs them in); empty when no durations are given.
+std::map<uint64_t, int64_t> duration_micros(const ChipTrace& trace,
+                                            const ChakraWriteOptions& options) {
+  std::map<uint64_t, int64_t> out;
+  if (options.compute_durations.empty()) return out;
+  std::vector<uint64_t> ids;
+  std::vector<double> seconds;
+  for (const TraceNode& node : trace.nodes) {
+    if (node.kind != TraceNodeKind::kCompute) continue;
+    const auto it = options.compute_durations.find(node.id);
+    if (it == options.compute_durations.end() || !(it->second.si() >= 0.0)) {
+      throw std::invalid_argument("compute node " + std::to_string(node.id) + " ('" + node.name +
+                                  "') of rank " + std::to_string(trace.rank) +
+                                  " has no duration (or a negative one)");
+    }
+    ids.push_back(node.id);
+    seconds.push_back(it->second.si());
+  }
+  const std::vector<int64_t> micros = chakra::micros_with_carry(seconds);
+  for (size_t i = 0; i < ids.size(); ++i) out.emplace(ids[i], micros[i]);
+  return out;
 }
 
 [[noreturn]] void fail(const std::string& path, const std::string& temporary, int error) {
@@ -217,6 +237,7 @@ std::string encode_chakra_trace(const ChipTrace& trace, const ChakraWriteOptions
                                   std::to_string(id));
     }
   }
+  const std::map<uint64_t, int64_t> micros = duration_micros(trace, options);
   std::string out;
   append_record(metadata_of(trace), &out);
   std::map<std::pair<bool, int64_t>, int32_t> tags;
@@ -229,6 +250,11 @@ std::string encode_chakra_trace(const ChipTrace& trace, const ChakraWriteOptions
     add_int64(n.mutable_attr(), own::kLayer, node.layer);
     if (node.kind == TraceNodeKind::kCompute) {
       fill_compute(node, &n);
+      const auto it = micros.find(node.id);
+      if (it != micros.end()) {
+        n.set_duration_micros(static_cast<uint64_t>(it->second));
+        add_double(n.mutable_attr(), own::kDurationS, options.compute_durations.at(node.id).si());
+      }
     } else {
       fill_collective(node, trace.rank, options, &tags, &n);
     }

@@ -19,6 +19,10 @@ struct ChakraWriteOptions {
   // with --comm-group-configuration, so a group name such as "tp" must not reach it. A group not
   // listed here is written without pg_name: ASTRA-sim then runs the collective over all ranks.
   std::map<std::string, int64_t> communicator_ids;
+  // Each compute node's time on Scoville's chip model, by node id. When given (for every compute
+  // node: std::invalid_argument otherwise), nodes get duration_micros for ASTRA-sim's replay
+  // (chakra::micros_with_carry over the compute nodes in file order) and scoville.duration_s.
+  std::map<uint64_t, Duration> compute_durations;
 };
 
 // The byte stream of one rank's trace. Deterministic: the same trace gives the same bytes.
