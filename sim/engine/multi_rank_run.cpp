@@ -14,7 +14,7 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/collective_timer.hpp"
 #include "sim/engine/trace_op_times.hpp"
-#include "sim/output/json_text.hpp"
+#include "sim/base/json_text.hpp"
 #include "workloads/trace/chakra_conventions.hpp"
 
 namespace scoville::engine {
