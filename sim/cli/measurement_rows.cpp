@@ -5,9 +5,11 @@
 #include <fstream>
 #include <numeric>
 #include <regex>
+#include <sstream>
 #include <utility>
 
 #include "sim/base/error.hpp"
+#include "sim/base/utf8.hpp"
 #include "sim/cli/published_names.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
@@ -117,8 +119,12 @@ const std::string& MeasurementRow::at(const std::string& key) const {
 }
 
 std::vector<MeasurementRow> read_measurements(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
+  std::ostringstream whole;
+  whole << file.rdbuf();
+  require_utf8(whole.str(), path, true);
+  std::istringstream in(whole.str());
   std::string line;
   std::vector<std::string> header;
   std::vector<MeasurementRow> rows;

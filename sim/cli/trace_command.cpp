@@ -18,6 +18,7 @@
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/output_paths.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
 #include "workloads/mapping/trace_summary.hpp"
@@ -329,6 +330,11 @@ workloads::PoolMapping pool_mapping(const TraceOptions& r) {
 
 int trace_command(const Invocation& invocation, std::ostream& out) {
   const TraceOptions r = parse_trace(invocation.args);
+  output::RunFiles files;
+  files.named_input("--model", r.model.value_or(""), "workloads/models");
+  files.input("--mapping", r.mapping_file.value_or(""));
+  files.output("-o", r.output_dir.value_or(""));
+  files.check();
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(*r.model, "workloads/models"));

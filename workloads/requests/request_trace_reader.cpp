@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/utf8.hpp"
 #include "sim/base/yaml_reader.hpp"
 
 namespace scoville::workloads {
@@ -83,6 +84,7 @@ bool parse_count(std::string_view text, int64_t& out) {
 
 RequestPlan parse_request_trace(const std::string& text, const std::string& display_name,
                                 const TraceLimits& limits) {
+  require_utf8(text, display_name, true);
   const std::vector<std::string_view> lines = split_lines(text);
   // Find the header: the first line that is not blank or a comment.
   size_t header_index = 0;
@@ -185,9 +187,11 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
     request.arrival = Duration(seconds);
     request.input_tokens = counts[0];
     request.output_tokens = counts[1];
+    request.line = line;
     plan.requests.push_back(request);
   }
   diagnostics.throw_if_any();
+  plan.source = display_name;
   if (plan.requests.empty()) {
     throw InputError(SourceLocation{display_name, 0, 0}, "",
                      "request trace has a header but no requests");
