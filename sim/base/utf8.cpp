@@ -65,8 +65,8 @@ std::string field_of(std::string_view text, size_t line_start, size_t offset, bo
   }
   const std::string_view whole_line =
       text.substr(line_start, text.find('\n', line_start) - line_start);
-  const std::string_view t = trimmed(whole_line);
-  if (!t.empty() && t.front() == '#') return "comment";
+  const std::string_view own = trimmed(whole_line);
+  if (!own.empty() && own.front() == '#') return "comment";
   size_t column = 0;
   for (char ch : line) column += ch == ',' ? 1 : 0;
   std::string_view rest = text;

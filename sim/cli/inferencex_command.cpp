@@ -148,6 +148,9 @@ Options parse(const std::vector<std::string>& args) {
       o.chip = a.value();
     } else if (a.is("--chips")) {
       o.chips = positive("--chips");
+      // As many as a system file may hold (sim/config/system_loader.cpp): a network is built
+      // for them before any mapping is checked.
+      if (o.chips > (1 << 20)) throw UsageError{"--chips: expected 1 to 1048576"};
     } else if (a.is("--model")) {
       o.model = a.value();
     } else if (a.is("--isl")) {

@@ -17,6 +17,10 @@
 namespace scoville::workloads {
 namespace {
 
+// Arrivals past about 31 years would leave no precision for the microseconds of an iteration
+// (and a window of 1e300 s none at all).
+constexpr double kMaxArrivalSeconds = 1e9;
+
 constexpr std::array<const char*, 3> kColumns = {"arrival_s", "input_tokens", "output_tokens"};
 
 struct Field {
@@ -157,10 +161,10 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
     request.id = static_cast<int64_t>(plan.requests.size());
     double seconds = 0.0;
     bool ok = true;
-    if (!parse_seconds(arrival.text, seconds)) {
+    if (!parse_seconds(arrival.text, seconds) || seconds > kMaxArrivalSeconds) {
       diagnostics.error(
           SourceLocation{display_name, line, arrival.column}, kColumns[0],
-          "expected a non-negative number of seconds, found '" + std::string(arrival.text) + "'");
+          "expected a number of seconds in [0, 1e9], found '" + std::string(arrival.text) + "'");
       ok = false;
     } else if (seconds < previous_arrival) {
       diagnostics.error(SourceLocation{display_name, line, arrival.column}, kColumns[0],
