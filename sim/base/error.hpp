@@ -1,6 +1,7 @@
 // Typed errors. No library calls exit(); main() maps these to messages and exit codes:
 //   InputError (bad YAML, units, infeasible mapping, corrupt trace) -> exit 2
 //   OutputError (cannot write results)                              -> exit 3
+//   Interrupted (SIGINT/SIGTERM, children stopped)                  -> exit 128 + signal
 //   anything else                                                   -> exit 1 (internal error)
 #pragma once
 
@@ -48,6 +49,17 @@ class InputError : public ScovilleError {
 class OutputError : public ScovilleError {
  public:
   using ScovilleError::ScovilleError;
+};
+
+// A run stopped by SIGINT or SIGTERM once it had stopped and waited for its child processes;
+// main exits with 128 + the signal, as a shell reports a process killed by it.
+class Interrupted : public ScovilleError {
+ public:
+  Interrupted(int signal, const std::string& what) : ScovilleError(what), signal_(signal) {}
+  int signal() const { return signal_; }
+
+ private:
+  int signal_;
 };
 
 // Collects diagnostics while a file is read; throws them all at once.

@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "sim/base/utf8.hpp"
+
 namespace scoville {
 
 SourceLocation location_of(const YAML::Node& node, const std::string& file) {
@@ -17,6 +19,7 @@ SourceLocation location_of(const YAML::Node& node, const std::string& file) {
 }
 
 YAML::Node load_yaml_string(const std::string& text, const std::string& display_name) {
+  require_utf8(text, display_name);
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {

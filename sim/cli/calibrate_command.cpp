@@ -23,6 +23,7 @@
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/output_paths.hpp"
 #include "sim/serving/knob_fit.hpp"
 
 namespace scoville::cli {
@@ -87,8 +88,9 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       prompts_per_client = a.count();
       if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
     } else if (a.is("--sweeps")) {
-      fit_options.sweeps = static_cast<int>(a.count());
-      if (fit_options.sweeps < 1) throw UsageError{"--sweeps: expected at least 1"};
+      const long long sweeps = a.count();  // checked before it narrows to int
+      if (sweeps < 1 || sweeps > 1000) throw UsageError{"--sweeps: expected 1 to 1000"};
+      fit_options.sweeps = static_cast<int>(sweeps);
     } else if (a.is("-o") || a.is("--output")) {
       output = a.value();
     } else if (a.is("--dry-run")) {
@@ -100,6 +102,11 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   if (path.empty()) throw UsageError{"--measurements is required"};
   if (systems.empty()) throw UsageError{"--system is required (one or more system files)"};
   if (!output.empty() && systems.size() != 1) throw UsageError{"-o needs exactly one --system"};
+  output::RunFiles guard;
+  guard.input("--measurements", path);
+  for (const std::string& system : systems) guard.named_input("--system", system, "arch/systems");
+  guard.output("-o", output);
+  guard.check();
   const ServingFidelity level = parse_serving_fidelity(fidelity);
   if (level == ServingFidelity::kCycle) {
     throw UsageError{"calibrate: expected --fidelity op-table or roofline"};

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "sim/base/utf8.hpp"
 #include "sim/cli/measurement_rows.hpp"
 
 namespace scoville::cli {
@@ -101,6 +102,7 @@ std::vector<DeploymentRecipe> read_deployment_recipes(const std::string& path) {
 
 std::vector<DeploymentRecipe> parse_deployment_recipes(const std::string& text,
                                                        const std::string& path) {
+  require_utf8(text, path, true);
   std::istringstream in(text);
   std::vector<std::string> header;
   std::vector<DeploymentRecipe> out;

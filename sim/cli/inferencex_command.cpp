@@ -8,6 +8,7 @@
 #include <iostream>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,8 @@
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/json_text.hpp"
+#include "sim/output/output_paths.hpp"
+#include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
@@ -112,15 +115,18 @@ struct Options {
   std::optional<int64_t> trace_point;
 };
 
-double parse_fraction(const std::string& flag, const std::string& text, double lo, double hi) {
+// A number in [lo, hi], or in (lo, hi] when low_open; the message shows the bounds as checked.
+double parse_fraction(const std::string& flag, const std::string& text, double lo, double hi,
+                      bool low_open = false) {
   try {
     size_t used = 0;
     const double v = std::stod(text, &used);
-    if (used == text.size() && v >= lo && v <= hi) return v;
+    if (used == text.size() && (low_open ? v > lo : v >= lo) && v <= hi) return v;
   } catch (const std::exception&) {
   }
-  throw UsageError{flag + ": expected a number in [" + std::to_string(lo) + ", " +
-                   std::to_string(hi) + "], found '" + text + "'"};
+  std::ostringstream bounds;
+  bounds << (low_open ? "(" : "[") << lo << ", " << hi << "]";
+  throw UsageError{flag + ": expected a number in " + bounds.str() + ", found '" + text + "'"};
 }
 
 Options parse(const std::vector<std::string>& args) {
@@ -142,6 +148,9 @@ Options parse(const std::vector<std::string>& args) {
       o.chip = a.value();
     } else if (a.is("--chips")) {
       o.chips = positive("--chips");
+      // As many as a system file may hold (sim/config/system_loader.cpp): a network is built
+      // for them before any mapping is checked.
+      if (o.chips > (1 << 20)) throw UsageError{"--chips: expected 1 to 1048576"};
     } else if (a.is("--model")) {
       o.model = a.value();
     } else if (a.is("--isl")) {
@@ -166,7 +175,7 @@ Options parse(const std::vector<std::string>& args) {
     } else if (a.is("--prompts-per-client")) {
       o.prompts_per_client = positive("--prompts-per-client");
     } else if (a.is("--range-ratio")) {
-      o.range_ratio = parse_fraction("--range-ratio", a.value(), 1e-9, 1.0);
+      o.range_ratio = parse_fraction("--range-ratio", a.value(), 0.0, 1.0, true);
     } else if (a.is("--max-num-seqs")) {
       o.max_num_seqs = positive("--max-num-seqs");
     } else if (a.is("--max-batched-tokens")) {
@@ -324,6 +333,15 @@ std::vector<workloads::MappingConfig> candidates(const Options& o,
 
 int inferencex_command(const Invocation& invocation, std::ostream& out) {
   const Options o = parse(invocation.args);
+  output::RunFiles files;
+  files.named_input("--system", o.system, "arch/systems");
+  files.named_input("--chip", o.chip, "arch/chips");
+  files.named_input("--model", o.model, "workloads/models");
+  files.input("--mapping", o.mapping_file);
+  files.input("--calibration", o.calibration_file);
+  files.output("-o", o.output);
+  files.output("--trace", o.trace.output.value_or(""));
+  files.check();
   const output::TraceOptions trace_options = serving_trace_options(o.trace);
   const int64_t traced_concurrency = o.trace_point.value_or(o.concurrency.front());
   bool traced = false;
@@ -348,6 +366,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   }
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(o.model, "workloads/models"));
+  serving::check_context(model, o.isl, o.osl, SourceLocation{"<command line>", 0, 0}, "--isl");
   int64_t chips = o.chips;
   if (chips == 0) chips = o.tp != 0 ? o.tp : 8;
   int64_t network_chips = chips;

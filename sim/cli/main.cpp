@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
   } catch (const scoville::InputError& e) {
     std::cerr << e.what() << "\n";
     return kExitInput;
+  } catch (const scoville::Interrupted& e) {
+    std::cerr << "scoville: " << e.what() << "\n";
+    return 128 + e.signal();
   } catch (const scoville::OutputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitOutput;

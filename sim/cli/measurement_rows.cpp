@@ -5,9 +5,11 @@
 #include <fstream>
 #include <numeric>
 #include <regex>
+#include <sstream>
 #include <utility>
 
 #include "sim/base/error.hpp"
+#include "sim/base/utf8.hpp"
 #include "sim/cli/published_names.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
@@ -88,6 +90,20 @@ std::optional<double> number(const std::string& s) {
 
 double d(int64_t v) { return static_cast<double>(v); }
 
+// A token count or concurrency of a row: empty is "not published"; anything else must be a whole
+// number from 1 to 10^7, or the row's file, line and column are named (a fraction, a negative
+// or 1e300 would otherwise be cast to a count).
+std::optional<double> count_field(const MeasurementRow& r, const char* key) {
+  const std::string& text = r.at(key);
+  if (text.empty()) return std::nullopt;
+  const std::optional<double> v = number(text);
+  if (!v || *v < 1 || *v > 1e7 || *v != std::floor(*v)) {
+    throw InputError(SourceLocation{r.file, r.line, 0}, key,
+                     "expected a whole number from 1 to 10000000, found '" + text + "'");
+  }
+  return v;
+}
+
 // The prefill/decode split a row's notes publish, as InferenceX's Dynamo rows write it
 // ("prefill 4 GPU TP4, decode 32 GPU EP8"; lowercase notes). nullopt when there is none.
 struct PublishedSplit {
@@ -117,8 +133,12 @@ const std::string& MeasurementRow::at(const std::string& key) const {
 }
 
 std::vector<MeasurementRow> read_measurements(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
+  std::ostringstream whole;
+  whole << file.rdbuf();
+  require_utf8(whole.str(), path, true);
+  std::istringstream in(whole.str());
   std::string line;
   std::vector<std::string> header;
   std::vector<MeasurementRow> rows;
@@ -139,6 +159,7 @@ std::vector<MeasurementRow> read_measurements(const std::string& path) {
     }
     MeasurementRow r;
     r.line = number_of_line;
+    r.file = path;
     for (size_t i = 0; i < header.size() && i < cells.size(); ++i) r.fields[header[i]] = cells[i];
     rows.push_back(std::move(r));
   }
@@ -171,9 +192,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     o.chip = named.chip;
     o.system_file = named.system_file;
     o.model = match_model(names, o.model_published);
-    const auto isl = number(r.at("isl"));
-    const auto osl = number(r.at("osl"));
-    const auto conc = number(r.at("concurrency"));
+    const auto isl = count_field(r, "isl");
+    const auto osl = count_field(r, "osl");
+    const auto conc = count_field(r, "concurrency");
     const auto published = number(r.at("throughput"));
     const auto chips = number(r.at("chips"));
     const auto ttft = number(r.at("ttft_ms"));

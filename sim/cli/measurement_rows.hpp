@@ -28,6 +28,7 @@ namespace scoville::cli {
 struct MeasurementRow {
   std::map<std::string, std::string> fields;
   int line = 0;
+  std::string file;  // the measurements file it was read from
   const std::string& at(const std::string& key) const;
 };
 

@@ -16,6 +16,7 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/network_trace.hpp"
+#include "sim/output/output_paths.hpp"
 
 namespace scoville::cli {
 
@@ -181,6 +182,10 @@ void write_trace(const NetOptions& o, const models::Topology& topology,
 
 int net_command(const Invocation& invocation, std::ostream& out) {
   const NetOptions o = parse_net(invocation.args);
+  output::RunFiles files;
+  files.named_input("--system", o.system.value_or(""), "arch/systems");
+  files.output("--trace", o.trace_output.value_or(""));
+  files.check();
   const std::vector<Bytes> sizes = parse_sizes(o.sizes);
   const config::SystemConfig system =
       config::load_system(*o.system, config::DataPaths::from_environment());

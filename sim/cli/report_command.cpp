@@ -7,6 +7,7 @@
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/h5_reader.hpp"
 #include "sim/output/html_report.hpp"
+#include "sim/output/output_paths.hpp"
 
 namespace scoville::cli {
 
@@ -31,6 +32,10 @@ int report_command(const Invocation& invocation, std::ostream& out) {
   }
   if (files.empty()) throw UsageError("'scoville report' needs at least one results file");
   if (output.empty()) throw UsageError("'scoville report' needs -o report.html");
+  output::RunFiles guard;
+  for (const std::string& file : files) guard.input("results file", file);
+  guard.output("-o", output);
+  guard.check();
   std::vector<output::ReportInput> inputs;
   for (const std::string& file : files) inputs.push_back({file, output::read_results_file(file)});
   output::write_text_atomically(output, output::render_html_report(inputs));

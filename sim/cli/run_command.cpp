@@ -15,6 +15,7 @@
 #include "sim/engine/study_runner.hpp"
 #include "sim/engine/trace_runner.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/output_paths.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
 #include "sim/output/system_trace.hpp"
@@ -213,24 +214,44 @@ int run_trace_file(const RunOptions& r, std::ostream& out) {
   return 0;
 }
 
+int64_t bounded_count(long long v, const char* flag, int64_t max) {
+  if (v < 1 || v > max) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, flag,
+                     "expected 1 to " + std::to_string(max) + ", got " + std::to_string(v));
+  }
+  return v;
+}
+
+// The files the run reads and writes: an output may replace neither an input nor another output.
+void check_run_files(const RunOptions& r, const study::StudyConfig* s) {
+  output::RunFiles files;
+  if (r.study_file) files.input("--study", *r.study_file);
+  // A study file's own names count as inputs too (the flags override them).
+  const char* chip_flag = r.chips.empty() ? "study.chips" : "--chip";
+  for (const std::string& chip : s ? s->chips : r.chips) {
+    files.named_input(chip_flag, chip, "arch/chips");
+  }
+  if (s || r.model) {
+    files.named_input(r.model ? "--model" : "study.model", s ? s->model : *r.model,
+                      "workloads/models");
+  }
+  if (r.system) files.named_input("--system", *r.system, "arch/systems");
+  if (r.system_args.mapping_file) files.input("--mapping", *r.system_args.mapping_file);
+  if (r.trace_file) files.input("--trace-file", *r.trace_file);
+  files.output("-o", r.h5_output.value_or(""));
+  files.output("--trace", r.trace_output.value_or(""));
+  files.check();
+}
+
 study::StudyConfig study_from(const RunOptions& r) {
   study::StudyConfig s =
       r.study_file ? study::parse_study_file(*r.study_file) : study::default_study();
   const SourceLocation cli{"<command line>", 0, 0};
-  auto count = [&](const std::optional<long long>& v, int64_t& field, const char* flag,
-                   int64_t max) {
-    if (!v) return;
-    if (*v < 1 || *v > max) {
-      throw InputError(cli, flag,
-                       "expected 1 to " + std::to_string(max) + ", got " + std::to_string(*v));
-    }
-    field = *v;
-  };
   if (!r.chips.empty()) s.chips = r.chips;
   if (r.model) s.model = *r.model;
-  count(r.batch, s.batch, "--batch", study::kMaxBatch);
-  count(r.isl, s.isl, "--isl", study::kMaxSequenceTokens);
-  count(r.osl, s.osl, "--osl", study::kMaxSequenceTokens);
+  if (r.batch) s.batch = bounded_count(*r.batch, "--batch", study::kMaxBatch);
+  if (r.isl) s.isl = bounded_count(*r.isl, "--isl", study::kMaxSequenceTokens);
+  if (r.osl) s.osl = bounded_count(*r.osl, "--osl", study::kMaxSequenceTokens);
   if (r.seed) s.seed = static_cast<uint64_t>(*r.seed);
   if (r.precision) {
     s.precision =
@@ -245,14 +266,6 @@ study::StudyConfig study_from(const RunOptions& r) {
     if (!(s.power_cap->si() > 0)) throw InputError(cli, "--power-cap", "expected a power > 0 W");
   }
   return s;
-}
-
-int64_t bounded_count(long long v, const char* flag, int64_t max) {
-  if (v < 1 || v > max) {
-    throw InputError(SourceLocation{"<command line>", 0, 0}, flag,
-                     "expected 1 to " + std::to_string(max) + ", got " + std::to_string(v));
-  }
-  return v;
 }
 
 // The timeline a system run writes with --trace (none without it).
@@ -314,6 +327,7 @@ int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
 
 int run_command(const Invocation& invocation, std::ostream& out) {
   RunOptions r = parse_run(invocation.args);
+  check_run_files(r, nullptr);
   if (r.trace_file) return run_trace_file(r, out);
   if (r.comm_groups || r.compute) {
     throw UsageError("--comm-groups and --compute need --system NAME with --trace-file");
@@ -331,6 +345,7 @@ int run_command(const Invocation& invocation, std::ostream& out) {
         "file with system: holds them as keys instead");
   }
   const study::StudyConfig s = study_from(r);
+  check_run_files(r, &s);
   if (s.system) return run_system_from_study(r, s, invocation, out);
   output::TraceOptions trace;
   if (r.trace_window) output::parse_trace_window(*r.trace_window, trace);

@@ -17,6 +17,8 @@
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
 #include "sim/output/json_text.hpp"
+#include "sim/output/output_paths.hpp"
+#include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
@@ -93,9 +95,21 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   }
   const output::TraceOptions trace_options = serving_trace_options(trace);
   const config::ServingStudySpec spec = config::load_scenario(scenario_file);
+  output::RunFiles files;
+  files.input("--scenario", scenario_file);
+  files.input("scenario requests.trace", spec.requests.trace_path);
+  files.named_input("scenario model", spec.model, "workloads/models");
+  files.output("-o", output_file);
+  files.output("--trace", trace.output.value_or(""));
+  files.check();
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(spec.model, "workloads/models"));
+  if (spec.requests.kind != workloads::ArrivalKind::kTrace) {
+    serving::check_context(model, spec.requests.lengths.input_tokens,
+                           spec.requests.lengths.output_tokens, SourceLocation{spec.file, 0, 0},
+                           "requests.isl");
+  }
   int64_t pool_chips = 0;
   for (const auto& p : spec.mapping.pools) pool_chips += p.chips;
   if (spec.chips != 0 && spec.chips < pool_chips) {

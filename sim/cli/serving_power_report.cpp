@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "sim/base/unit_parser.hpp"
+#include "sim/serving/physical_limits.hpp"
 
 namespace scoville::cli {
 
@@ -27,6 +28,7 @@ void apply_power_cap(ServingHardware& hw, const std::optional<Power>& cap,
                          "' has no power_management section (DVFS points, time constant) to "
                          "hold a cap with");
   }
+  serving::check_power_cap(*cap, hw.chip, where, key);
   hw.chip.power.management.cap = *cap;
 }
 

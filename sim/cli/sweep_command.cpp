@@ -7,6 +7,7 @@
 #include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/output/output_paths.hpp"
 #include "sim/output/provenance.hpp"
 #include "sim/sweep/point_runner.hpp"
 #include "sim/sweep/sweep_config.hpp"
@@ -83,6 +84,11 @@ int sweep_command(const Invocation& invocation, std::ostream& out) {
   const sweep::SweepConfig config = sweep::parse_sweep_file(*file);
   const std::vector<sweep::SweepPoint> points = sweep::expand_points(config);
   const std::string out_dir = dir ? *dir : config.name + ".sweep";
+  output::RunFiles guard;
+  guard.input("sweep file", *file);
+  guard.output("-o", out_dir);
+  guard.output("-o", out_dir + "/sweep.h5");
+  guard.check();
   const output::Provenance provenance =
       output::Provenance::current(invocation.argc, invocation.argv, 0);
   const std::string executable = sweep::own_executable();

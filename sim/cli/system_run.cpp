@@ -16,6 +16,7 @@
 #include "sim/output/json_text.hpp"
 #include "sim/output/system_results.hpp"
 #include "sim/output/system_trace.hpp"
+#include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/routing_distribution.hpp"
 
@@ -126,7 +127,11 @@ engine::SystemSetup system_setup(const SystemRunArgs& r, const config::SystemCon
   }
   options.routing.seed = r.seed;
   models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
-  return engine::make_setup(system, model, mapping, paths, options);
+  engine::SystemSetup setup = engine::make_setup(system, model, mapping, paths, options);
+  // The physical limits, before any chip is elaborated or anything simulated.
+  serving::check_context(setup.model, r.isl, r.osl, r.where, r.from_study ? "study.isl" : "--isl");
+  serving::check_mapped_fit(setup.model, setup.mapping, setup.chip, r.batch, r.isl + r.osl);
+  return setup;
 }
 
 engine::SystemStudyConfig study_config(const SystemRunArgs& r) {

@@ -20,6 +20,8 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/trace_op_times.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/output_paths.hpp"
+#include "sim/study/study_config.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
 #include "workloads/mapping/trace_summary.hpp"
@@ -381,6 +383,11 @@ workloads::PoolMapping pool_mapping(const TraceOptions& r) {
 
 int trace_command(const Invocation& invocation, std::ostream& out) {
   const TraceOptions r = parse_trace(invocation.args);
+  output::RunFiles files;
+  files.named_input("--model", r.model.value_or(""), "workloads/models");
+  files.input("--mapping", r.mapping_file.value_or(""));
+  files.output("-o", r.output_dir.value_or(""));
+  files.check();
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(*r.model, "workloads/models"));
@@ -391,7 +398,11 @@ int trace_command(const Invocation& invocation, std::ostream& out) {
   shape.batch = *r.batch;
   shape.context = *r.context;
   shape.new_tokens = shape.phase == workloads::Phase::kPrefill ? shape.context : 1;
-  if (shape.batch < 1) throw InputError(kCli, "--batch", "expected at least 1 sequence");
+  if (shape.batch < 1 || shape.batch > study::kMaxBatch) {
+    throw InputError(kCli, "--batch",
+                     "expected 1 to " + std::to_string(study::kMaxBatch) + " sequences, got " +
+                         std::to_string(shape.batch));
+  }
   if (shape.context < 1 || shape.context > model.max_context()) {
     throw InputError(kCli, "--context",
                      "expected 1 to " + std::to_string(model.max_context()) + " (the " +

@@ -18,6 +18,7 @@
 #include "sim/engine/lowering.hpp"
 #include "sim/engine/power_governor.hpp"
 #include "sim/engine/simulated_op_cost.hpp"
+#include "sim/serving/physical_limits.hpp"
 #include "sim/stats/op_accounting.hpp"
 #include "workloads/decompose.hpp"
 #include "workloads/model_loader.hpp"
@@ -56,22 +57,10 @@ std::vector<PlannedIteration> plan_iterations(const workloads::ModelConfig& mode
 
 void check_fits(const workloads::ModelConfig& model, const models::ChipParams& chip,
                 const study::StudyConfig& s, const std::string& chip_file) {
-  const Bytes weights = model.weight_bytes();
-  const Bytes kv = model.kv_bytes(s.isl + s.osl) * static_cast<double>(s.batch);
-  const Bytes needed = weights + kv;
-  if (needed > chip.hbm.capacity) {
-    std::ostringstream msg;
-    msg << "model '" << model.name() << "' does not fit on one '" << chip.name << "' chip: needs "
-        << format_si(needed.si(), "B") << " (weights " << format_si(weights.si(), "B")
-        << " + KV cache " << format_si(kv.si(), "B") << " for " << s.batch << " x "
-        << (s.isl + s.osl) << " tokens) but HBM holds " << format_si(chip.hbm.capacity.si(), "B")
-        << "; reduce --batch, --isl or --osl";
-    throw InputError(SourceLocation{chip_file, 0, 0}, "chip.hbm.capacity", msg.str());
-  }
-  if (s.isl + s.osl > model.max_context()) {
-    throw InputError(SourceLocation{s.source, 0, 0}, "study.isl",
-                     "isl + osl = " + std::to_string(s.isl + s.osl) + " exceeds the model's " +
-                         "maximum context of " + std::to_string(model.max_context()) + " tokens");
+  serving::check_single_chip_fit(model, chip, s.batch, s.isl + s.osl, chip_file);
+  serving::check_context(model, s.isl, s.osl, SourceLocation{s.source, 0, 0}, "study.isl");
+  if (s.power_cap) {
+    serving::check_power_cap(*s.power_cap, chip, SourceLocation{s.source, 0, 0}, "study.power_cap");
   }
 }
 

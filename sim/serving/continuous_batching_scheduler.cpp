@@ -136,7 +136,10 @@ class Run {
     Diagnostics d;
     for (size_t i = 0; i < plan_.requests.size(); ++i) {
       const workloads::Request& r = plan_.requests[i];
-      const std::string key = "requests[" + std::to_string(i) + "]";
+      // A request read from a file is named by its file and line; a generated one by its index.
+      const SourceLocation where =
+          r.line > 0 ? SourceLocation{plan_.source, r.line, 0} : SourceLocation{};
+      const std::string key = r.line > 0 ? "input_tokens" : "requests[" + std::to_string(i) + "]";
       for (size_t p = 0; p < system_.pools.size(); ++p) {
         const PoolConfig& pool = system_.pools[p];
         const SchedulerConfig& s = pool.scheduler;
@@ -147,7 +150,7 @@ class Run {
         const int64_t need = blocks_for(tokens, s.kv_block_tokens);
         const std::string pool_key = "system.pools[" + std::to_string(p) + "]";
         if (need > rank_capacity_blocks(pool)) {
-          d.error({}, key,
+          d.error(where, key,
                   "needs " + std::to_string(need) + " KV blocks, more than " + pool_key +
                       ".kv_capacity_blocks = " + std::to_string(pool.kv_capacity_blocks) +
                       (pool.attention_dp > 1
@@ -160,14 +163,15 @@ class Run {
         const int64_t longest_prompt =
             pool.role == PoolRole::kPrefill ? r.input_tokens : r.input_tokens + r.output_tokens;
         if (!s.chunked_prefill && longest_prompt > s.max_num_batched_tokens) {
-          d.error({}, key,
+          d.error(where, key,
                   std::to_string(longest_prompt) + " tokens to prefill exceed " + pool_key +
                       ".max_num_batched_tokens = " + std::to_string(s.max_num_batched_tokens) +
                       " and chunked prefill is off");
         }
       }
       if (i > 0 && r.arrival < plan_.requests[i - 1].arrival) {
-        d.error({}, key + ".arrival", "arrivals must be non-decreasing");
+        d.error(where, r.line > 0 ? "arrival_s" : key + ".arrival",
+                "arrivals must be non-decreasing");
       }
     }
     d.throw_if_any();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 
 #include "sim/base/error.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/sweep/child_signals.hpp"
 
 extern char** environ;
 
@@ -81,6 +83,21 @@ PointStatus finish_point(const PointFiles& files, int wait_status) {
   error << "\n" << tail_of(files.log);
   output::write_text_atomically(files.error, error.str());
   return PointStatus::kFailed;
+}
+
+// Thrown once every child stopped by a forwarded signal has been waited for.
+[[noreturn]] void throw_interrupted(int signal, int64_t finished, int64_t stopped) {
+  throw Interrupted(signal, std::string("sweep stopped by ") +
+                                (signal == SIGINT ? "SIGINT" : "SIGTERM") + ": " +
+                                std::to_string(finished) + " point(s) finished in this run, " +
+                                std::to_string(stopped) +
+                                " running point(s) stopped and left pending; run the same "
+                                "command again to resume (finished points are kept)");
+}
+
+// A point whose process died of the forwarded signal: pending, not failed, so a rerun runs it.
+bool stopped_by_signal(int wait_status) {
+  return ChildSignalScope::interrupted() != 0 && WIFSIGNALED(wait_status);
 }
 
 }  // namespace
@@ -155,10 +172,14 @@ std::string own_executable() {
 PointStatus run_point(const std::string& executable, const std::string& dir,
                       const SweepPoint& point) {
   const PointFiles files = point_files(dir, point);
+  ChildSignalScope signals;
   const pid_t pid = spawn_point(executable, point, files);
+  signals.add(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  signals.remove(pid);
+  if (stopped_by_signal(status)) throw_interrupted(ChildSignalScope::interrupted(), 0, 1);
   return finish_point(files, status);
 }
 
@@ -175,12 +196,18 @@ RunSummary run_points(const std::string& executable, const std::string& dir,
   }
   std::map<pid_t, const SweepPoint*> running;
   size_t next = 0;
+  int64_t stopped = 0;
   const int64_t total = static_cast<int64_t>(todo.size());
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && static_cast<int64_t>(running.size()) < jobs) {
+  ChildSignalScope signals;  // SIGINT/SIGTERM reach the running points; none starts after one
+  while (running.size() > 0 || (next < todo.size() && !ChildSignalScope::interrupted())) {
+    while (next < todo.size() && static_cast<int64_t>(running.size()) < jobs &&
+           !ChildSignalScope::interrupted()) {
       const SweepPoint* p = todo[next++];
-      running[spawn_point(executable, *p, point_files(dir, *p))] = p;
+      const pid_t pid = spawn_point(executable, *p, point_files(dir, *p));
+      running[pid] = p;
+      signals.add(pid);
     }
+    if (running.empty()) break;
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
     if (pid < 0) {
@@ -191,6 +218,11 @@ RunSummary run_points(const std::string& executable, const std::string& dir,
     if (it == running.end()) continue;  // not one of ours
     const SweepPoint* p = it->second;
     running.erase(it);
+    signals.remove(pid);
+    if (stopped_by_signal(status)) {
+      ++stopped;
+      continue;
+    }
     const PointStatus result = finish_point(point_files(dir, *p), status);
     (result == PointStatus::kDone ? summary.done : summary.failed) += 1;
     if (progress) {
@@ -198,6 +230,9 @@ RunSummary run_points(const std::string& executable, const std::string& dir,
                 << " " << to_string(result) << "\n"
                 << std::flush;
     }
+  }
+  if (const int signal = ChildSignalScope::interrupted()) {
+    throw_interrupted(signal, summary.done + summary.failed, stopped);
   }
   return summary;
 }

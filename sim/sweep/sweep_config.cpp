@@ -1,5 +1,6 @@
 #include "sim/sweep/sweep_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -141,6 +142,16 @@ SweepConfig read_sweep(const YAML::Node& root, const std::string& file, const st
   s.source = file;
   s.text = text;
   s.name = r.string_or("name", "sweep");
+  // The default results folder is <name>.sweep: a name is one plain file name, so that it cannot
+  // place (or replace) results outside the current folder.
+  const bool control = std::any_of(s.name.begin(), s.name.end(),
+                                   [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (s.name.empty() || s.name.find('/') != std::string::npos || s.name.front() == '.' || control) {
+    r.error("name",
+            "'" + s.name + "' is not a plain file name (no '/', no leading '.', no control " +
+                "characters): the default results folder is <name>.sweep; give -o DIR for " +
+                "another place");
+  }
   s.zip = r.choice_or("combine", "cartesian", {"cartesian", "zip"}) == "zip";
   const std::optional<YAML::Node> inline_study = r.optional_raw("study");
   const std::optional<YAML::Node> inline_scenario = r.optional_raw("scenario");

@@ -63,7 +63,7 @@ TEST_CASE("trace: a bad value names file, line, column and what was expected", "
   CHECK_THAT(error_text(header + "0,1,1\n0.1,abc,5\n"),
              Catch::Contains("t.csv:3:5: input_tokens: expected an integer number of tokens"));
   CHECK_THAT(error_text(header + "-1,1,1\n"),
-             Catch::Contains("t.csv:2:1: arrival_s: expected a non-negative number of seconds"));
+             Catch::Contains("t.csv:2:1: arrival_s: expected a number of seconds in [0, 1e9]"));
   CHECK_THAT(error_text(header + "nan,1,1\n"), Catch::Contains("t.csv:2:1: arrival_s"));
   CHECK_THAT(error_text(header + "0,1,0\n"), Catch::Contains("t.csv:2:5: output_tokens"));
   CHECK_THAT(error_text(header + "0,1\n"), Catch::Contains("t.csv:2: expected 3"));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/base/units.hpp"
@@ -15,6 +16,7 @@ struct Request {
   Duration arrival;           // when the client may send it, from the start of the benchmark
   int64_t input_tokens = 1;   // prompt length (ISL), >= 1
   int64_t output_tokens = 1;  // tokens to generate (OSL), >= 1; generation never stops early
+  int line = 0;               // its line in the request file (0: generated, not read)
 };
 
 // What the benchmark client sends. A request is sent at its arrival time, or later when
@@ -24,6 +26,7 @@ struct Request {
 struct RequestPlan {
   std::vector<Request> requests;  // in send order; arrivals non-decreasing
   int64_t max_concurrency = 0;    // 0: unlimited (pure open loop)
+  std::string source;             // the request file the requests were read from (or empty)
 };
 
 }  // namespace scoville::workloads

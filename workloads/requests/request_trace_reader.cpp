@@ -11,10 +11,15 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/utf8.hpp"
 #include "sim/base/yaml_reader.hpp"
 
 namespace scoville::workloads {
 namespace {
+
+// Arrivals past about 31 years would leave no precision for the microseconds of an iteration
+// (and a window of 1e300 s none at all).
+constexpr double kMaxArrivalSeconds = 1e9;
 
 constexpr std::array<const char*, 3> kColumns = {"arrival_s", "input_tokens", "output_tokens"};
 
@@ -83,6 +88,7 @@ bool parse_count(std::string_view text, int64_t& out) {
 
 RequestPlan parse_request_trace(const std::string& text, const std::string& display_name,
                                 const TraceLimits& limits) {
+  require_utf8(text, display_name, true);
   const std::vector<std::string_view> lines = split_lines(text);
   // Find the header: the first line that is not blank or a comment.
   size_t header_index = 0;
@@ -155,10 +161,10 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
     request.id = static_cast<int64_t>(plan.requests.size());
     double seconds = 0.0;
     bool ok = true;
-    if (!parse_seconds(arrival.text, seconds)) {
+    if (!parse_seconds(arrival.text, seconds) || seconds > kMaxArrivalSeconds) {
       diagnostics.error(
           SourceLocation{display_name, line, arrival.column}, kColumns[0],
-          "expected a non-negative number of seconds, found '" + std::string(arrival.text) + "'");
+          "expected a number of seconds in [0, 1e9], found '" + std::string(arrival.text) + "'");
       ok = false;
     } else if (seconds < previous_arrival) {
       diagnostics.error(SourceLocation{display_name, line, arrival.column}, kColumns[0],
@@ -185,9 +191,11 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
     request.arrival = Duration(seconds);
     request.input_tokens = counts[0];
     request.output_tokens = counts[1];
+    request.line = line;
     plan.requests.push_back(request);
   }
   diagnostics.throw_if_any();
+  plan.source = display_name;
   if (plan.requests.empty()) {
     throw InputError(SourceLocation{display_name, 0, 0}, "",
                      "request trace has a header but no requests");
