@@ -8,13 +8,13 @@
 #include <sstream>
 
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/config/system_loader.hpp"
-#include "sim/output/json_text.hpp"
 
 namespace scoville::cli {
 

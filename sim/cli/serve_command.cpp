@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/serving_common.hpp"
@@ -16,7 +17,6 @@
 #include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
-#include "sim/output/json_text.hpp"
 #include "sim/output/output_paths.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"

@@ -13,6 +13,7 @@
 #include "models/network/topology_builders.hpp"
 #include "models/power/power_accounting.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/serving_power_report.hpp"
 #include "sim/config/calibration_overlay.hpp"
@@ -23,7 +24,6 @@
 #include "sim/engine/simulated_op_cost.hpp"
 #include "sim/engine/system_cost_model.hpp"
 #include "sim/output/h5_writer.hpp"
-#include "sim/output/json_text.hpp"
 #include "sim/output/provenance.hpp"
 
 namespace scoville::cli {

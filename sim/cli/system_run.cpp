@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
-#include "sim/output/json_text.hpp"
 #include "sim/output/system_results.hpp"
 #include "sim/output/system_trace.hpp"
 #include "sim/serving/physical_limits.hpp"

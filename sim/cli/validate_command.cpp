@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/measurement_rows.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
-#include "sim/output/json_text.hpp"
 
 namespace scoville::cli {
 

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
-#include "sim/output/json_text.hpp"
 #include "sim/output/trace_event_writer.hpp"
 
 namespace scoville::output {

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "models/energy/energy_model.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
-#include "sim/output/json_text.hpp"
 #include "sim/output/terminal_style.hpp"
 
 namespace scoville::output {

@@ -1,6 +1,6 @@
 #include "sim/output/trace_event_writer.hpp"
 
-#include "sim/output/json_text.hpp"
+#include "sim/base/json_text.hpp"
 
 namespace scoville::output {
 
