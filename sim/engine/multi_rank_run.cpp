@@ -9,12 +9,12 @@
 
 #include "models/network/network_model.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/collective_timer.hpp"
 #include "sim/engine/trace_op_times.hpp"
-#include "sim/base/json_text.hpp"
 #include "workloads/trace/chakra_conventions.hpp"
 
 namespace scoville::engine {

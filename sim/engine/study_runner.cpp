@@ -85,6 +85,17 @@ struct ChipJob {
 void run_on_table(ChipJob& job) {
   const models::TilingPolicy policy(job.params);
   std::unordered_map<std::string, std::pair<models::WorkBlock, double>> plans;  // layers repeat
+  // The op's tile plan totals and critical tile's compute cycles, planned once per distinct op.
+  const auto plan_of = [&](const models::WorkDescriptor& work) -> const auto& {
+    std::string key = work_key(work);
+    auto plan = plans.find(key);
+    if (plan == plans.end()) {
+      const models::TilePlan p = policy.plan(work);
+      plan = plans.emplace(std::move(key), std::make_pair(p.totals(), p.max_tile_compute_cycles()))
+                 .first;
+    }
+    return plan->second;
+  };
   Duration cursor;
   size_t next_iteration = 0;   // index in *job.iterations of the iteration starting next
   size_t iteration_start = 0;  // its first program op
@@ -99,7 +110,7 @@ void run_on_table(ChipJob& job) {
         models::OpRecord r;
         r.start = at;
         r.end = at + job.table->price_work(job.program[k]).time;
-        r.planned = policy.plan(job.program[k]).totals();
+        r.planned = plan_of(job.program[k]).first;
         at = r.end;
         nominal.push_back(r);
       }
@@ -110,18 +121,12 @@ void run_on_table(ChipJob& job) {
     models::OpControl control;
     if (job.governor) control = job.governor->before_op(i, job.table_records);
     const serving::OpPrice price = job.table->price_work(work, control.clock_scale);
-    std::string key = work_key(work);
-    auto plan = plans.find(key);
-    if (plan == plans.end()) {
-      const models::TilePlan p = policy.plan(work);
-      plan = plans.emplace(std::move(key), std::make_pair(p.totals(), p.max_tile_compute_cycles()))
-                 .first;
-    }
+    const auto& plan = plan_of(work);
     models::OpRecord record;
     record.start = cursor;
     record.end = cursor + price.time;
-    record.planned = plan->second.first;
-    record.max_tile_compute_cycles = plan->second.second;
+    record.planned = plan.first;
+    record.max_tile_compute_cycles = plan.second;
     record.clock_scale = control.clock_scale;
     cursor = record.end;
     job.table_hbm_bytes += record.planned.hbm_read + record.planned.hbm_write;
