@@ -7,14 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "sim/base/error.hpp"
+
 namespace scoville::cli {
 
 // Thrown for a command line that cannot be understood; main prints it with the usage (exit 2).
-struct UsageError {
-  explicit UsageError(std::string what) : message(std::move(what)) {}
-  std::string message;
-  std::string command;  // the subcommand it concerns (help shows its usage); empty: all
-};
+using scoville::UsageError;
 
 class ArgReader {
  public:

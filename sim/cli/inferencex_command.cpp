@@ -17,8 +17,12 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/cli/serving_common.hpp"
-#include "sim/cli/serving_power_report.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/output/serving_points_output.hpp"
+#include "sim/serving/serving_point.hpp"
+
+#include "sim/cli/progress_bar.hpp"
 #include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
@@ -217,7 +221,7 @@ Options parse(const std::vector<std::string>& args) {
     throw UsageError{"--mapping excludes --tp and --search"};
   }
   if (o.search && o.tp != 0) throw UsageError{"--search excludes --tp"};
-  parse_serving_fidelity(o.fidelity);
+  engine::parse_serving_fidelity(o.fidelity);
   if (!o.op_cache && o.fidelity != "op-table") {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
@@ -373,45 +377,46 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   std::vector<workloads::MappingConfig> mappings = candidates(o, model, chips);
   if (cycle && mappings.front().pools.size() != 1) {
     throw UsageError{"--fidelity cycle prices one co-located pool; the mapping " +
-                     mapping_label(mappings.front()) + " is disaggregated"};
+                     serving::mapping_label(mappings.front()) + " is disaggregated"};
   }
   for (const auto& m : mappings) {
     int64_t total = 0;
     for (const auto& p : m.pools) total += p.chips;
     network_chips = std::max(network_chips, total);
   }
-  const ServingFidelity level = parse_serving_fidelity(o.fidelity);
-  ServingHardware hw =
-      resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software,
-                       o.calibration && o.calibration_file.empty(), level);
+  const engine::ServingFidelity level = engine::parse_serving_fidelity(o.fidelity);
+  engine::ServingHardware hw =
+      engine::resolve_hardware(chip, chip_system ? "" : o.system, network_chips, o.software,
+                               o.calibration && o.calibration_file.empty(), level);
   if (!o.calibration_file.empty()) {
-    apply_calibration_file(hw, paths.resolve(o.calibration_file, "arch/systems"), level);
+    engine::apply_calibration_file(hw, paths.resolve(o.calibration_file, "arch/systems"), level);
   }
-  set_kv_placement(hw, o.kv_placement);
+  engine::set_kv_placement(hw, o.kv_placement);
   if (o.power_cap) {
-    apply_power_cap(hw, parse_power_cap(*o.power_cap, "--power-cap"),
-                    SourceLocation{"<command line>", 0, 0}, "--power-cap");
+    engine::apply_power_cap(hw, engine::parse_power_cap(*o.power_cap, "--power-cap"),
+                            SourceLocation{"<command line>", 0, 0}, "--power-cap");
   }
   // The op table's chip model is elaborated here, before anything simulates.
-  if (o.fidelity == "op-table") use_op_table(hw, o.op_cache);
+  if (o.fidelity == "op-table") engine::use_op_table(hw, o.op_cache);
   // The cycle engine prices hardware only: it has no calibration overlays.
-  const std::string calibration = cycle ? "not applied (cycle fidelity)" : calibration_label(hw);
+  const std::string calibration =
+      cycle ? "not applied (cycle fidelity)" : engine::calibration_label(hw);
 
   serving::SchedulerConfig scheduler;
   scheduler.max_num_batched_tokens = o.max_batched_tokens;
   scheduler.mtp.depth = o.mtp_depth;
   scheduler.mtp.acceptance = o.mtp_acceptance;
 
-  std::vector<ServingPoint> points;
+  std::vector<serving::ServingPoint> points;
   std::vector<std::string> skipped;
   Progress progress(static_cast<int64_t>(mappings.size() * o.concurrency.size()), o.quiet);
   for (const workloads::MappingConfig& mapping : mappings) {
-    const std::string label = mapping_label(mapping);
-    std::optional<ServingEngine> engine;
+    const std::string label = serving::mapping_label(mapping);
+    std::optional<engine::ServingEngine> engine;
     try {
-      engine.emplace(cycle
-                         ? make_cycle_engine(hw, o.system, model, mapping.pools.front(), scheduler)
-                         : make_engine(hw, model, mapping, scheduler));
+      engine.emplace(
+          cycle ? engine::make_cycle_engine(hw, o.system, model, mapping.pools.front(), scheduler)
+                : engine::make_engine(hw, model, mapping, scheduler));
     } catch (const InputError& e) {
       if (!o.search) throw;
       skipped.push_back(label + ": " + e.what());
@@ -427,11 +432,12 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
       scenario.system = engine->system;
       for (serving::PoolConfig& p : scenario.system.pools) {
         p.scheduler.max_num_seqs = o.max_num_seqs != 0 ? o.max_num_seqs : n;
-        // max_num_batched_tokens: per attention-DP rank, set by make_engine (serving_common).
+        // max_num_batched_tokens: per attention-DP rank, set by engine::make_engine
+        // (serving_common).
       }
       scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
-      set_power_inputs(hw, scenario.metrics);
-      ServingPoint point;
+      engine::set_power_inputs(hw, scenario.metrics);
+      serving::ServingPoint point;
       point.mapping = label;
       point.concurrency = n;
       const workloads::PoolMapping& first = mapping.pools.back();
@@ -458,7 +464,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                             trace_options);
         traced = true;
       }
-      fill_point_stats(point);
+      serving::fill_point_stats(point);
       // The per-token gaps made the ITL metrics (computed above) and nothing after them reads
       // them: kept for every point of a search they were most of its memory (8 KB a request).
       for (serving::RequestRecord& r : point.result.trace.records) {
@@ -479,22 +485,22 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                      "no feasible mapping ran concurrency " + std::to_string(traced_concurrency) +
                          ", so there is no point to trace");
   }
-  mark_pareto(points);
-  if (!o.quiet && hw.op_cost) std::cerr << "scoville: " << op_table_report(hw) << "\n";
+  serving::mark_pareto(points);
+  if (!o.quiet && hw.op_cost) std::cerr << "scoville: " << engine::op_table_report(hw) << "\n";
 
   if (!o.output.empty()) {
-    write_points_h5(o.output, points, invocation.argc, invocation.argv, o.seed,
-                    {{"system", hw.system_name},
-                     {"chip", hw.chip.name},
-                     {"model", model.name()},
-                     {"fidelity", o.fidelity},
-                     {"calibration", calibration},
-                     {"kv_placement", hw.kv_placement},
-                     {"isl", std::to_string(o.isl)},
-                     {"osl", std::to_string(o.osl)}});
+    output::write_points_h5(o.output, points, invocation.argc, invocation.argv, o.seed,
+                            {{"system", hw.system_name},
+                             {"chip", hw.chip.name},
+                             {"model", model.name()},
+                             {"fidelity", o.fidelity},
+                             {"calibration", calibration},
+                             {"kv_placement", hw.kv_placement},
+                             {"isl", std::to_string(o.isl)},
+                             {"osl", std::to_string(o.osl)}});
   }
-  std::vector<ServingPoint> shown;
-  for (const ServingPoint& p : points) {
+  std::vector<serving::ServingPoint> shown;
+  for (const serving::ServingPoint& p : points) {
     if (!o.search || p.pareto) shown.push_back(p);
   }
   if (o.json) {
@@ -505,7 +511,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
         ", \"osl\": " + std::to_string(o.osl) + ", \"fidelity\": \"" + o.fidelity +
         "\", \"calibration\": \"" + output::json_escape(calibration) + "\", \"kv_placement\": \"" +
         hw.kv_placement + "\", \"points_tried\": " + std::to_string(points.size()) + ", ";
-    print_points_json(out, header, shown);
+    output::print_points_json(out, header, shown);
     return 0;
   }
   out << "# scoville inferencex: " << model.name() << " on " << hw.system_name << " ("
@@ -521,7 +527,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
     out << "# power cap " << hw.chip.power.management.cap.si() << " W per chip (cap controller, "
         << "docs/power.md); idle and thr: shares of chip-time idle and throttled\n";
   }
-  print_points_table(out, shown);
+  output::print_points_table(out, shown);
   return 0;
 }
 

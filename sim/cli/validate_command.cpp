@@ -18,9 +18,9 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/cli/measurement_rows.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::cli {
 
@@ -40,8 +40,8 @@ extern const char kValidateUsage[] =
 namespace {
 
 struct Outcome {
-  RowPlan plan;
-  RowPrediction predicted;
+  validation::RowPlan plan;
+  validation::RowPrediction predicted;
   std::string set;  // "fit" (an overlay was fitted on it), "held-out", or "" (no fitted overlay)
   std::string calibration;
 };
@@ -50,10 +50,11 @@ struct Errors {
   double tput_sum = 0, intvty_sum = 0;
   int tput_n = 0, intvty_n = 0;
   void add(const Outcome& o) {
-    tput_sum += std::fabs(signed_error(o.predicted.throughput, o.plan.published));
+    tput_sum += std::fabs(validation::signed_error(o.predicted.throughput, o.plan.published));
     ++tput_n;
     if (o.plan.published_intvty) {
-      intvty_sum += std::fabs(signed_error(o.predicted.intvty, *o.plan.published_intvty));
+      intvty_sum +=
+          std::fabs(validation::signed_error(o.predicted.intvty, *o.plan.published_intvty));
       ++intvty_n;
     }
   }
@@ -111,28 +112,30 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   }
   if (path.empty()) throw UsageError{"--measurements is required"};
   if (software == "none") software.clear();
-  const ServingFidelity level = parse_serving_fidelity(fidelity);
-  if (level == ServingFidelity::kCycle) {
+  const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
+  if (level == engine::ServingFidelity::kCycle) {
     throw UsageError{"validate: expected --fidelity roofline or op-table"};
   }
-  if (!op_cache && level != ServingFidelity::kOpTable) {
+  if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
   const config::DataPaths paths = config::DataPaths::from_environment();
-  const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
-  std::map<std::string, ServingHardware> hardware;      // by system file
-  std::map<std::string, std::set<std::string>> fitted;  // row ids an overlay was fitted on
+  const std::vector<validation::RowPlan> plans =
+      validation::plan_rows(validation::read_measurements(path));
+  std::map<std::string, engine::ServingHardware> hardware;  // by system file
+  std::map<std::string, std::set<std::string>> fitted;      // row ids an overlay was fitted on
   std::vector<Outcome> outcomes;
   // Every system and its overlay first, outside the rows' try: a broken file stops the run
   // (exit code 2) instead of turning every row into "infeasible". At the op table, every
   // system's chip model is elaborated here, before any row simulates.
-  for (const RowPlan& plan : plans) {
+  for (const validation::RowPlan& plan : plans) {
     if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
     const std::string file = paths.resolve(plan.system_file, "arch/systems");
-    ServingHardware hw = resolve_hardware(plan.chip, file, 8, software, calibration, level);
-    if (level == ServingFidelity::kOpTable) use_op_table(hw, op_cache);
+    engine::ServingHardware hw =
+        engine::resolve_hardware(plan.chip, file, 8, software, calibration, level);
+    if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
     if (calibration) {
-      if (const auto overlay = config::find_overlay(file, overlay_fidelity(level))) {
+      if (const auto overlay = config::find_overlay(file, engine::overlay_fidelity(level))) {
         if (overlay->fit) {
           fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
         }
@@ -140,14 +143,14 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     }
     hardware.emplace(plan.system_file, std::move(hw));
   }
-  for (const RowPlan& plan : plans) {
+  for (const validation::RowPlan& plan : plans) {
     Outcome o;
     o.plan = plan;
     if (o.plan.skipped.empty()) {
-      const ServingHardware& hw = hardware.at(plan.system_file);
+      const engine::ServingHardware& hw = hardware.at(plan.system_file);
       try {
         o.calibration = hw.calibration;
-        RowSimulator sim(plan, hw, prompts_per_client);
+        validation::RowSimulator sim(plan, hw, prompts_per_client);
         o.predicted = sim.run(hw.efficiency);
         if (fitted[plan.system_file].count(plan.id)) {
           o.set = "fit";
@@ -168,7 +171,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
         << "\", \"calibration\": " << (calibration ? "true" : "false") << ", \"rows\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const Outcome& o = outcomes[i];
-      const RowPlan& p = o.plan;
+      const validation::RowPlan& p = o.plan;
       out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(p.id) << "\", \"system\": \""
           << output::json_escape(p.system) << "\", \"model\": \""
           << output::json_escape(p.model_published) << "\"";
@@ -187,14 +190,14 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
           << "\", \"published\": " << output::json_number(p.published)
           << ", \"predicted\": " << output::json_number(o.predicted.throughput)
           << ", \"error_pct\": "
-          << output::json_number(signed_error(o.predicted.throughput, p.published))
+          << output::json_number(validation::signed_error(o.predicted.throughput, p.published))
           << ", \"published_intvty\": "
           << (p.published_intvty ? output::json_number(*p.published_intvty) : "null")
           << ", \"predicted_intvty\": " << output::json_number(o.predicted.intvty)
           << ", \"intvty_error_pct\": "
-          << (p.published_intvty
-                  ? output::json_number(signed_error(o.predicted.intvty, *p.published_intvty))
-                  : "null")
+          << (p.published_intvty ? output::json_number(validation::signed_error(
+                                       o.predicted.intvty, *p.published_intvty))
+                                 : "null")
           << "}";
     }
     out << "], \"mape\": {";
@@ -229,7 +232,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
          "published  predicted   error   intvty pub  intvty pred   error\n";
   int predicted = 0;
   for (const Outcome& o : outcomes) {
-    const RowPlan& p = o.plan;
+    const validation::RowPlan& p = o.plan;
     if (!p.skipped.empty()) continue;
     ++predicted;
     char b[320];
@@ -239,11 +242,13 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
                   static_cast<long long>(p.isl), static_cast<long long>(p.osl),
                   static_cast<long long>(p.concurrency), static_cast<long long>(p.replica_chips),
                   o.set.empty() ? "-" : o.set.c_str(), p.metric.substr(0, 15).c_str(), p.published,
-                  o.predicted.throughput, signed_error(o.predicted.throughput, p.published));
+                  o.predicted.throughput,
+                  validation::signed_error(o.predicted.throughput, p.published));
     out << b;
     if (p.published_intvty) {
       std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%\n", *p.published_intvty,
-                    o.predicted.intvty, signed_error(o.predicted.intvty, *p.published_intvty));
+                    o.predicted.intvty,
+                    validation::signed_error(o.predicted.intvty, *p.published_intvty));
     } else {
       std::snprintf(b, sizeof b, " %11s %12.1f\n", "-", o.predicted.intvty);
     }

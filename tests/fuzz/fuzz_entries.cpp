@@ -11,7 +11,6 @@
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
-#include "sim/cli/deployment_recipes.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/config_files.hpp"
@@ -20,6 +19,7 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
 #include "sim/sweep/sweep_config.hpp"
+#include "sim/validation/deployment_recipes.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
 #include "workloads/requests/request_trace_reader.hpp"
@@ -245,8 +245,8 @@ void precision(const uint8_t* data, size_t size) {
 // the simulator can build pools from.
 void deployment(const uint8_t* data, size_t size) {
   try {
-    for (const cli::DeploymentRecipe& d :
-         cli::parse_deployment_recipes(text_of(data, size), kDisplayName)) {
+    for (const validation::DeploymentRecipe& d :
+         validation::parse_deployment_recipes(text_of(data, size), kDisplayName)) {
       require(d.prefill.chips() >= 1 && d.decode.chips() >= 1 && d.concurrency >= 1,
               "an accepted recipe has pools and clients");
       require(d.prefill.tp % d.prefill.ep == 0 && d.decode.tp % d.decode.ep == 0,

@@ -7,12 +7,12 @@
 #include <fstream>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/measurement_rows.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/serving/knob_fit.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
+#include "sim/validation/measurement_rows.hpp"
 #include "workloads/model_loader.hpp"
 
 using namespace scoville;
@@ -122,13 +122,13 @@ TEST_CASE("calibrate recovers the knobs that generated synthetic rows", "[calibr
   EfficiencyKnobs truth;
   truth.bandwidth.fill(0.6);
   truth.per_iteration = Duration(2e-3);
-  const cli::ServingHardware hw = cli::resolve_hardware("h200", "", 1, "", false);
-  std::vector<cli::RowPlan> plans;
-  std::vector<cli::RowSimulator> sims;
+  const engine::ServingHardware hw = engine::resolve_hardware("h200", "", 1, "", false);
+  std::vector<validation::RowPlan> plans;
+  std::vector<validation::RowSimulator> sims;
   // Two rows that weigh the knobs differently: one sequence with a short context (weights
   // dominate a step, the overhead is a large share) and 64 with long contexts (KV reads dominate).
   for (const auto& [concurrency, isl] : {std::pair<int64_t, int64_t>{1, 128}, {64, 2048}}) {
-    cli::RowPlan p;
+    validation::RowPlan p;
     p.id = std::to_string(concurrency);
     p.model = "llama-3.1-8b";
     p.metric = "total_tok_s_per_chip";
@@ -137,15 +137,15 @@ TEST_CASE("calibrate recovers the knobs that generated synthetic rows", "[calibr
     p.concurrency = concurrency;
     p.replica_chips = 1;
     sims.emplace_back(p, hw, 1);
-    const cli::RowPrediction t = sims.back().run(truth);
+    const validation::RowPrediction t = sims.back().run(truth);
     p.published = t.throughput;
     p.published_intvty = t.intvty;
     plans.push_back(p);
   }
   auto objective = [&](const EfficiencyKnobs& k) {
-    std::vector<cli::RowPrediction> pred;
-    for (cli::RowSimulator& s : sims) pred.push_back(s.run(k));
-    return cli::combined_log_error(plans, pred);
+    std::vector<validation::RowPrediction> pred;
+    for (validation::RowSimulator& s : sims) pred.push_back(s.run(k));
+    return validation::combined_log_error(plans, pred);
   };
   const FitResult r =
       fit_knobs({"bandwidth_efficiency.all", "per_iteration_overhead"}, {}, objective);

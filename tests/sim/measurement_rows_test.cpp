@@ -8,9 +8,12 @@
 #include <string>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/measurement_rows.hpp"
-#include "sim/cli/serving_common.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/output/serving_points_output.hpp"
+#include "sim/serving/serving_point.hpp"
+#include "sim/validation/measurement_rows.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 
 using namespace scoville;
@@ -28,8 +31,8 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 // Plans the rows of a CSV body under the measurements file's header (with the shipped
 // deployment recipes, or the ones given).
-std::vector<cli::RowPlan> plan(const std::string& body,
-                               const std::vector<cli::DeploymentRecipe>* recipes = nullptr) {
+std::vector<validation::RowPlan> plan(
+    const std::string& body, const std::vector<validation::DeploymentRecipe>* recipes = nullptr) {
   const std::string file = (std::filesystem::temp_directory_path() /
                             ("scoville_rows_" + std::to_string(::getpid()) + ".csv"))
                                .string();
@@ -39,8 +42,9 @@ std::vector<cli::RowPlan> plan(const std::string& body,
            "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,notes\n"
         << body;
   }
-  std::vector<cli::RowPlan> plans = recipes ? cli::plan_rows(cli::read_measurements(file), *recipes)
-                                            : cli::plan_rows(cli::read_measurements(file));
+  std::vector<validation::RowPlan> plans =
+      recipes ? validation::plan_rows(validation::read_measurements(file), *recipes)
+              : validation::plan_rows(validation::read_measurements(file));
   std::filesystem::remove(file);
   return plans;
 }
@@ -55,7 +59,7 @@ std::string recipe_error(const std::string& body) {
   const std::string file = temp_file("scoville_recipes_", std::string(kRecipeHeader) + body);
   std::string message;
   try {
-    cli::read_deployment_recipes(file);
+    validation::read_deployment_recipes(file);
   } catch (const InputError& e) {
     message = e.what();
   }
@@ -76,9 +80,9 @@ const char* kB200MultinodeRow =
 
 TEST_CASE("a row whose notes give the prefill/decode split is planned with both pools and MTP",
           "[validation]") {
-  const std::vector<cli::RowPlan> plans = plan(std::string(kGb200Row) + kB200MultinodeRow);
+  const std::vector<validation::RowPlan> plans = plan(std::string(kGb200Row) + kB200MultinodeRow);
   REQUIRE(plans.size() == 2);
-  const cli::RowPlan& gb = plans[0];
+  const validation::RowPlan& gb = plans[0];
   CHECK(gb.skipped.empty());
   CHECK(gb.mtp);
   CHECK(gb.prefill_chips == 4);
@@ -88,7 +92,7 @@ TEST_CASE("a row whose notes give the prefill/decode split is planned with both 
   CHECK(gb.system_file == "gb200-nvl72");
   CHECK(gb.decode_first_chip == 4);  // one NVLink domain: right after the prefill pool
   CHECK(gb.precision_override == "experts=nvfp4");
-  const cli::RowPlan& b = plans[1];
+  const validation::RowPlan& b = plans[1];
   CHECK(b.skipped.empty());
   CHECK(b.system_file == "b200-multinode");
   CHECK(b.decode_first_chip == 16);  // 12 prefill chips fill a board and a half: next board
@@ -97,7 +101,7 @@ TEST_CASE("a row whose notes give the prefill/decode split is planned with both 
 TEST_CASE("rows whose split cannot be used are skipped with the reason", "[validation]") {
   // 4 + 32 chips against the row's 40; MTP with no split; a split of a model not mapped; a
   // prefill pool of several instances.
-  const std::vector<cli::RowPlan> plans = plan(
+  const std::vector<validation::RowPlan> plans = plan(
       "1,NVIDIA GB200 NVL72,40,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
       "total_tok_s_per_chip,60,280,,3.5,\"prefill 4 GPU TP4, decode 32 GPU EP8\"\n"
       "2,NVIDIA GB200 NVL72,36,DeepSeek-R1-0528,FP4(NVFP4),Dynamo,1024,1024,4,"
@@ -117,12 +121,12 @@ TEST_CASE(
     "without a recipe the decode pool runs tensor-parallel attention per instance below one "
     "sequence per chip and data-parallel attention from there",
     "[validation]") {
-  const std::vector<cli::DeploymentRecipe> none;
-  cli::RowPlan p = plan(kGb200Row, &none).front();
+  const std::vector<validation::DeploymentRecipe> none;
+  validation::RowPlan p = plan(kGb200Row, &none).front();
   REQUIRE(!p.recipe);
-  const workloads::ModelConfig m = cli::row_model(p, paths());
+  const workloads::ModelConfig m = validation::row_model(p, paths());
   CHECK(m.mtp_layers() == 1);
-  workloads::MappingConfig low = cli::row_mapping(p, m, SourceLocation{"row", 1, 1});
+  workloads::MappingConfig low = validation::row_mapping(p, m, SourceLocation{"row", 1, 1});
   REQUIRE(low.pools.size() == 2);
   const workloads::PoolMapping& prefill = low.pools[0];
   CHECK(prefill.pool == "prefill");
@@ -139,26 +143,27 @@ TEST_CASE(
   CHECK(decode.attn_tp() == decode.degrees.ep);
   CHECK(decode.first_chip == 4);
   p.concurrency = 32;
-  CHECK(cli::row_mapping(p, m, SourceLocation{}).pools[1].degrees.attn_dp == 32);
+  CHECK(validation::row_mapping(p, m, SourceLocation{}).pools[1].degrees.attn_dp == 32);
   // 12 prefill chips do not divide DeepSeek's 128 heads: attention data parallel, EP 4.
   p.prefill_chips = 12;
-  const workloads::PoolMapping wide = cli::row_mapping(p, m, SourceLocation{}).pools[0];
+  const workloads::PoolMapping wide = validation::row_mapping(p, m, SourceLocation{}).pools[0];
   CHECK(wide.degrees.attn_dp == 12);
   CHECK(wide.degrees.ep == 4);
   CHECK_NOTHROW(workloads::validate_mapping(m, wide));
   for (const workloads::PoolMapping& pool : low.pools) {
     CHECK_NOTHROW(workloads::validate_mapping(m, pool));
   }
-  const serving::SchedulerConfig s = cli::row_scheduler(p);
-  CHECK(s.mtp.depth == cli::kRowMtpDepth);
-  CHECK(s.mtp.acceptance == cli::kRowMtpAcceptance);
+  const serving::SchedulerConfig s = validation::row_scheduler(p);
+  CHECK(s.mtp.depth == validation::kRowMtpDepth);
+  CHECK(s.mtp.acceptance == validation::kRowMtpAcceptance);
   CHECK(s.max_num_seqs == 32);
 }
 
 TEST_CASE("the shipped deployment recipes cover the published Dynamo rows", "[validation]") {
-  const std::vector<cli::DeploymentRecipe> recipes = cli::shipped_deployment_recipes(paths());
+  const std::vector<validation::DeploymentRecipe> recipes =
+      validation::shipped_deployment_recipes(paths());
   CHECK(recipes.size() == 20);
-  const cli::DeploymentRecipe* r = cli::find_recipe(recipes, "gb200-nvl72", 180);
+  const validation::DeploymentRecipe* r = validation::find_recipe(recipes, "gb200-nvl72", 180);
   REQUIRE(r != nullptr);
   CHECK(r->prefill.chips() == 4);
   CHECK(r->prefill.schedulers() == 4);  // attention DP: one scheduler per GPU
@@ -166,20 +171,20 @@ TEST_CASE("the shipped deployment recipes cover the published Dynamo rows", "[va
   CHECK(r->decode.ep == 32);
   CHECK(r->decode.max_batch == 4);
   CHECK(r->mtp_depth == 3);
-  const cli::DeploymentRecipe* tep = cli::find_recipe(recipes, "b200-multinode", 90);
+  const validation::DeploymentRecipe* tep = validation::find_recipe(recipes, "b200-multinode", 90);
   REQUIRE(tep != nullptr);
   CHECK_FALSE(tep->decode.attention_dp);
   CHECK(tep->decode.schedulers() == 5);  // one per 8-GPU worker
-  CHECK(cli::find_recipe(recipes, "b200-multinode", 91) == nullptr);
+  CHECK(validation::find_recipe(recipes, "b200-multinode", 91) == nullptr);
 }
 
 TEST_CASE("a row with a recipe is mapped and scheduled as it was launched", "[validation]") {
-  const std::vector<cli::RowPlan> plans = plan(std::string(kGb200Row) + kB200MultinodeRow);
+  const std::vector<validation::RowPlan> plans = plan(std::string(kGb200Row) + kB200MultinodeRow);
   REQUIRE(plans.size() == 2);
-  const cli::RowPlan& low = plans[0];  // GB200 at 4 users: 4 TEP8 workers, batch 8 each
+  const validation::RowPlan& low = plans[0];  // GB200 at 4 users: 4 TEP8 workers, batch 8 each
   REQUIRE(low.recipe);
-  const workloads::ModelConfig m = cli::row_model(low, paths());
-  const workloads::MappingConfig mapping = cli::row_mapping(low, m, SourceLocation{});
+  const workloads::ModelConfig m = validation::row_model(low, paths());
+  const workloads::MappingConfig mapping = validation::row_mapping(low, m, SourceLocation{});
   CHECK(mapping.pools[0].degrees.attn_dp == 4);  // prefill: attention DP over its 4 GPUs
   CHECK(mapping.pools[0].degrees.ep == 4);
   CHECK(mapping.pools[1].degrees.attn_dp == 4);  // decode: one attention group per worker
@@ -187,17 +192,17 @@ TEST_CASE("a row with a recipe is mapped and scheduled as it was launched", "[va
   for (const workloads::PoolMapping& pool : mapping.pools) {
     CHECK_NOTHROW(workloads::validate_mapping(m, pool));
   }
-  CHECK(cli::row_scheduler(low).mtp.depth == 3);
-  const cli::RowPlan& high = plans[1];  // B200 at 4,968 users: MTP 1, DEP8 x 4, batch 128
+  CHECK(validation::row_scheduler(low).mtp.depth == 3);
+  const validation::RowPlan& high = plans[1];  // B200 at 4,968 users: MTP 1, DEP8 x 4, batch 128
   REQUIRE(high.recipe);
-  CHECK(cli::row_scheduler(high).mtp.depth == 1);
-  const workloads::ModelConfig mh = cli::row_model(high, paths());
-  CHECK(cli::row_mapping(high, mh, SourceLocation{}).pools[1].degrees.attn_dp == 32);
+  CHECK(validation::row_scheduler(high).mtp.depth == 1);
+  const workloads::ModelConfig mh = validation::row_model(high, paths());
+  CHECK(validation::row_mapping(high, mh, SourceLocation{}).pools[1].degrees.attn_dp == 32);
 
   // The engine's pools take the recipe's limits per scheduler, and hold decode slots.
-  const cli::ServingHardware hw = cli::resolve_hardware(
+  const engine::ServingHardware hw = engine::resolve_hardware(
       "gb200", paths().resolve("gb200-nvl72", "arch/systems"), 8, "gpu-cuda-graphs");
-  cli::ServingEngine e = cli::make_row_engine(low, hw, m);
+  engine::ServingEngine e = validation::make_row_engine(low, hw, m);
   CHECK(e.system.reserve_decode_slots);
   CHECK(e.system.pools[0].scheduler.max_num_seqs == 16 * 4);
   CHECK(e.system.pools[0].scheduler.max_num_batched_tokens == 16384 * 4);
@@ -206,16 +211,16 @@ TEST_CASE("a row with a recipe is mapped and scheduled as it was launched", "[va
 }
 
 TEST_CASE("a recipe that contradicts the row's notes skips the row", "[validation]") {
-  cli::DeploymentRecipe r = cli::shipped_deployment_recipes(paths()).front();
+  validation::DeploymentRecipe r = validation::shipped_deployment_recipes(paths()).front();
   REQUIRE(r.system == "gb200-nvl72");
   REQUIRE(r.concurrency == 4);
   r.decode.workers = 2;  // 16 decode chips against the notes' 32
-  const std::vector<cli::DeploymentRecipe> fewer_chips{r};
-  const std::vector<cli::RowPlan> plans = plan(kGb200Row, &fewer_chips);
+  const std::vector<validation::DeploymentRecipe> fewer_chips{r};
+  const std::vector<validation::RowPlan> plans = plan(kGb200Row, &fewer_chips);
   CHECK(plans.front().skipped.find("other pools than the notes") != std::string::npos);
   r.decode.workers = 4;
   r.mtp_depth = 0;
-  const std::vector<cli::DeploymentRecipe> no_mtp{r};
+  const std::vector<validation::DeploymentRecipe> no_mtp{r};
   CHECK(plan(kGb200Row, &no_mtp).front().skipped.find("disagree on MTP") != std::string::npos);
 }
 
@@ -236,7 +241,7 @@ TEST_CASE("a bad deployment recipe names its file, line, column and what was exp
   CHECK(recipe_error(good + good).find("a second recipe for gb200-nvl72") != std::string::npos);
   const std::string file = temp_file("scoville_recipes_header_", "system,concurrency\n");
   try {
-    cli::read_deployment_recipes(file);
+    validation::read_deployment_recipes(file);
     FAIL("a header without the pools' columns was accepted");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("prefill_workers") != std::string::npos);
@@ -260,28 +265,29 @@ TEST_CASE("a B200 multi-node decode pool on whole boards keeps its expert all-to
   // The published deployment's decode pool starts on a board boundary (chip 8 after a 4-chip
   // prefill pool). Started right after the prefill pool instead, every 8-chip EP group straddles
   // two boards and its all-to-all crosses the 400G RoCE fabric: decode steps get slower.
-  cli::RowPlan p = plan(
-                       "75,NVIDIA B200 multinode (RoCEv2 400G between nodes),44,DeepSeek-R1-0528,"
-                       "FP4(NVFP4),\"Dynamo+TRT-LLM, MTP on, disaggregated\",1024,1024,32,"
-                       "total_tok_s_per_chip,300,200,,5,\"prefill 4 GPU TP4, decode 40 GPU "
-                       "EP8; MTP enabled\"\n")
-                       .front();
+  validation::RowPlan p =
+      plan(
+          "75,NVIDIA B200 multinode (RoCEv2 400G between nodes),44,DeepSeek-R1-0528,"
+          "FP4(NVFP4),\"Dynamo+TRT-LLM, MTP on, disaggregated\",1024,1024,32,"
+          "total_tok_s_per_chip,300,200,,5,\"prefill 4 GPU TP4, decode 40 GPU "
+          "EP8; MTP enabled\"\n")
+          .front();
   REQUIRE(p.skipped.empty());
   REQUIRE(p.decode_first_chip == 8);
   p.isl = 256;
   p.osl = 32;
-  const cli::ServingHardware hw = cli::resolve_hardware(
+  const engine::ServingHardware hw = engine::resolve_hardware(
       "b200", paths().resolve("b200-multinode", "arch/systems"), 8, "gpu-cuda-graphs");
-  cli::RowSimulator aligned(p, hw, 1);
-  const cli::RowPrediction on_boards = aligned.run(hw.efficiency);
+  validation::RowSimulator aligned(p, hw, 1);
+  const validation::RowPrediction on_boards = aligned.run(hw.efficiency);
   p.decode_first_chip = p.prefill_chips;
-  cli::RowSimulator straddling(p, hw, 1);
-  const cli::RowPrediction across = straddling.run(hw.efficiency);
+  validation::RowSimulator straddling(p, hw, 1);
+  const validation::RowPrediction across = straddling.run(hw.efficiency);
   CHECK(on_boards.throughput > 0);
   CHECK(on_boards.intvty > 1.05 * across.intvty);  // 11.6 % at the time of writing
   // MTP: the same row without it delivers fewer tokens per step.
   p.decode_first_chip = 8;
   p.mtp = false;
-  cli::RowSimulator plain(p, hw, 1);
+  validation::RowSimulator plain(p, hw, 1);
   CHECK(plain.run(hw.efficiency).intvty < on_boards.intvty);
 }

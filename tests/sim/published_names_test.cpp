@@ -4,16 +4,16 @@
 
 #include <string>
 
-#include "sim/cli/published_names.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/validation/published_names.hpp"
 
 using namespace scoville;
 
 namespace {
 
-const cli::PublishedNames& shipped() {
-  static const cli::PublishedNames names =
-      cli::load_published_names(config::DataPaths{SCOVILLE_SOURCE_DIR});
+const validation::PublishedNames& shipped() {
+  static const validation::PublishedNames names =
+      validation::load_published_names(config::DataPaths{SCOVILLE_SOURCE_DIR});
   return names;
 }
 
@@ -37,7 +37,7 @@ TEST_CASE("a published system names the file whose alias it contains, the longes
            Case{"smci355-ccs-aus-m09-17 (AS -4126GS-NMR-LCC) [MI355X]", "mi355x-8", "mi355x"},
        }) {
     INFO(c.published);
-    const cli::SystemMatch m = cli::match_system(shipped(), c.published);
+    const validation::SystemMatch m = validation::match_system(shipped(), c.published);
     CHECK(m.system_file == c.system_file);
     CHECK(m.chip == c.chip);
     CHECK(m.why_not.empty());
@@ -45,32 +45,32 @@ TEST_CASE("a published system names the file whose alias it contains, the longes
 }
 
 TEST_CASE("a system no file names is refused with the reason", "[validation]") {
-  const cli::SystemMatch m = cli::match_system(shipped(), "Google TPUv7 Ironwood");
+  const validation::SystemMatch m = validation::match_system(shipped(), "Google TPUv7 Ironwood");
   CHECK(m.system_file.empty());
   CHECK(m.chip.empty());
   CHECK(m.why_not == "system not named by any alias in arch/systems");
 }
 
 TEST_CASE("two files with equally long matching aliases leave a system unnamed", "[validation]") {
-  cli::PublishedNames names;
+  validation::PublishedNames names;
   names.systems = {{"X9", "a-8", "a"}, {"X9", "b-8", "b"}, {"X", "c-8", "c"}};
-  const cli::SystemMatch m = cli::match_system(names, "vendor X9 box");
+  const validation::SystemMatch m = validation::match_system(names, "vendor X9 box");
   CHECK(m.system_file.empty());
   CHECK(m.why_not.find("several") != std::string::npos);
   // A longer alias of one of them settles it.
   names.systems.push_back({"X9 box", "b-8", "b"});
-  CHECK(cli::match_system(names, "vendor X9 box").system_file == "b-8");
+  CHECK(validation::match_system(names, "vendor X9 box").system_file == "b-8");
 }
 
 TEST_CASE("a published model names the file whose name or alias equals it", "[validation]") {
-  CHECK(cli::match_model(shipped(), "Llama-3.3-70B-Instruct") == "llama-3.3-70b");
-  CHECK(cli::match_model(shipped(), "DeepSeek-R1-0528") == "deepseek-r1");
-  CHECK(cli::match_model(shipped(), "DeepSeek-V3/R1") == "deepseek-r1");
-  CHECK(cli::match_model(shipped(), "Llama-2-70B") == "llama-2-70b");
-  CHECK(cli::match_model(shipped(), "Llama-3.1-405B") == "llama-3.1-405b");
-  CHECK(cli::match_model(shipped(), "QWEN3-235B-A22B") == "qwen3-235b-a22b");  // any case
+  CHECK(validation::match_model(shipped(), "Llama-3.3-70B-Instruct") == "llama-3.3-70b");
+  CHECK(validation::match_model(shipped(), "DeepSeek-R1-0528") == "deepseek-r1");
+  CHECK(validation::match_model(shipped(), "DeepSeek-V3/R1") == "deepseek-r1");
+  CHECK(validation::match_model(shipped(), "Llama-2-70B") == "llama-2-70b");
+  CHECK(validation::match_model(shipped(), "Llama-3.1-405B") == "llama-3.1-405b");
+  CHECK(validation::match_model(shipped(), "QWEN3-235B-A22B") == "qwen3-235b-a22b");  // any case
   // Whole names only: a combined or different model is not one of the library's.
-  CHECK(cli::match_model(shipped(), "Kimi-K2.5/K2.6").empty());
-  CHECK(cli::match_model(shipped(), "Qwen3.5-397B").empty());
-  CHECK(cli::match_model(shipped(), "GLM-5").empty());
+  CHECK(validation::match_model(shipped(), "Kimi-K2.5/K2.6").empty());
+  CHECK(validation::match_model(shipped(), "Qwen3.5-397B").empty());
+  CHECK(validation::match_model(shipped(), "GLM-5").empty());
 }

@@ -2,7 +2,7 @@
 // parallelism and batch limits and the MTP depth of InferenceX's Dynamo + TensorRT-LLM recipes
 // (workloads/deployments/*.csv, one line per system and concurrency, each file stating its
 // sources). `validate` and `calibrate` simulate such a row the way it was launched
-// (sim/cli/measurement_rows.hpp); docs/calibration.md explains the columns' use.
+// (sim/validation/measurement_rows.hpp); docs/calibration.md explains the columns' use.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
 
-namespace scoville::cli {
+namespace scoville::validation {
 
 // One pool of a recipe: `workers` TensorRT-LLM instances of `tp` GPUs each, experts spread over
 // `ep` of them. With attention DP every GPU schedules its own sequences; without it each worker
@@ -51,4 +51,4 @@ std::vector<DeploymentRecipe> shipped_deployment_recipes(const config::DataPaths
 const DeploymentRecipe* find_recipe(const std::vector<DeploymentRecipe>& recipes,
                                     const std::string& system, int64_t concurrency);
 
-}  // namespace scoville::cli
+}  // namespace scoville::validation

@@ -14,7 +14,7 @@
 
 #include "sim/config/data_paths.hpp"
 
-namespace scoville::cli {
+namespace scoville::validation {
 
 struct SystemAlias {
   std::string alias;        // as written in the system file
@@ -40,4 +40,4 @@ SystemMatch match_system(const PublishedNames& names, const std::string& publish
 // The workloads/models name ("" when no model file answers to it).
 std::string match_model(const PublishedNames& names, const std::string& published);
 
-}  // namespace scoville::cli
+}  // namespace scoville::validation

@@ -1,4 +1,4 @@
-#include "sim/cli/measurement_rows.hpp"
+#include "sim/validation/measurement_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,13 +10,13 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/utf8.hpp"
-#include "sim/cli/published_names.hpp"
+#include "sim/validation/published_names.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
 
-namespace scoville::cli {
+namespace scoville::validation {
 
 std::vector<std::string> split_csv(const std::string& line) {
   std::vector<std::string> out(1);
@@ -308,7 +308,7 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
 
 struct RowSimulator::State {
   RowPlan plan;
-  ServingEngine engine;
+  engine::ServingEngine engine;
   serving::RooflineCostModel* roofline = nullptr;
   int64_t prompts_per_client = 10;
 };
@@ -382,9 +382,9 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
   return scheduler;
 }
 
-ServingEngine make_row_engine(const RowPlan& plan, const ServingHardware& hw,
+engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::ServingHardware& hw,
                               const workloads::ModelConfig& model) {
-  ServingEngine engine = make_engine(
+  engine::ServingEngine engine = engine::make_engine(
       hw, model,
       row_mapping(plan, model, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
       row_scheduler(plan));
@@ -405,7 +405,7 @@ ServingEngine make_row_engine(const RowPlan& plan, const ServingHardware& hw,
   return engine;
 }
 
-RowSimulator::RowSimulator(const RowPlan& plan, const ServingHardware& hw,
+RowSimulator::RowSimulator(const RowPlan& plan, const engine::ServingHardware& hw,
                            int64_t prompts_per_client)
     : state_(std::make_unique<State>()) {
   const config::DataPaths paths = config::DataPaths::from_environment();
@@ -475,4 +475,4 @@ double combined_log_error(const std::vector<RowPlan>& plans,
   return terms ? sum / d(terms) : 0.0;
 }
 
-}  // namespace scoville::cli
+}  // namespace scoville::validation

@@ -1,4 +1,4 @@
-#include "sim/cli/published_names.hpp"
+#include "sim/validation/published_names.hpp"
 
 #include <cctype>
 
@@ -6,7 +6,7 @@
 #include "sim/config/system_loader.hpp"
 #include "workloads/model_loader.hpp"
 
-namespace scoville::cli {
+namespace scoville::validation {
 
 namespace {
 
@@ -63,4 +63,4 @@ std::string match_model(const PublishedNames& names, const std::string& publishe
   return it == names.models.end() ? "" : it->second;
 }
 
-}  // namespace scoville::cli
+}  // namespace scoville::validation

@@ -1,4 +1,4 @@
-#include "sim/cli/deployment_recipes.hpp"
+#include "sim/validation/deployment_recipes.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "sim/base/utf8.hpp"
-#include "sim/cli/measurement_rows.hpp"
+#include "sim/validation/measurement_rows.hpp"
 
-namespace scoville::cli {
+namespace scoville::validation {
 
 namespace {
 
@@ -173,4 +173,4 @@ const DeploymentRecipe* find_recipe(const std::vector<DeploymentRecipe>& recipes
   return nullptr;
 }
 
-}  // namespace scoville::cli
+}  // namespace scoville::validation

@@ -18,12 +18,14 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/deployment_recipes.hpp"
-#include "sim/cli/serving_common.hpp"
+#include "sim/validation/deployment_recipes.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/serving/serving_point.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
 
-namespace scoville::cli {
+namespace scoville::validation {
 
 struct MeasurementRow {
   std::map<std::string, std::string> fields;
@@ -91,7 +93,7 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan);
 // The row's serving engine: its mapping and scheduler, and with a recipe the recipe's batch
 // limits per scheduler on each pool and decode slots held from prefill on. The one way
 // validate, calibrate and the probe build a row.
-ServingEngine make_row_engine(const RowPlan& plan, const ServingHardware& hw,
+engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::ServingHardware& hw,
                               const workloads::ModelConfig& model);
 
 struct RowPrediction {
@@ -103,7 +105,7 @@ struct RowPrediction {
 // cache is kept between runs, so a fit pays the mapping work once).
 class RowSimulator {
  public:
-  RowSimulator(const RowPlan& plan, const ServingHardware& hw, int64_t prompts_per_client);
+  RowSimulator(const RowPlan& plan, const engine::ServingHardware& hw, int64_t prompts_per_client);
   ~RowSimulator();
   RowSimulator(RowSimulator&&) noexcept;
   RowPrediction run(const serving::EfficiencyKnobs& knobs);
@@ -125,4 +127,4 @@ double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPre
 double combined_log_error(const std::vector<RowPlan>& plans,
                           const std::vector<RowPrediction>& pred);
 
-}  // namespace scoville::cli
+}  // namespace scoville::validation

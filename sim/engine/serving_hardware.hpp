@@ -1,26 +1,25 @@
-// What `scoville inferencex` and `scoville serve` share: resolving the system (a chip name, or a
-// system file for the network plus a chip), building the cost model (roofline, or the SystemC
-// system engine for the cycle fidelity) and the serving system of a mapping, running a point, and
-// writing points and requests as a table, JSON or HDF5 (/points, /requests).
+// The hardware a serving run prices on (`scoville inferencex`, `serve`, `validate`, `calibrate`):
+// the chip, the network (a system file's, or one switch built from the chip's ports), the
+// software stack, the calibration overlay, the op-cost model behind the pricing, the KV placement
+// and the power cap. Resolved once per run, shared by every engine built from it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <ostream>
 #include <string>
-#include <vector>
 
 #include "models/chip/chip_params.hpp"
 #include "models/host/host_params.hpp"
 #include "models/network/topology.hpp"
 #include "models/power/system_power.hpp"
+#include "sim/base/error.hpp"
+#include "sim/serving/efficiency_knobs.hpp"
+#include "sim/serving/op_cost_model.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
-#include "sim/serving/serving_run.hpp"
-#include "workloads/mapping/pool_mapping.hpp"
-#include "workloads/model_config.hpp"
+#include "sim/serving/serving_metrics.hpp"
 
-namespace scoville::cli {
+namespace scoville::engine {
 
 struct ServingHardware {
   models::ChipParams chip;
@@ -84,62 +83,16 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
 // An overlay fitted at another fidelity than `fidelity` is an InputError.
 void apply_calibration_file(ServingHardware& hw, const std::string& file, ServingFidelity fidelity);
 
-// The cost model and the ServingSystem pools for a mapping (one pool: co-located; prefill and
-// decode: disaggregated, KV handed over the network). Throws InputError when infeasible.
-struct ServingEngine {
-  std::unique_ptr<serving::IterationCostModel> cost;
-  serving::ServingSystem system;
-};
-ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
-                          const workloads::MappingConfig& mapping,
-                          const serving::SchedulerConfig& scheduler);
-// The cycle fidelity: one co-located pool priced by engine::SystemCostModel (the SystemC system
-// engine with its iteration cache) on the system file `system`, with hw's chip and software
-// overheads (those the roofline uses, so the two levels price the same stack). The KV capacity
-// is the roofline's (serving::pool_kv_capacity_blocks). SystemC elaborates once per process:
-// build one before any simulation and reuse it.
-ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& system,
-                                const workloads::ModelConfig& model,
-                                const workloads::PoolMapping& pool,
-                                const serving::SchedulerConfig& scheduler);
+// "500 W" or "500W" -> a positive power; InputError at `flag` otherwise.
+Power parse_power_cap(const std::string& text, const std::string& flag);
 
-// One serving run, with what a closed-loop check needs from the records.
-struct ServingPoint {
-  std::string mapping;  // e.g. "tp8" or "tp4-ep4-attn_dp4"
-  int64_t tp = 1, ep = 1, attn_dp = 1, chips = 1;
-  int64_t concurrency = 0;  // closed loop: N; otherwise max_concurrency (0: none)
-  serving::ServingResult result;
-  int64_t max_in_flight = 0;    // most requests between send and finish at any time
-  double mean_in_flight = 0.0;  // time average over the benchmark window
-  double littles_law_n = 0.0;   // request_throughput x mean E2EL (s)
-  bool pareto = false;
-};
+// Caps every chip of `hw` at `cap` (the chip's controller then holds it). InputError at
+// (where, key) when the chip has no power_management section.
+void apply_power_cap(ServingHardware& hw, const std::optional<Power>& cap,
+                     const SourceLocation& where, const std::string& key);
 
-std::string mapping_label(const workloads::MappingConfig& mapping);
-void fill_point_stats(ServingPoint& point);
-// Marks the points not dominated in (tput_per_chip, intvty), InferenceX's rule.
-void mark_pareto(std::vector<ServingPoint>& points);
+// The all-in inputs (a system file's power section) of the metrics, when the system has one and
+// the scenario gives no all-in power per chip of its own.
+void set_power_inputs(const ServingHardware& hw, serving::MetricInputs& metrics);
 
-void print_points_table(std::ostream& out, const std::vector<ServingPoint>& points);
-void print_points_json(std::ostream& out, const std::string& header_fields,
-                       const std::vector<ServingPoint>& points);
-// /points (one row per point: identity columns and every metric) and /requests (one row per
-// request, with its point index), written atomically.
-void write_points_h5(const std::string& path, const std::vector<ServingPoint>& points, int argc,
-                     const char* const* argv, uint64_t seed,
-                     const std::vector<std::pair<std::string, std::string>>& attributes);
-
-// A progress bar on stderr, only when stderr is a terminal and not quiet.
-class Progress {
- public:
-  Progress(int64_t total, bool quiet);
-  void step(const std::string& label);
-  ~Progress();
-
- private:
-  int64_t total_;
-  int64_t done_ = 0;
-  bool on_ = false;
-};
-
-}  // namespace scoville::cli
+}  // namespace scoville::engine
