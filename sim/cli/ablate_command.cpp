@@ -15,6 +15,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/output/system_report.hpp"
 
 namespace scoville::cli {
 
@@ -169,8 +170,9 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
     } else {
       set_field(args, o.key, value);
     }
-    setups.push_back(system_setup(args, system, paths));
-    studies.push_back(std::make_unique<engine::SystemStudy>(setups.back(), study_config(args)));
+    setups.push_back(engine::system_setup(args, system, paths));
+    studies.push_back(
+        std::make_unique<engine::SystemStudy>(setups.back(), engine::study_config(args)));
   }
   std::vector<engine::SystemStudyResult> results;
   for (auto& s : studies) results.push_back(s->run());
@@ -181,7 +183,7 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
       out << (i ? ", " : "") << "{\"value\": \"" << output::json_escape(o.values[i])
           << "\", \"result\": ";
       std::ostringstream one;
-      render_system_json(one, setups[i], studies[i]->config(), results[i]);
+      output::render_system_json(one, setups[i], studies[i]->config(), results[i]);
       std::string text = one.str();
       if (!text.empty() && text.back() == '\n') text.pop_back();
       out << text << "}";

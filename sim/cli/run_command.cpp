@@ -194,7 +194,7 @@ int run_multi_rank(const RunOptions& r, std::ostream& out) {
 
 // `run --chip NAME --trace-file FILE`: the hardware model consumes a trace file directly.
 int run_trace_file(const RunOptions& r, std::ostream& out) {
-  if (r.system && names_system(*r.system, config::DataPaths::from_environment())) {
+  if (r.system && engine::names_system(*r.system, config::DataPaths::from_environment())) {
     return run_multi_rank(r, out);
   }
   if (r.comm_groups || r.compute) {
@@ -315,7 +315,7 @@ int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
                      " runs a system (system:); --chip, --precision and --power-cap are for "
                      "single-chip studies");
   }
-  SystemRunArgs args = system_args(s);
+  SystemRunArgs args = engine::system_args(s);
   args.json = r.json;
   const std::optional<SystemTraceRequest> trace = system_trace_request(r, invocation);
   run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
@@ -333,7 +333,7 @@ int run_command(const Invocation& invocation, std::ostream& out) {
     throw UsageError("--comm-groups and --compute need --system NAME with --trace-file");
   }
   if (r.system) {
-    if (names_system(*r.system, config::DataPaths::from_environment())) {
+    if (engine::names_system(*r.system, config::DataPaths::from_environment())) {
       return run_system(r, invocation, out);
     }
     r.chips.push_back(*r.system);  // a chip name: the single-chip study, as before

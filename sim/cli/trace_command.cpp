@@ -148,7 +148,8 @@ std::optional<Bytes> hbm_capacity(const TraceOptions& r, const config::DataPaths
   if (r.system) {
     // A system file (arch/systems) stands for its chip; anything else names a chip.
     std::string chip = *r.system;
-    if (names_system(chip, paths)) chip = config::require_chip(config::load_system(chip, paths));
+    if (engine::names_system(chip, paths))
+      chip = config::require_chip(config::load_system(chip, paths));
     return config::load_chip(chip, paths).hbm.capacity;
   }
   return std::nullopt;
@@ -159,7 +160,8 @@ std::optional<models::ChipParams> chip_params(const TraceOptions& r,
                                               const config::DataPaths& paths) {
   if (!r.system || r.format != "chakra" || !r.output_dir) return std::nullopt;
   std::string chip = *r.system;
-  if (names_system(chip, paths)) chip = config::require_chip(config::load_system(chip, paths));
+  if (engine::names_system(chip, paths))
+    chip = config::require_chip(config::load_system(chip, paths));
   return config::load_chip(chip, paths);
 }
 
