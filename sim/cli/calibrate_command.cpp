@@ -27,6 +27,7 @@
 #include "sim/output/serving_points_output.hpp"
 #include "sim/serving/knob_fit.hpp"
 #include "sim/serving/serving_point.hpp"
+#include "sim/validation/calibration_fit.hpp"
 #include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::cli {
@@ -166,80 +167,30 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     const std::string file = paths.resolve(systems[system_index], "arch/systems");
     const std::string system_name = std::filesystem::path(file).stem().string();
     const engine::ServingHardware& hw = hardware[system_index];
-    // The system's predictable rows (by id order), then the chosen ones.
-    std::vector<validation::RowPlan> candidates;
-    for (const validation::RowPlan& p : plans) {
-      if (p.skipped.empty() && p.system_file == system_name) candidates.push_back(p);
-    }
-    std::sort(candidates.begin(), candidates.end(),
-              [](const validation::RowPlan& x, const validation::RowPlan& y) {
-                return std::stoll("0" + x.id) < std::stoll("0" + y.id);
-              });
-    std::vector<validation::RowPlan> chosen;
-    std::vector<std::string> held_out;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const bool take = rows_filter == "all"    ? true
-                        : rows_filter == "half" ? i % 2 == 0
-                                                : wanted_ids.count(candidates[i].id) > 0;
-      (take ? chosen.push_back(candidates[i]) : held_out.push_back(candidates[i].id));
-    }
-    std::vector<validation::RowSimulator> sims;
-    std::vector<validation::RowPlan> fitted_plans;
-    std::vector<std::string> infeasible;
-    for (const validation::RowPlan& p : chosen) {
-      try {
-        sims.emplace_back(p, hw, prompts_per_client);
-        fitted_plans.push_back(p);
-      } catch (const InputError& e) {
-        infeasible.push_back(p.id + " (" + e.what() + ")");
-      }
-    }
-    if (fitted_plans.empty()) {
-      throw InputError(SourceLocation{path, 0, 0}, "",
-                       "no predictable row of " + system_name + " to fit (rows '" + rows_filter +
-                           "'); systems without measurements inherit a fitted sibling's overlay "
-                           "(docs/calibration.md)");
-    }
-    auto predict = [&](const serving::EfficiencyKnobs& k) {
-      std::vector<validation::RowPrediction> pred;
-      for (validation::RowSimulator& s : sims) pred.push_back(s.run(k));
-      return pred;
-    };
-    const serving::FitResult fit = serving::fit_knobs(
-        knobs, hw.efficiency,
-        [&](const serving::EfficiencyKnobs& k) {
-          return validation::combined_log_error(fitted_plans, predict(k));
-        },
-        fit_options);
-    const double mape_before = validation::combined_mape(fitted_plans, predict(hw.efficiency));
-    const double mape_after = validation::combined_mape(fitted_plans, predict(fit.knobs));
-
-    config::CalibrationOverlay overlay;
-    overlay.system = system_name;
-    overlay.fidelity = engine::overlay_fidelity(level);
-    overlay.knobs = fit.knobs;
-    config::CalibrationFit f;
-    f.measurements = path;
-    for (const validation::RowPlan& p : fitted_plans) f.rows.push_back(p.id);
-    f.held_out = held_out;
-    f.knobs = knobs;
-    f.objective =
-        "least squares of ln(predicted / published) of throughput per chip and interactivity "
-        "over the rows; reported as their mean absolute % error; prompts per client " +
-        std::to_string(prompts_per_client) + "; " + fidelity + " fidelity";
-    f.mape_before = mape_before;
-    f.mape_after = mape_after;
-    f.command = command;
-    overlay.fit = f;
+    validation::CalibrationRequest request;
+    request.measurements = path;
+    request.rows = rows_filter;
+    request.wanted_ids = wanted_ids;
+    request.knobs = knobs;
+    request.prompts_per_client = prompts_per_client;
+    request.fit_options = fit_options;
+    request.fidelity = level;
+    request.command = command;
+    validation::SystemCalibration calibrated =
+        validation::calibrate_system(plans, system_name, hw, request);
+    const serving::FitResult& fit = calibrated.fit;
+    const std::vector<std::string>& held_out = calibrated.held_out;
+    config::CalibrationOverlay& overlay = calibrated.overlay;
+    const config::CalibrationFit& f = *overlay.fit;
+    const std::vector<std::string>& infeasible = calibrated.infeasible;
     const std::string target =
         output.empty() ? config::overlay_path_for(file, overlay.fidelity) : output;
     overlay.file = target;
-
     out << "# " << system_name << ": fitted on rows";
     for (const std::string& id : f.rows) out << " " << id;
     out << " (held out:";
     for (const std::string& id : held_out) out << " " << id;
-    out << "); MAPE " << g(mape_before) << "% -> " << g(mape_after) << "% (fit objective "
+    out << "); MAPE " << g(f.mape_before) << "% -> " << g(f.mape_after) << "% (fit objective "
         << g(fit.before) << " -> " << g(fit.after) << " in " << fit.evaluations
         << " evaluations)\n";
     for (const std::string& id : infeasible) out << "#   not fitted, infeasible: " << id << "\n";

@@ -21,6 +21,7 @@
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/validation/measurement_rows.hpp"
+#include "sim/validation/validation_run.hpp"
 
 namespace scoville::cli {
 
@@ -39,47 +40,10 @@ extern const char kValidateUsage[] =
 
 namespace {
 
-struct Outcome {
-  validation::RowPlan plan;
-  validation::RowPrediction predicted;
-  std::string set;  // "fit" (an overlay was fitted on it), "held-out", or "" (no fitted overlay)
-  std::string calibration;
-};
-
-struct Errors {
-  double tput_sum = 0, intvty_sum = 0;
-  int tput_n = 0, intvty_n = 0;
-  void add(const Outcome& o) {
-    tput_sum += std::fabs(validation::signed_error(o.predicted.throughput, o.plan.published));
-    ++tput_n;
-    if (o.plan.published_intvty) {
-      intvty_sum +=
-          std::fabs(validation::signed_error(o.predicted.intvty, *o.plan.published_intvty));
-      ++intvty_n;
-    }
-  }
-  double tput() const { return tput_n ? tput_sum / tput_n : 0.0; }
-  double intvty() const { return intvty_n ? intvty_sum / intvty_n : 0.0; }
-};
-
 std::string fmt(double v, int decimals) {
   char b[64];
   std::snprintf(b, sizeof b, "%.*f", decimals, v);
   return b;
-}
-
-// Summaries: by system, by model, and by fit set, each over every predicted row.
-std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
-    const std::vector<Outcome>& outcomes) {
-  std::map<std::string, Errors> by_system, by_model, by_set, all;
-  for (const Outcome& o : outcomes) {
-    if (!o.plan.skipped.empty()) continue;
-    by_system[o.plan.system_file].add(o);
-    by_model[o.plan.model].add(o);
-    by_set[o.set.empty() ? "uncalibrated" : o.set].add(o);
-    all["all"].add(o);
-  }
-  return {{"system", by_system}, {"model", by_model}, {"set", by_set}, {"all", all}};
 }
 
 }  // namespace
@@ -119,58 +83,23 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
-  const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<validation::RowPlan> plans =
       validation::plan_rows(validation::read_measurements(path));
-  std::map<std::string, engine::ServingHardware> hardware;  // by system file
-  std::map<std::string, std::set<std::string>> fitted;      // row ids an overlay was fitted on
-  std::vector<Outcome> outcomes;
-  // Every system and its overlay first, outside the rows' try: a broken file stops the run
-  // (exit code 2) instead of turning every row into "infeasible". At the op table, every
-  // system's chip model is elaborated here, before any row simulates.
-  for (const validation::RowPlan& plan : plans) {
-    if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
-    const std::string file = paths.resolve(plan.system_file, "arch/systems");
-    engine::ServingHardware hw =
-        engine::resolve_hardware(plan.chip, file, 8, software, calibration, level);
-    if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
-    if (calibration) {
-      if (const auto overlay = config::find_overlay(file, engine::overlay_fidelity(level))) {
-        if (overlay->fit) {
-          fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
-        }
-      }
-    }
-    hardware.emplace(plan.system_file, std::move(hw));
-  }
-  for (const validation::RowPlan& plan : plans) {
-    Outcome o;
-    o.plan = plan;
-    if (o.plan.skipped.empty()) {
-      const engine::ServingHardware& hw = hardware.at(plan.system_file);
-      try {
-        o.calibration = hw.calibration;
-        validation::RowSimulator sim(plan, hw, prompts_per_client);
-        o.predicted = sim.run(hw.efficiency);
-        if (fitted[plan.system_file].count(plan.id)) {
-          o.set = "fit";
-        } else if (calibration && !hw.calibration.empty()) {
-          o.set = "held-out";
-        }
-      } catch (const InputError& e) {
-        o.plan.skipped = std::string("infeasible: ") + e.what();
-      }
-    }
-    outcomes.push_back(o);
-  }
-  const auto groups = summaries(outcomes);
+  validation::ValidationSettings settings;
+  settings.software = software;
+  settings.prompts_per_client = prompts_per_client;
+  settings.calibration = calibration;
+  settings.fidelity = level;
+  settings.op_cache = op_cache;
+  const std::vector<validation::Outcome> outcomes = validation::validate_rows(plans, settings);
+  const auto groups = validation::summaries(outcomes);
 
   if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
         << "\"" << fidelity << "\", \"software\": \"" << output::json_escape(software)
         << "\", \"calibration\": " << (calibration ? "true" : "false") << ", \"rows\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
-      const Outcome& o = outcomes[i];
+      const validation::Outcome& o = outcomes[i];
       const validation::RowPlan& p = o.plan;
       out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(p.id) << "\", \"system\": \""
           << output::json_escape(p.system) << "\", \"model\": \""
@@ -217,7 +146,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     return 0;
   }
   std::set<std::string> overlays;
-  for (const Outcome& o : outcomes) {
+  for (const validation::Outcome& o : outcomes) {
     if (!o.calibration.empty()) overlays.insert(o.calibration);
   }
   std::string overlay_text;
@@ -231,7 +160,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   out << "#  id  chip   model           isl/osl    conc  rep  set       metric           "
          "published  predicted   error   intvty pub  intvty pred   error\n";
   int predicted = 0;
-  for (const Outcome& o : outcomes) {
+  for (const validation::Outcome& o : outcomes) {
     const validation::RowPlan& p = o.plan;
     if (!p.skipped.empty()) continue;
     ++predicted;
@@ -264,7 +193,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     }
   }
   std::map<std::string, std::vector<std::string>> reasons;
-  for (const Outcome& o : outcomes) {
+  for (const validation::Outcome& o : outcomes) {
     if (!o.plan.skipped.empty()) reasons[o.plan.skipped].push_back(o.plan.id);
   }
   out << "# " << predicted << " rows predicted, " << outcomes.size() - predicted << " skipped:\n";
