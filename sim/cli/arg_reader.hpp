@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/unit_parser.hpp"
 
 namespace scoville::cli {
 
@@ -45,7 +46,7 @@ class ArgReader {
   bool started_ = false;
 };
 
-long long parse_count(const std::string& flag, const std::string& value);
+using scoville::parse_count;  // sim/base/unit_parser.hpp
 std::vector<std::string> split_list(const std::string& list);
 
 }  // namespace scoville::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/base/unit_parser.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
@@ -151,6 +152,41 @@ study::StudyConfig resolved_study(const SystemRunArgs& a, const SystemSetup& set
   k.attn_dp = setup.mapping.degrees.attn_dp;
   s.system = k;
   return s;
+}
+
+void set_run_field(SystemRunArgs& r, const std::string& key, const std::string& value) {
+  auto number = [&] { return parse_count("--vary " + key, value); };
+  if (key == "kv_placement") {
+    r.kv_placement = value;
+  } else if (key == "fidelity") {
+    r.fidelity = value;
+  } else if (key == "overlap") {
+    r.overlap = value;
+  } else if (key == "routing") {
+    r.routing = value;
+  } else if (key == "tp") {
+    r.tp = number();
+  } else if (key == "ep") {
+    r.ep = number();
+  } else if (key == "pp") {
+    r.pp = number();
+  } else if (key == "dp") {
+    r.dp = number();
+  } else if (key == "attn_dp") {
+    r.attn_dp = number();
+  } else if (key == "batch") {
+    r.batch = number();
+  } else if (key == "isl") {
+    r.isl = number();
+  } else if (key == "osl") {
+    r.osl = number();
+  } else {
+    throw InputError(
+        SourceLocation{"<command line>", 0, 0}, "--vary",
+        "unknown key '" + key +
+            "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
+            "batch, isl, osl or system.<dotted key of the system file>");
+  }
 }
 
 }  // namespace scoville::engine

@@ -54,4 +54,8 @@ SystemStudyConfig study_config(const SystemRunArgs& r);
 // The study this run amounts to, with every default filled in (the mapping as degrees).
 study::StudyConfig resolved_study(const SystemRunArgs& a, const SystemSetup& setup);
 
+// Sets one run setting by its key (`ablate --vary KEY=V`): kv_placement, fidelity, overlap,
+// routing, tp, ep, pp, dp, attn_dp, batch, isl or osl. InputError naming the keys otherwise.
+void set_run_field(SystemRunArgs& r, const std::string& key, const std::string& value);
+
 }  // namespace scoville::engine
