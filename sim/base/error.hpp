@@ -77,6 +77,9 @@ class Diagnostics {
   std::vector<Diagnostic> items_;
 };
 
+// "a, b or c": the choices an error message offers.
+std::string list_of_choices(const std::vector<std::string>& names);
+
 // A command line that cannot be understood (an unknown flag, a value of the wrong form): front ends
 // print it with the command's usage (exit 2). Library code that parses a command-line word (a
 // fidelity, a policy name) throws it too, so every front end reports it the same way.

@@ -180,6 +180,8 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   scheduler.max_num_batched_tokens = o.max_batched_tokens;
   scheduler.mtp.depth = o.mtp_depth;
   scheduler.mtp.acceptance = o.mtp_acceptance;
+  scheduler.policy = o.policy;
+  scheduler.handoff = o.handoff;
   const engine::ClosedLoopLoad load{
       o.isl, o.osl, o.range_ratio, o.prompts_per_client, o.concurrency, o.max_num_seqs, o.seed};
   InferencexHooks hooks(o, invocation, trace_options,

@@ -6,6 +6,7 @@
 #include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/engine/serving_hardware.hpp"
+#include "sim/serving/scheduling_policy.hpp"
 
 namespace scoville::cli {
 
@@ -30,6 +31,10 @@ extern const char kInferencexUsage[] =
       --max-batched-tokens N        token budget per iteration and attention-DP rank
                                     (default 8192; vLLM and SGLang schedule each rank)
       --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
+      --scheduler-policy NAME       which running sequences an iteration serves first: fcfs
+                                    (default, vLLM) or decode-first (TensorRT-LLM)
+      --handoff NAME                disaggregated mappings: queue-at-decode (default) or
+                                    reserve-decode-slot (prefill starts with a decode slot held)
       --software NAME|FILE          software overheads profile (arch/software; default none)
       --no-calibration              ignore the system file's calibration overlay
       --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form,
@@ -133,6 +138,19 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
       o.max_num_seqs = positive("--max-num-seqs");
     } else if (a.is("--max-batched-tokens")) {
       o.max_batched_tokens = positive("--max-batched-tokens");
+    } else if (a.is("--scheduler-policy")) {
+      o.policy = a.value();
+      if (!serving::is_batching_policy(o.policy)) {
+        throw UsageError{"--scheduler-policy: expected " +
+                         list_of_choices(serving::batching_policy_names()) + ", found '" +
+                         o.policy + "'"};
+      }
+    } else if (a.is("--handoff")) {
+      o.handoff = a.value();
+      if (!serving::is_handoff_policy(o.handoff)) {
+        throw UsageError{"--handoff: expected " + list_of_choices(serving::handoff_policy_names()) +
+                         ", found '" + o.handoff + "'"};
+      }
     } else if (a.is("--mtp-depth")) {
       o.mtp_depth = a.count();
     } else if (a.is("--mtp-acceptance")) {

@@ -23,6 +23,8 @@ struct InferencexOptions {
   double range_ratio = 0.8;
   int64_t max_num_seqs = 0;
   int64_t max_batched_tokens = 8192;
+  std::string policy = "fcfs";              // serving::SchedulerConfig::policy
+  std::string handoff = "queue-at-decode";  // serving::SchedulerConfig::handoff
   int64_t mtp_depth = 0;
   double mtp_acceptance = 0.0;
   std::string software;

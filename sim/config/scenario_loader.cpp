@@ -4,6 +4,7 @@
 
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/serving/scheduling_policy.hpp"
 
 namespace scoville::config {
 
@@ -38,6 +39,8 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
         r->integer_or("max_num_batched_tokens", c.max_num_batched_tokens, 1, kMaxCount);
     c.chunked_prefill = r->boolean_or("chunked_prefill", c.chunked_prefill);
     c.kv_block_tokens = r->integer_or("kv_block_tokens", c.kv_block_tokens, 1, kMaxCount);
+    c.policy = r->choice_or("policy", c.policy, serving::batching_policy_names());
+    c.handoff = r->choice_or("handoff", c.handoff, serving::handoff_policy_names());
     r->finish();
   }
   if (auto r = s.optional_map("mtp")) {

@@ -68,6 +68,7 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
     engine.system.pools.push_back(pool_config(hw, model, pools[i], role, scheduler));
   }
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
+  engine.system.handoff = scheduler.handoff;
   if (disaggregated) {
     // The pools sit on consecutive chips of the system, prefill first (unless a pool names its
     // first chip); the request's KV moves between them as the disaggregated placement sends it.

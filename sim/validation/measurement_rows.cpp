@@ -10,9 +10,9 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/utf8.hpp"
-#include "sim/validation/published_names.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/validation/published_names.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
 
@@ -383,7 +383,7 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
 }
 
 engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::ServingHardware& hw,
-                              const workloads::ModelConfig& model) {
+                                      const workloads::ModelConfig& model) {
   engine::ServingEngine engine = engine::make_engine(
       hw, model,
       row_mapping(plan, model, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
@@ -394,7 +394,7 @@ engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::Serving
   // examples used: ai-dynamo/enhancements deps/0002-dep-trtllm-disagg-workflow.md), so a
   // request holds a decode slot before its prefill; by Little's law the rows' implied TTFTs
   // match the queue for the recipe's decode slots (docs/calibration.md).
-  system.reserve_decode_slots = true;
+  system.handoff = "reserve-decode-slot";
   for (serving::PoolConfig& pool : system.pools) {
     const PoolRecipe& r =
         pool.role == serving::PoolRole::kPrefill ? plan.recipe->prefill : plan.recipe->decode;

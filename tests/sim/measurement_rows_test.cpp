@@ -203,7 +203,7 @@ TEST_CASE("a row with a recipe is mapped and scheduled as it was launched", "[va
   const engine::ServingHardware hw = engine::resolve_hardware(
       "gb200", paths().resolve("gb200-nvl72", "arch/systems"), 8, "gpu-cuda-graphs");
   engine::ServingEngine e = validation::make_row_engine(low, hw, m);
-  CHECK(e.system.reserve_decode_slots);
+  CHECK(e.system.handoff == "reserve-decode-slot");
   CHECK(e.system.pools[0].scheduler.max_num_seqs == 16 * 4);
   CHECK(e.system.pools[0].scheduler.max_num_batched_tokens == 16384 * 4);
   CHECK(e.system.pools[1].scheduler.max_num_seqs == 8 * 4);
