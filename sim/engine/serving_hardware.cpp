@@ -4,6 +4,7 @@
 
 #include "models/kv/kv_placement.hpp"
 #include "models/network/topology_builders.hpp"
+#include "sim/base/registry.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
@@ -84,11 +85,31 @@ void apply_calibration_file(ServingHardware& hw, const std::string& file,
   hw.calibration = overlay.describe() + " (given by --calibration)";
 }
 
+namespace {
+
+using FidelityRegistry = Registry<ServingFidelity>;
+
+const FidelityRegistry& fidelity_registry() {
+  static const FidelityRegistry registry = [] {
+    FidelityRegistry r("fidelity");
+    r.add("roofline", [] { return ServingFidelity::kRoofline; });
+    r.add("op-table", [] { return ServingFidelity::kOpTable; });
+    r.add("cycle", [] { return ServingFidelity::kCycle; });
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace
+
+std::vector<std::string> serving_fidelity_names() { return fidelity_registry().names(); }
+
 ServingFidelity parse_serving_fidelity(const std::string& text) {
-  if (text == "roofline") return ServingFidelity::kRoofline;
-  if (text == "op-table") return ServingFidelity::kOpTable;
-  if (text == "cycle") return ServingFidelity::kCycle;
-  throw UsageError{"--fidelity: expected roofline, op-table or cycle, found '" + text + "'"};
+  if (!fidelity_registry().contains(text)) {
+    throw UsageError{"--fidelity: expected " + list_of_choices(serving_fidelity_names()) +
+                     ", found '" + text + "'"};
+  }
+  return fidelity_registry().create(text);
 }
 
 std::string to_string(ServingFidelity fidelity) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/chip/chip_params.hpp"
 #include "models/host/host_params.hpp"
@@ -51,7 +52,10 @@ void set_kv_placement(ServingHardware& hw, const std::string& name);
 
 // The fidelities `inferencex` and `serve` price iterations at (docs/modelling.md).
 enum class ServingFidelity { kRoofline, kOpTable, kCycle };
-// "roofline", "op-table" or "cycle"; UsageError naming the choices otherwise.
+// The fidelities by name, from the registry that also parses them ("cycle", "op-table",
+// "roofline"): the op-cost model behind the pricing (docs/modelling.md).
+std::vector<std::string> serving_fidelity_names();
+// One of serving_fidelity_names(); UsageError naming the choices otherwise.
 ServingFidelity parse_serving_fidelity(const std::string& text);
 std::string to_string(ServingFidelity fidelity);
 
