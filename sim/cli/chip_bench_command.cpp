@@ -16,6 +16,7 @@
 #include "models/chip/chip_module.hpp"
 #include "models/chip/run_simulation.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/cli/arg_reader.hpp"
@@ -186,15 +187,6 @@ std::vector<BenchCase> all_cases(const models::ChipParams& chip) {
   return cases;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
 std::string number(double v, const char* format = "%.6g") {
   if (!std::isfinite(v)) return "null";
   char buffer[64];
@@ -274,7 +266,7 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
 
   std::ostringstream text;
   std::ostringstream json;
-  json << "{\n  \"chip\": \"" << json_escape(chip.name) << "\",\n  \"cases\": [";
+  json << "{\n  \"chip\": \"" << output::json_escape(chip.name) << "\",\n  \"cases\": [";
   char line[256];
   std::snprintf(line, sizeof line, "%-30s %14s %8s %12s  %s\n", "case", "achieved", "of peak",
                 "time", "what");
@@ -294,11 +286,13 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
     std::snprintf(line, sizeof line, "%-30s %14s %7.1f%% %9.1f us  %s\n", c.name.c_str(),
                   shown.c_str(), 100.0 * rate / c.peak, seconds * 1e6, c.detail.c_str());
     text << line;
-    json << (i ? "," : "") << "\n    {\"name\": \"" << json_escape(c.name) << "\", \"group\": \""
-         << c.group << "\", \"detail\": \"" << json_escape(c.detail) << "\", \"metric\": \""
-         << (flops ? "FLOP/s" : "B/s") << "\", \"achieved\": " << number(rate)
-         << ", \"peak\": " << number(c.peak) << ", \"fraction_of_peak\": " << number(rate / c.peak)
-         << ", \"time_s\": " << number(seconds) << "}";
+    json << (i ? "," : "") << "\n    {\"name\": \"" << output::json_escape(c.name)
+         << "\", \"group\": \"" << c.group << "\", \"detail\": \"" << output::json_escape(c.detail)
+         << "\", \"metric\": \"" << (flops ? "FLOP/s" : "B/s")
+         << "\", \"achieved\": " << output::json_number(rate)
+         << ", \"peak\": " << output::json_number(c.peak)
+         << ", \"fraction_of_peak\": " << output::json_number(rate / c.peak)
+         << ", \"time_s\": " << output::json_number(seconds) << "}";
   }
   json << "\n  ]\n}\n";
   out << (o.json ? json.str() : text.str());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
@@ -168,32 +169,11 @@ std::string si(double v, const char* unit) { return format_si(v, unit, 4); }
 
 std::string layer_name(int layer) { return layer < 0 ? "other" : std::to_string(layer); }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string json_number(double v) {
-  std::ostringstream s;
-  s << std::setprecision(17) << v;
-  return s.str();
-}
-
 std::string json_totals(const WorkTotals& t) {
-  return "{\"flops\": " + json_number(t.flops.si()) +
-         ", \"weight_bytes\": " + json_number(t.weight_bytes.si()) +
-         ", \"kv_bytes\": " + json_number(t.kv_bytes.si()) +
-         ", \"collective_bytes\": " + json_number(t.collective_bytes.si()) + "}";
+  return "{\"flops\": " + output::json_number(t.flops.si()) +
+         ", \"weight_bytes\": " + output::json_number(t.weight_bytes.si()) +
+         ", \"kv_bytes\": " + output::json_number(t.kv_bytes.si()) +
+         ", \"collective_bytes\": " + output::json_number(t.collective_bytes.si()) + "}";
 }
 
 void text_row(std::ostream& out, const std::string& label, const WorkTotals& t) {
@@ -239,7 +219,7 @@ void render_json(std::ostream& out, const workloads::ModelConfig& model,
                  const workloads::MappedIteration& mapped,
                  const std::vector<MemoryFootprint>& memory, bool have_hbm) {
   const workloads::ParallelDegrees& d = mapped.mapping.degrees;
-  out << "{\n  \"model\": \"" << json_escape(model.name()) << "\",\n  \"phase\": \""
+  out << "{\n  \"model\": \"" << output::json_escape(model.name()) << "\",\n  \"phase\": \""
       << to_string(mapped.shape.phase) << "\",\n  \"batch\": " << mapped.shape.batch
       << ",\n  \"context\": " << mapped.shape.context << ",\n  \"chips\": " << mapped.mapping.chips
       << ",\n  \"degrees\": {\"tp\": " << d.tp << ", \"ep\": " << d.ep << ", \"pp\": " << d.pp
@@ -249,7 +229,7 @@ void render_json(std::ostream& out, const workloads::ModelConfig& model,
   WorkTotals pool;
   for (size_t i = 0; i < mapped.roles.size(); ++i) {
     const workloads::ChipTrace& t = mapped.roles[i].trace;
-    out << (i ? "," : "") << "\n    {\"role\": \"" << json_escape(t.role)
+    out << (i ? "," : "") << "\n    {\"role\": \"" << output::json_escape(t.role)
         << "\", \"multiplicity\": " << t.multiplicity << ", \"first_rank\": " << t.rank
         << ",\n     \"layers\": [";
     bool first = true;
@@ -262,12 +242,13 @@ void render_json(std::ostream& out, const workloads::ModelConfig& model,
     pool += chip * static_cast<double>(t.multiplicity);
     const MemoryFootprint& m = memory[i];
     out << "],\n     \"per_chip\": " << json_totals(chip)
-        << ",\n     \"memory_per_chip\": {\"weights_bytes\": " << json_number(m.weights.si())
-        << ", \"kv_cache_bytes\": " << json_number(m.kv_cache.si())
-        << ", \"activation_bytes\": " << json_number(m.activations.si());
+        << ",\n     \"memory_per_chip\": {\"weights_bytes\": "
+        << output::json_number(m.weights.si())
+        << ", \"kv_cache_bytes\": " << output::json_number(m.kv_cache.si())
+        << ", \"activation_bytes\": " << output::json_number(m.activations.si());
     if (have_hbm) {
-      out << ", \"hbm_bytes\": " << json_number(m.hbm.si())
-          << ", \"kv_capacity_bytes\": " << json_number(m.kv_capacity.si())
+      out << ", \"hbm_bytes\": " << output::json_number(m.hbm.si())
+          << ", \"kv_capacity_bytes\": " << output::json_number(m.kv_capacity.si())
           << ", \"kv_capacity_tokens\": " << m.kv_capacity_tokens;
     }
     out << "}}";
