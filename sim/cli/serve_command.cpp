@@ -176,8 +176,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                          output::json_escape(calibration_label(hw)) + "\", \"kv_placement\": \"" +
                          hw.kv_placement + "\", \"summary\": {";
     bool first = true;
-    for (const auto& [name, value] : point.result.metrics.named()) {
-      header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
+    for (const serving::NamedMetric& m : point.result.metrics.named()) {
+      header +=
+          std::string(first ? "" : ", ") + "\"" + m.name + "\": " + output::json_number(m.value);
       first = false;
     }
     header += "}, ";
@@ -189,9 +190,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       << calibration_label(hw);
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
   out << "\n";
-  for (const auto& [name, value] : point.result.metrics.named()) {
+  for (const serving::NamedMetric& m : point.result.metrics.named()) {
     char buffer[96];
-    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);
+    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", m.name.c_str(), m.value);
     out << buffer;
   }
   print_power_report(out, point);
