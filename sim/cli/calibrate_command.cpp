@@ -24,6 +24,7 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/output_paths.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/serving/knob_fit.hpp"
 
 namespace scoville::cli {
@@ -48,6 +49,7 @@ extern const char kCalibrateUsage[] =
                                     Nelder-Mead polish of up to 120 evaluations)
       -o, --output FILE             the overlay (one --system only; default beside the system)
       --dry-run                     fit and print, write nothing
+      --quiet                       no progress line on a terminal
 )";
 
 namespace {
@@ -67,7 +69,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   std::string fidelity = "op-table";
   int64_t prompts_per_client = 4;
   serving::FitOptions fit_options;
-  bool dry_run = false, op_cache = true;
+  bool dry_run = false, op_cache = true, quiet = false;
   ArgReader a("scoville calibrate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -95,6 +97,8 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       output = a.value();
     } else if (a.is("--dry-run")) {
       dry_run = true;
+    } else if (a.is("--quiet")) {
+      quiet = true;
     } else {
       a.unknown();
     }
@@ -195,9 +199,12 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
                            "'); systems without measurements inherit a fitted sibling's overlay "
                            "(docs/calibration.md)");
     }
+    // The fit's evaluations (each simulates every chosen row) on a terminal: open-ended.
+    output::ProgressReporter progress("calibrate " + system_name, 0, quiet);
     auto predict = [&](const serving::EfficiencyKnobs& k) {
       std::vector<RowPrediction> pred;
       for (RowSimulator& s : sims) pred.push_back(s.run(k));
+      progress.step("fit evaluations, " + std::to_string(sims.size()) + " rows each");
       return pred;
     };
     const serving::FitResult fit = serving::fit_knobs(
@@ -208,6 +215,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
         fit_options);
     const double mape_before = combined_mape(fitted_plans, predict(hw.efficiency));
     const double mape_after = combined_mape(fitted_plans, predict(fit.knobs));
+    progress.finish();
 
     config::CalibrationOverlay overlay;
     overlay.system = system_name;

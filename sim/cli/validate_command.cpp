@@ -21,6 +21,7 @@
 #include "sim/cli/measurement_rows.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/output/progress.hpp"
 
 namespace scoville::cli {
 
@@ -35,6 +36,7 @@ extern const char kValidateUsage[] =
                                     closed form with arch/systems/*.calibration.yaml
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
+      --quiet                       no progress line on a terminal
 )";
 
 namespace {
@@ -86,7 +88,7 @@ std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
 int validate_command(const Invocation& invocation, std::ostream& out) {
   std::string path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
-  bool json = false, calibration = true, op_cache = true;
+  bool json = false, calibration = true, op_cache = true, quiet = false;
   std::string fidelity = "op-table";
   ArgReader a("scoville validate", invocation.args);
   while (a.next()) {
@@ -105,6 +107,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       op_cache = false;
     } else if (a.is("--json")) {
       json = true;
+    } else if (a.is("--quiet")) {
+      quiet = true;
     } else {
       a.unknown();
     }
@@ -140,6 +144,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     }
     hardware.emplace(plan.system_file, std::move(hw));
   }
+  output::ProgressReporter progress("validate", static_cast<int64_t>(plans.size()), quiet);
   for (const RowPlan& plan : plans) {
     Outcome o;
     o.plan = plan;
@@ -159,7 +164,9 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       }
     }
     outcomes.push_back(o);
+    progress.step("row " + plan.id + " (" + plan.model + " on " + plan.system_file + ")");
   }
+  progress.finish();
   const auto groups = summaries(outcomes);
 
   if (json) {
