@@ -37,7 +37,7 @@ TEST_CASE("progress: time left at the rate so far", "[progress]") {
   CHECK(cut.substr(57) == "...");
 }
 
-TEST_CASE("progress redraws one line and clears it; silent when off", "[progress]") {
+TEST_CASE("progress redraws one line and clears it, and is silent when off", "[progress]") {
   std::ostringstream tty;
   {
     ProgressReporter p("sweep", 2, true, tty);
