@@ -24,7 +24,7 @@
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/output_paths.hpp"
-#include "sim/output/serving_points_output.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/serving/knob_fit.hpp"
 #include "sim/serving/serving_point.hpp"
 #include "sim/validation/calibration_fit.hpp"
@@ -50,6 +50,7 @@ extern const char kCalibrateUsage[] =
       --prompts-per-client K        requests per client while fitting (default 4)
       --sweeps N                    coordinate-descent passes (default 2; then a
                                     Nelder-Mead polish of up to 120 evaluations)
+      --quiet                       no progress line on a terminal
       -o, --output FILE             the overlay (one --system only; default beside the system)
       --dry-run                     fit and print, write nothing
 )";
@@ -71,7 +72,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   std::string fidelity = "op-table";
   int64_t prompts_per_client = 4;
   serving::FitOptions fit_options;
-  bool dry_run = false, op_cache = true;
+  bool dry_run = false, op_cache = true, quiet = false;
   ArgReader a("scoville calibrate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -97,6 +98,8 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       fit_options.sweeps = static_cast<int>(sweeps);
     } else if (a.is("-o") || a.is("--output")) {
       output = a.value();
+    } else if (a.is("--quiet")) {
+      quiet = true;
     } else if (a.is("--dry-run")) {
       dry_run = true;
     } else {
@@ -176,8 +179,14 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     request.fit_options = fit_options;
     request.fidelity = level;
     request.command = command;
+    // The fit's evaluations (each simulates every chosen row) on a terminal: open-ended.
+    output::ProgressReporter progress("calibrate " + system_name, 0, quiet);
+    request.on_evaluation = [&progress](size_t rows) {
+      progress.step("fit evaluations, " + std::to_string(rows) + " rows each");
+    };
     validation::SystemCalibration calibrated =
         validation::calibrate_system(plans, system_name, hw, request);
+    progress.finish();
     const serving::FitResult& fit = calibrated.fit;
     const std::vector<std::string>& held_out = calibrated.held_out;
     config::CalibrationOverlay& overlay = calibrated.overlay;

@@ -123,9 +123,10 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
     json << (i ? "," : "") << "\n    {\"name\": \"" << output::json_escape(c.name)
          << "\", \"group\": \"" << c.group << "\", \"detail\": \"" << output::json_escape(c.detail)
          << "\", \"metric\": \"" << (flops ? "FLOP/s" : "B/s")
-         << "\", \"achieved\": " << number(rate) << ", \"peak\": " << number(c.peak)
-         << ", \"fraction_of_peak\": " << number(rate / c.peak)
-         << ", \"time_s\": " << number(seconds) << "}";
+         << "\", \"achieved\": " << output::json_number(rate)
+         << ", \"peak\": " << output::json_number(c.peak)
+         << ", \"fraction_of_peak\": " << output::json_number(rate / c.peak)
+         << ", \"time_s\": " << output::json_number(seconds) << "}";
   }
   json << "\n  ]\n}\n";
   out << (o.json ? json.str() : text.str());

@@ -12,16 +12,16 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/engine/serving_engines.hpp"
-#include "sim/engine/serving_hardware.hpp"
-#include "sim/output/serving_points_output.hpp"
-#include "sim/serving/serving_point.hpp"
-
+#include "sim/cli/request_trace_flags.hpp"
 #include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
 #include "sim/output/output_paths.hpp"
+#include "sim/output/serving_points_output.hpp"
 #include "sim/serving/physical_limits.hpp"
+#include "sim/serving/serving_point.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
@@ -29,6 +29,15 @@ namespace scoville::cli {
 extern const char kServeUsage[] =
     R"(  scoville serve --scenario FILE [options]   a serving study (workloads/scenarios/*.yaml)
       --seed N                      overrides the scenario's seed
+      --requests FILE               replay this request trace instead of the scenario's
+                                    requests: Scoville's CSV, Azure LLM inference (CSV),
+                                    BurstGPT (CSV) or Mooncake (JSONL), detected from the file
+      --trace-format NAME           auto (default), scoville, azure, burstgpt or mooncake
+      --time-scale F                multiply arrival times by F (0.5 replays twice as fast)
+      --window-start T              replay from T after the trace's first request (e.g.
+                                    '600 s'); arrivals are shifted to start at 0
+      --window-end T                replay requests arriving before T
+      --max-requests N              replay the first N requests (of the window)
       --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
                                     scenario's power.cap; the chip needs power_management)
       --kv-placement NAME           where the KV cache lives: local (default), striped,
@@ -58,9 +67,10 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   std::optional<std::string> power_cap;
   std::string kv_placement = "local";
   ServingTraceArgs trace;
+  RequestTraceArgs requests;
   ArgReader a("scoville serve", invocation.args);
   while (a.next()) {
-    if (read_serving_trace_flag(a, trace)) {
+    if (read_serving_trace_flag(a, trace) || read_request_trace_flag(a, requests)) {
       continue;
     } else if (a.is("--scenario")) {
       scenario_file = a.value();
@@ -97,10 +107,12 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
   const output::TraceOptions trace_options = serving_trace_options(trace);
-  const config::ServingStudySpec spec = config::load_scenario(scenario_file);
+  config::ServingStudySpec spec = config::load_scenario(scenario_file);
+  apply_request_trace_args(requests, spec.requests);
   output::RunFiles files;
   files.input("--scenario", scenario_file);
-  files.input("scenario requests.trace", spec.requests.trace_path);
+  files.input(requests.requests ? "--requests" : "scenario requests.trace",
+              spec.requests.trace_path);
   files.named_input("scenario model", spec.model, "workloads/models");
   files.output("-o", output_file);
   files.output("--trace", trace.output.value_or(""));
@@ -179,8 +191,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                          output::json_escape(engine::calibration_label(hw)) +
                          "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"summary\": {";
     bool first = true;
-    for (const auto& [name, value] : point.result.metrics.named()) {
-      header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
+    for (const serving::NamedMetric& m : point.result.metrics.named()) {
+      header +=
+          std::string(first ? "" : ", ") + "\"" + m.name + "\": " + output::json_number(m.value);
       first = false;
     }
     header += "}, ";
@@ -192,9 +205,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       << engine::calibration_label(hw);
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
   out << "\n";
-  for (const auto& [name, value] : point.result.metrics.named()) {
+  for (const serving::NamedMetric& m : point.result.metrics.named()) {
     char buffer[96];
-    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);
+    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", m.name.c_str(), m.value);
     out << buffer;
   }
   output::print_power_report(out, point);

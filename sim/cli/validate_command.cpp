@@ -20,6 +20,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/validation/measurement_rows.hpp"
 #include "sim/validation/validation_run.hpp"
 
@@ -36,6 +37,7 @@ extern const char kValidateUsage[] =
                                     closed form with arch/systems/*.calibration.yaml
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
+      --quiet                       no progress line on a terminal
 )";
 
 namespace {
@@ -51,7 +53,7 @@ std::string fmt(double v, int decimals) {
 int validate_command(const Invocation& invocation, std::ostream& out) {
   std::string path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
-  bool json = false, calibration = true, op_cache = true;
+  bool json = false, calibration = true, op_cache = true, quiet = false;
   std::string fidelity = "op-table";
   ArgReader a("scoville validate", invocation.args);
   while (a.next()) {
@@ -68,6 +70,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       fidelity = a.value();
     } else if (a.is("--no-op-cache")) {
       op_cache = false;
+    } else if (a.is("--quiet")) {
+      quiet = true;
     } else if (a.is("--json")) {
       json = true;
     } else {
@@ -91,7 +95,12 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   settings.calibration = calibration;
   settings.fidelity = level;
   settings.op_cache = op_cache;
+  output::ProgressReporter progress("validate", static_cast<int64_t>(plans.size()), quiet);
+  settings.on_row = [&progress](const validation::RowPlan& plan) {
+    progress.step("row " + plan.id + " (" + plan.model + " on " + plan.system_file + ")");
+  };
   const std::vector<validation::Outcome> outcomes = validation::validate_rows(plans, settings);
+  progress.finish();
   const auto groups = validation::summaries(outcomes);
 
   if (json) {

@@ -58,45 +58,28 @@ void print_points_table(std::ostream& out, const std::vector<serving::ServingPoi
 
 namespace {
 
-// Identity and check columns of a point, then every named metric.
-std::vector<std::pair<std::string, double>> point_values(const serving::ServingPoint& p) {
-  std::vector<std::pair<std::string, double>> v = {{"concurrency", d(p.concurrency)},
-                                                   {"chips", d(p.chips)},
-                                                   {"tp", d(p.tp)},
-                                                   {"ep", d(p.ep)},
-                                                   {"attn_dp", d(p.attn_dp)},
-                                                   {"pareto", p.pareto ? 1.0 : 0.0},
-                                                   {"max_in_flight", d(p.max_in_flight)},
-                                                   {"mean_in_flight", p.mean_in_flight},
-                                                   {"littles_law_n", p.littles_law_n}};
-  for (const auto& nv : p.result.metrics.named()) v.push_back(nv);
+// Identity and check columns of a point, then every named metric, each with its unit.
+std::vector<serving::NamedMetric> point_values(const serving::ServingPoint& p) {
+  std::vector<serving::NamedMetric> v = {{"concurrency", d(p.concurrency), "1"},
+                                         {"chips", d(p.chips), "1"},
+                                         {"tp", d(p.tp), "1"},
+                                         {"ep", d(p.ep), "1"},
+                                         {"attn_dp", d(p.attn_dp), "1"},
+                                         {"pareto", p.pareto ? 1.0 : 0.0, "1"},
+                                         {"max_in_flight", d(p.max_in_flight), "1"},
+                                         {"mean_in_flight", p.mean_in_flight, "1"},
+                                         {"littles_law_n", p.littles_law_n, "1"}};
+  for (const serving::NamedMetric& m : p.result.metrics.named()) v.push_back(m);
   return v;
 }
 
 // The file is SI (docs/results-format.md): vLLM's millisecond latencies (`median_ttft_ms`, ...)
 // are stored in seconds as `median_ttft_s`; the table and the JSON keep vLLM's names and units.
-std::pair<std::string, double> si_column(const std::pair<std::string, double>& nv) {
-  const std::string& name = nv.first;
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) {
-    return {name.substr(0, name.size() - 3) + "_s", nv.second * 1e-3};
-  }
-  return nv;
-}
-
-std::string unit_of(const std::string& name) {
-  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_s") == 0) return "s";
-  if (name == "duration") return "s";
-  if (name == "total_energy_j") return "J";
-  if (name == "avg_power_per_chip_w") return "W";
-  // Power metrics (docs/power.md): energies in J, powers in W, clocks in Hz.
-  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_j") == 0) return "J";
-  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_w") == 0) return "W";
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, "_hz") == 0) return "Hz";
-  if (name.rfind("joules_per", 0) == 0) return "J";
-  if (name.find("throughput") != std::string::npos || name.find("tput") != std::string::npos ||
-      name.find("goodput") != std::string::npos || name.find("intvty") != std::string::npos)
-    return "1/s";
-  return "1";
+serving::NamedMetric si_column(const serving::NamedMetric& m) {
+  if (m.unit != "ms") return m;
+  const std::string& name = m.name;
+  const bool ms_suffix = name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0;
+  return {ms_suffix ? name.substr(0, name.size() - 3) + "_s" : name, m.value * 1e-3, "s"};
 }
 
 }  // namespace
@@ -106,8 +89,8 @@ void print_points_json(std::ostream& out, const std::string& header_fields,
   out << "{" << header_fields << "\"points\": [";
   for (size_t i = 0; i < points.size(); ++i) {
     out << (i ? ", " : "") << "{\"mapping\": \"" << output::json_escape(points[i].mapping) << "\"";
-    for (const auto& [name, value] : point_values(points[i])) {
-      out << ", \"" << name << "\": " << output::json_number(value);
+    for (const serving::NamedMetric& m : point_values(points[i])) {
+      out << ", \"" << m.name << "\": " << json_number(m.value);
     }
     out << "}";
   }
@@ -130,12 +113,15 @@ void write_points_h5(const std::string& path, const std::vector<serving::Serving
   for (const auto& [k, v] : attributes) doc.root_attributes.push_back({k, v});
 
   // /points: the union of metric names over points (optional metrics may be absent: NaN).
-  std::vector<std::string> names;
+  std::vector<std::string> names, units;
   std::map<std::string, size_t> index;
   for (const serving::ServingPoint& p : points) {
-    for (const auto& nv : point_values(p)) {
-      const std::string name = si_column(nv).first;
-      if (index.emplace(name, names.size()).second) names.push_back(name);
+    for (const serving::NamedMetric& raw : point_values(p)) {
+      const serving::NamedMetric m = si_column(raw);
+      if (index.emplace(m.name, names.size()).second) {
+        names.push_back(m.name);
+        units.push_back(m.unit);
+      }
     }
   }
   std::vector<std::vector<double>> cols(names.size());
@@ -143,9 +129,9 @@ void write_points_h5(const std::string& path, const std::vector<serving::Serving
   for (const serving::ServingPoint& p : points) {
     labels.push_back(p.mapping);
     std::vector<double> row(names.size(), std::numeric_limits<double>::quiet_NaN());
-    for (const auto& raw : point_values(p)) {
-      const auto nv = si_column(raw);
-      row[index[nv.first]] = nv.second;
+    for (const serving::NamedMetric& raw : point_values(p)) {
+      const serving::NamedMetric m = si_column(raw);
+      row[index[m.name]] = m.value;
     }
     for (size_t c = 0; c < names.size(); ++c) cols[c].push_back(row[c]);
   }
@@ -156,7 +142,7 @@ void write_points_h5(const std::string& path, const std::vector<serving::Serving
   }
   pt.columns.push_back({"mapping", "", labels});
   for (size_t c = 0; c < names.size(); ++c) {
-    pt.columns.push_back({names[c], unit_of(names[c]), cols[c]});
+    pt.columns.push_back({names[c], units[c], cols[c]});
   }
   doc.tables.push_back(pt);
   doc.tables.push_back(serving_power_table(points));

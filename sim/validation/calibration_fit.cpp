@@ -47,6 +47,7 @@ SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
   auto predict = [&](const serving::EfficiencyKnobs& k) {
     std::vector<RowPrediction> pred;
     for (RowSimulator& s : sims) pred.push_back(s.run(k));
+    if (request.on_evaluation) request.on_evaluation(sims.size());
     return pred;
   };
   result.fit = serving::fit_knobs(

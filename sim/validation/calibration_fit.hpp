@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ struct CalibrationRequest {
   serving::FitOptions fit_options;
   engine::ServingFidelity fidelity = engine::ServingFidelity::kOpTable;
   std::string command;  // the command line, recorded in the overlay
+  // Told after each evaluation of the fit (every chosen row simulated once): progress.
+  std::function<void(size_t rows)> on_evaluation;
 };
 
 struct SystemCalibration {

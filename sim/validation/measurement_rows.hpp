@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/validation/deployment_recipes.hpp"
+#include "sim/config/data_paths.hpp"
 #include "sim/engine/serving_engines.hpp"
 #include "sim/engine/serving_hardware.hpp"
-#include "sim/serving/serving_point.hpp"
-#include "sim/config/data_paths.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
+#include "sim/serving/serving_point.hpp"
+#include "sim/validation/deployment_recipes.hpp"
 
 namespace scoville::validation {
 
@@ -94,7 +94,7 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan);
 // limits per scheduler on each pool and decode slots held from prefill on. The one way
 // validate, calibrate and the probe build a row.
 engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::ServingHardware& hw,
-                              const workloads::ModelConfig& model);
+                                      const workloads::ModelConfig& model);
 
 struct RowPrediction {
   double throughput = 0;  // in the row's metric

@@ -63,6 +63,7 @@ std::vector<Outcome> validate_rows(const std::vector<RowPlan>& plans,
       }
     }
     outcomes.push_back(o);
+    if (settings.on_row) settings.on_row(plan);
   }
   return outcomes;
 }

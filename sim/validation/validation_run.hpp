@@ -4,6 +4,7 @@
 // that fit quality is never sold as prediction.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -36,6 +37,8 @@ struct ValidationSettings {
   bool calibration = true;  // apply each system's overlay for the fidelity
   engine::ServingFidelity fidelity = engine::ServingFidelity::kOpTable;
   bool op_cache = true;  // the persistent op cache (op-table fidelity)
+  // Told after each row (predicted or skipped): progress.
+  std::function<void(const RowPlan& row)> on_row;
 };
 
 // Predicts every row of `plans` that was not skipped; a row that cannot run gets its reason in
