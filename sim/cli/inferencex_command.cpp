@@ -12,13 +12,13 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/inferencex_options.hpp"
-#include "sim/cli/progress_bar.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/inferencex_sweep.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/output/output_paths.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/output/serving_points_output.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
@@ -43,7 +43,7 @@ class InferencexHooks : public engine::SweepHooks {
                   const output::TraceOptions& trace_options, int64_t points)
       : o_(o),
         invocation_(invocation),
-        progress_(points, o.quiet),
+        progress_("inferencex", points, o.quiet),
         traced_concurrency_(o.trace_point.value_or(o.concurrency.front())),
         trace_options_(trace_options) {}
   void step(const std::string& label) override { progress_.step(label); }
@@ -66,7 +66,7 @@ class InferencexHooks : public engine::SweepHooks {
  private:
   const InferencexOptions& o_;
   const Invocation& invocation_;
-  Progress progress_;
+  output::ProgressReporter progress_;
   int64_t traced_concurrency_;
   output::TraceOptions trace_options_;
   output::ServingTimelineRecorder recorder_;
