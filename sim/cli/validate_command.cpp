@@ -18,6 +18,7 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/energy_rows.hpp"
 #include "sim/cli/measurement_rows.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
@@ -35,6 +36,8 @@ extern const char kValidateUsage[] =
                                     closed form with arch/systems/*.calibration.yaml
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
+      --energy FILE.csv             instead: predict measured energy rows (energy per output
+                                    token, average power; validation/energy/README.md)
 )";
 
 namespace {
@@ -84,7 +87,7 @@ std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
 }  // namespace
 
 int validate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, software = "gpu-cuda-graphs";
+  std::string path, energy_path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
   bool json = false, calibration = true, op_cache = true;
   std::string fidelity = "op-table";
@@ -105,11 +108,16 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       op_cache = false;
     } else if (a.is("--json")) {
       json = true;
+    } else if (a.is("--energy")) {
+      energy_path = a.value();
     } else {
       a.unknown();
     }
   }
-  if (path.empty()) throw UsageError{"--measurements is required"};
+  if (path.empty() && energy_path.empty()) throw UsageError{"--measurements is required"};
+  if (!path.empty() && !energy_path.empty()) {
+    throw UsageError{"--energy and --measurements: expected one of them"};
+  }
   if (software == "none") software.clear();
   const ServingFidelity level = parse_serving_fidelity(fidelity);
   if (level == ServingFidelity::kCycle) {
@@ -117,6 +125,10 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   }
   if (!op_cache && level != ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
+  }
+  if (!energy_path.empty()) {
+    return validate_energy(out, energy_path, software, calibration, level, op_cache,
+                           prompts_per_client, json);
   }
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
