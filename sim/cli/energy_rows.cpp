@@ -113,7 +113,11 @@ EnergyRow parse_row(const Fields& f) {
   r.model = f.required("model");
   r.precision_override = f.text("precision");
   if (!r.precision_override.empty()) {
-    workloads::parse_precision_override(r.precision_override, "precision");  // throws if bad
+    try {
+      workloads::parse_precision_override(r.precision_override, "precision");
+    } catch (const InputError& e) {
+      f.fail("precision", std::string("class=format[,class=format...] (") + e.what() + ")");
+    }
   }
   r.task = f.required("task");
   r.max_num_seqs = f.count("max_num_seqs", 100000);
