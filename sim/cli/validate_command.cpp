@@ -21,6 +21,7 @@
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/output/progress.hpp"
+#include "sim/validation/energy_rows.hpp"
 #include "sim/validation/measurement_rows.hpp"
 #include "sim/validation/validation_run.hpp"
 
@@ -38,6 +39,8 @@ extern const char kValidateUsage[] =
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
       --quiet                       no progress line on a terminal
+      --energy FILE.csv             instead: predict measured energy rows (energy per output
+                                    token, average power; workloads/measurements/energy/README.md)
 )";
 
 namespace {
@@ -51,7 +54,7 @@ std::string fmt(double v, int decimals) {
 }  // namespace
 
 int validate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, software = "gpu-cuda-graphs";
+  std::string path, energy_path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
   bool json = false, calibration = true, op_cache = true, quiet = false;
   std::string fidelity = "op-table";
@@ -74,11 +77,16 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       quiet = true;
     } else if (a.is("--json")) {
       json = true;
+    } else if (a.is("--energy")) {
+      energy_path = a.value();
     } else {
       a.unknown();
     }
   }
-  if (path.empty()) throw UsageError{"--measurements is required"};
+  if (path.empty() && energy_path.empty()) throw UsageError{"--measurements is required"};
+  if (!path.empty() && !energy_path.empty()) {
+    throw UsageError{"--energy and --measurements: expected one of them"};
+  }
   if (software == "none") software.clear();
   const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
   if (level == engine::ServingFidelity::kCycle) {
@@ -86,6 +94,10 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   }
   if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
+  }
+  if (!energy_path.empty()) {
+    return validation::validate_energy(out, energy_path, software, calibration, level, op_cache,
+                                       prompts_per_client, json);
   }
   const std::vector<validation::RowPlan> plans =
       validation::plan_rows(validation::read_measurements(path));
