@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/base/pareto.hpp"
+
 namespace scoville::serving {
 
 namespace {
@@ -51,19 +53,13 @@ void fill_point_stats(ServingPoint& point) {
 }
 
 void mark_pareto(std::vector<ServingPoint>& points) {
-  std::vector<size_t> order(points.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const auto& ma = points[a].result.metrics;
-    const auto& mb = points[b].result.metrics;
-    if (ma.intvty != mb.intvty) return ma.intvty > mb.intvty;
-    return ma.tput_per_chip > mb.tput_per_chip;
-  });
-  double best = -std::numeric_limits<double>::infinity();
-  for (size_t i : order) {
-    points[i].pareto = points[i].result.metrics.tput_per_chip > best;
-    best = std::max(best, points[i].result.metrics.tput_per_chip);
+  std::vector<double> intvty, tput;
+  for (const ServingPoint& p : points) {
+    intvty.push_back(p.result.metrics.intvty);
+    tput.push_back(p.result.metrics.tput_per_chip);
   }
+  for (ServingPoint& p : points) p.pareto = false;
+  for (size_t i : pareto_frontier(intvty, tput)) points[i].pareto = true;
 }
 
 }  // namespace scoville::serving
