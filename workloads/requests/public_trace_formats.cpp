@@ -18,9 +18,12 @@
 #include "sim/base/error.hpp"
 #include "sim/base/utf8.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "workloads/requests/csv_fields.hpp"
 
 namespace scoville::workloads {
 namespace {
+
+using Field = CsvField;
 
 // Past this many bad rows the reader stops: the first ones say what is wrong with the file.
 constexpr size_t kMaxErrors = 20;
@@ -44,42 +47,8 @@ constexpr CsvColumns kAzureColumns = {"TIMESTAMP", "ContextTokens", "GeneratedTo
 constexpr CsvColumns kBurstGptColumns = {"Timestamp", "Request tokens", "Response tokens"};
 constexpr std::array<const char*, 3> kMooncakeKeys = {"timestamp", "input_length", "output_length"};
 
-struct Field {
-  std::string_view text;
-  int column = 1;  // 1-based character column of its first character
-};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 std::string_view without_bom(std::string_view s) {
   return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s;
-}
-
-bool skipped(std::string_view line) {
-  const std::string_view t = trim(line);
-  return t.empty() || t.front() == '#';
-}
-
-std::vector<Field> split_fields(std::string_view line) {
-  std::vector<Field> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    const std::string_view raw = line.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    size_t lead = 0;
-    while (lead < raw.size() && (raw[lead] == ' ' || raw[lead] == '\t')) ++lead;
-    fields.push_back(Field{trim(raw), static_cast<int>(start + lead) + 1});
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return fields;
 }
 
 bool parse_count(std::string_view text, int64_t& out) {
@@ -234,7 +203,7 @@ void read_csv(LineSource& lines, const std::string& header_line, int header_numb
               const std::string& name, TraceFormat format, RowSink& sink,
               Diagnostics& diagnostics) {
   const CsvColumns names = format == TraceFormat::kAzure ? kAzureColumns : kBurstGptColumns;
-  const std::vector<Field> header = split_fields(header_line);
+  const std::vector<Field> header = split_csv_fields(header_line);
   std::array<int, 3> position = {-1, -1, -1};
   const std::array<const char*, 3> wanted = {names.time, names.input, names.output};
   for (size_t f = 0; f < header.size(); ++f) {
@@ -255,9 +224,9 @@ void read_csv(LineSource& lines, const std::string& header_line, int header_numb
   Origin origin;
   std::string line;
   while (lines.next(line)) {
-    if (skipped(line)) continue;
+    if (skipped_line(line)) continue;
     const int n = lines.number();
-    const std::vector<Field> fields = split_fields(line);
+    const std::vector<Field> fields = split_csv_fields(line);
     if (fields.size() != header.size()) {
       diagnostics.error({name, n, 0}, "",
                         "expected " + std::to_string(header.size()) +
@@ -316,7 +285,7 @@ void read_mooncake(LineSource& lines, std::string line, const std::string& name,
   bool have = true;  // `line` holds the first data line
   while (have || lines.next(line)) {
     have = false;
-    if (skipped(line)) continue;
+    if (skipped_line(line)) continue;
     const int n = lines.number();
     YAML::Node row;
     try {
@@ -435,9 +404,9 @@ std::optional<TraceFormat> trace_format_from_name(const std::string& name) {
 }
 
 std::optional<TraceFormat> detect_trace_format(std::string_view first_line) {
-  const std::string_view line = trim(without_bom(first_line));
+  const std::string_view line = trim_field(without_bom(first_line));
   if (!line.empty() && line.front() == '{') return TraceFormat::kMooncake;
-  const std::vector<Field> fields = split_fields(line);
+  const std::vector<Field> fields = split_csv_fields(line);
   const auto has = [&](std::string_view name) {
     return std::any_of(fields.begin(), fields.end(),
                        [&](const Field& f) { return f.text == name; });
@@ -521,7 +490,7 @@ RequestPlan parse_trace_stream(std::istream& in, const std::string& display_name
   std::string before;  // the lines before the header, kept for Scoville's whole-text reader
   int first_number = 0;
   while (lines.next(first)) {
-    if (!skipped(first)) {
+    if (!skipped_line(first)) {
       first_number = lines.number();
       break;
     }
@@ -581,7 +550,7 @@ RequestPlan read_trace_file(const std::string& path, TraceFormat format,
   if (format == TraceFormat::kAuto || format == TraceFormat::kScoville) {
     // Scoville's CSV keeps its reader's file-size check: it is read whole.
     std::string line;
-    while (std::getline(in, line) && skipped(without_bom(line))) {
+    while (std::getline(in, line) && skipped_line(without_bom(line))) {
     }
     if (format == TraceFormat::kScoville || detect_trace_format(line) == TraceFormat::kScoville) {
       check_selection(selection, path);
