@@ -18,6 +18,8 @@ namespace scoville::engine {
 
 namespace {
 
+// A chip name alone: its chips on one switch, each with all its ports into it. The latencies
+// and energies are those of arch/systems/gb200-nvl72.yaml, the one NVLink switch we describe.
 models::Topology switch_of_chip(const models::ChipParams& chip, int64_t chips) {
   models::TopologySpec spec;
   spec.kind = "switch";
