@@ -1,5 +1,7 @@
 #include "sim/cli/system_run.hpp"
 
+#include <iostream>
+
 #include "sim/base/error.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/atomic_file.hpp"
@@ -46,6 +48,9 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
   if (!args.system) throw UsageError("a system run needs --system NAME|FILE");
   const config::SystemConfig system = config::load_system(*args.system, paths);
   const engine::SystemSetup setup = engine::system_setup(args, system, paths);
+  if (const std::string w = engine::idle_chips_warning(args, setup); !w.empty()) {
+    std::cerr << "warning: " << w << "\n";
+  }
   engine::SystemStudy study(setup, engine::study_config(args));
   // A bad --trace-chips is refused before the simulation, not after it.
   if (trace) {

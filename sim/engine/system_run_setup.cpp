@@ -189,4 +189,19 @@ void set_run_field(SystemRunArgs& r, const std::string& key, const std::string& 
   }
 }
 
+std::string idle_chips_warning(const SystemRunArgs& r, const SystemSetup& setup) {
+  const bool given = r.mapping_file || r.tp || r.ep || r.pp || r.dp || r.attn_dp;
+  const int64_t used = setup.mapping.chips;
+  const int64_t chips = setup.system.chips;
+  if (given || used <= 0 || 4 * used >= chips) return std::string();
+  const workloads::ParallelDegrees& d = setup.mapping.degrees;
+  const int64_t replica = d.tp * d.pp;
+  const int64_t dp = chips / replica;
+  return "the default mapping (tp " + std::to_string(d.tp) + ", ep " + std::to_string(d.ep) +
+         ") uses " + std::to_string(used) + " of the " + std::to_string(chips) + " chips of '" +
+         setup.system.name + "': the whole batch of " + std::to_string(r.batch) +
+         " runs on them; --dp " + std::to_string(dp) + " spreads it over " +
+         std::to_string(dp * replica) + " chips (docs/mapping.md)";
+}
+
 }  // namespace scoville::engine

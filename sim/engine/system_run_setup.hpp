@@ -58,4 +58,11 @@ study::StudyConfig resolved_study(const SystemRunArgs& a, const SystemSetup& set
 // routing, tp, ep, pp, dp, attn_dp, batch, isl or osl. InputError naming the keys otherwise.
 void set_run_field(SystemRunArgs& r, const std::string& key, const std::string& value);
 
+// A warning when the mapping took by default (no --tp/--dp/--mapping) leaves most of the
+// system's chips idle: the whole batch then runs on a few chips, which is rarely what an architect
+// meant and slow to simulate (a 2,048-chip system's default tp 8 puts a batch of 2,048 on 8
+// chips). Suggests the data-parallel degree that uses every chip. Empty when the mapping uses at
+// least a quarter of the chips or was given.
+std::string idle_chips_warning(const SystemRunArgs& r, const SystemSetup& setup);
+
 }  // namespace scoville::engine
