@@ -40,6 +40,8 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
     c.chunked_prefill = r->boolean_or("chunked_prefill", c.chunked_prefill);
     c.kv_block_tokens = r->integer_or("kv_block_tokens", c.kv_block_tokens, 1, kMaxCount);
     c.policy = r->choice_or("policy", c.policy, serving::batching_policy_names());
+    c.prefix_caching = r->boolean_or("prefix_caching", c.prefix_caching);
+    c.prefix_hit_rate = r->number_or("prefix_hit_rate", c.prefix_hit_rate, 0.0, 0.999);
     c.handoff = r->choice_or("handoff", c.handoff, serving::handoff_policy_names());
     r->finish();
   }

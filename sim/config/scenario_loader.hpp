@@ -7,7 +7,8 @@
 //     model: NAME|FILE
 //     mapping: {default: {chips: 8, tp: 8}}        # or prefill: {...} and decode: {...}
 //     scheduler: {max_num_seqs, max_num_batched_tokens, chunked_prefill, kv_block_tokens,
-//                 policy, handoff}   (policy: fcfs | decode-first; handoff, disaggregated:
+//                 policy, handoff, prefix_caching, prefix_hit_rate}   (policy: fcfs |
+//                 prefill-first; handoff, disaggregated:
 //                 queue-at-decode | reserve-decode-slot; sim/serving/scheduling_policy.hpp)
 //     mtp: {depth, acceptance, mode: expected|sampled}
 //     requests: {pattern: closed_loop|poisson|gamma|trace, isl, osl, range_ratio, concurrency,

@@ -9,6 +9,7 @@
 #include <queue>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 
 #include "models/kv/kv_block_manager.hpp"
 #include "sim/base/error.hpp"
@@ -26,6 +27,7 @@ struct Sequence {
   int64_t generated = 0;  // output tokens produced
   int64_t rank = -1;      // attention-DP rank holding its KV while running; -1: not admitted
   double mtp_credit = 0.0;
+  bool admitted_before = false;  // the prefix cache is consulted at the first admission only
   bool prefilling() const { return computed < prompt; }
 };
 
@@ -301,6 +303,25 @@ class Run {
     return static_cast<int64_t>(best);
   }
 
+  // Prompt tokens of `s` the pool's prefix cache holds, in whole KV blocks, leaving at least the
+  // last prompt token to compute (it yields the first output token).
+  int64_t prefix_hit(const Pool& p, const Sequence& s) const {
+    const SchedulerConfig& cfg = p.config->scheduler;
+    if (!cfg.prefix_caching || p.config->role == PoolRole::kDecode) return 0;
+    const workloads::Request& r = plan_.requests[static_cast<size_t>(s.request)];
+    int64_t cached = 0;
+    if (!r.prefix_blocks.empty()) {
+      for (const int64_t block : r.prefix_blocks) {
+        if (cached_blocks_.count(block) == 0) break;
+        cached += workloads::kPrefixBlockTokens;
+      }
+    } else {
+      cached = static_cast<int64_t>(cfg.prefix_hit_rate * static_cast<double>(s.prompt));
+    }
+    cached = std::min(cached, s.prompt - 1);
+    return cached - cached % cfg.kv_block_tokens;
+  }
+
   // Serves the running sequences the policy picks, in admission order, while the budget lasts;
   // grows their KV and preempts the youngest of a rank when it runs out.
   void serve_running(Pool& p, Duration now, bool prefill_work, bool& preempted) {
@@ -351,12 +372,19 @@ class Run {
            static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0 &&
            decode_slot_free(p, p.waiting.front())) {
       Sequence s = p.waiting.front();
+      const int64_t hit = s.admitted_before ? 0 : prefix_hit(p, s);
+      s.computed += hit;
       const int64_t tokens = tokens_wanted(p, s, budget);
       if (tokens == 0) break;
       // The least loaded rank has the most free blocks: when it cannot take the sequence, none can.
       s.rank = pick_rank(p);
       if (!p.kv[static_cast<size_t>(s.rank)].admit(s.request, s.computed + tokens)) break;
       p.waiting.pop_front();
+      if (!s.admitted_before) {
+        p.stats.prefix_hit_tokens += hit;
+        p.stats.admitted_prompt_tokens += s.prompt;
+        s.admitted_before = true;
+      }
       hold_decode_slot(p, s.request);
       p.running.push_back(s);
       p.in_flight.push_back(Scheduled{p.running.size() - 1, work_of(s, tokens)});
@@ -484,6 +512,9 @@ class Run {
       if (sched.work.phase == SequencePhase::kPrefill) {
         s.computed += sched.work.new_tokens;
         if (s.prefilling()) continue;
+        // Its prompt's blocks are cached for the requests admitted after it.
+        const workloads::Request& r = plan_.requests[static_cast<size_t>(s.request)];
+        cached_blocks_.insert(r.prefix_blocks.begin(), r.prefix_blocks.end());
         s.generated += 1;  // the prompt's last position yields a token
         if (p.config->role == PoolRole::kPrefill) {
           hand_over(p, s, now);
@@ -577,6 +608,7 @@ class Run {
   SchedulerObserver* observer_;
   std::shared_ptr<const HandoffPolicy> handoff_;  // system_.handoff
   int64_t budget_ = 0;                            // tokens left in the iteration being composed
+  std::unordered_set<int64_t> cached_blocks_;     // prefix block ids prefilled so far
   std::vector<Pool> pools_;
   std::vector<int64_t> evicted_;  // requests a KV block manager evicted, in eviction order
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

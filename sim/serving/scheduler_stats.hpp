@@ -22,7 +22,9 @@ struct PoolStats {
   int64_t max_batch_tokens = 0;  // largest iteration, in tokens
   int64_t max_batch_sequences = 0;
   int64_t preemptions = 0;
-  int64_t wasted_tokens = 0;  // tokens whose KV was dropped by preemption (to be recomputed)
+  int64_t wasted_tokens = 0;      // tokens whose KV was dropped by preemption (to be recomputed)
+  int64_t prefix_hit_tokens = 0;  // prompt tokens found in the prefix cache (not computed)
+  int64_t admitted_prompt_tokens = 0;  // prompt tokens of first admissions (hits included)
   // MTP: positions verified but not accepted, and their share of their iterations' energy
   // (each iteration's energy spread evenly over the positions it computed).
   int64_t rejected_positions = 0;

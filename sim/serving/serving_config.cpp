@@ -74,6 +74,9 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
   if (!(s.mtp.acceptance >= 0.0 && s.mtp.acceptance <= 1.0)) {
     d.error(where, key + ".mtp.acceptance", "expected an acceptance rate in [0, 1]");
   }
+  if (!(s.prefix_hit_rate >= 0.0 && s.prefix_hit_rate < 1.0)) {
+    d.error(where, key + ".prefix_hit_rate", "expected a share of the prompt in [0, 1)");
+  }
   if (!is_batching_policy(s.policy)) {
     d.error(where, key + ".policy",
             "expected " + list_of_choices(batching_policy_names()) + ", found '" + s.policy + "'");

@@ -42,6 +42,16 @@ struct SchedulerConfig {
   // Which running sequences an iteration serves first (sim/serving/scheduling_policy.hpp):
   // "fcfs" (vLLM v1) or "decode-first" (TensorRT-LLM).
   std::string policy = "fcfs";
+  // Prefix caching (vLLM's automatic prefix caching, SGLang's radix cache): a request admitted for
+  // the first time skips the prompt tokens already cached, in whole KV blocks, and at least its
+  // last prompt token is computed. With `prefix_caching` on, a request whose trace gives its
+  // prefix blocks (Mooncake hash_ids) hits on the leading blocks an earlier request has
+  // prefilled (the cache holds every block seen: an upper bound); any other request hits on
+  // `prefix_hit_rate` of its prompt (a shared system prompt, say). Off by default: InferenceX's
+  // random prompts share nothing. The cached tokens still take KV blocks in the request's account
+  // (shared blocks are not deduplicated: a lower bound on free KV).
+  bool prefix_caching = false;
+  double prefix_hit_rate = 0.0;  // in [0, 1)
   // A disaggregated system's hand-off policy: the engine builders copy it to
   // ServingSystem::handoff (one per system, not per pool).
   std::string handoff = "queue-at-decode";

@@ -140,10 +140,15 @@ ServingMetrics compute_metrics(const std::vector<RequestRecord>& records,
   if (inputs.price_per_chip_hour) {
     m.cost_per_mtok = *inputs.price_per_chip_hour / (3600.0 * m.tput_per_chip / 1e6);
   }
+  int64_t hits = 0, prompts = 0;
   for (const PoolStats& p : stats.pools) {
     m.preemptions += p.preemptions;
     m.wasted_tokens += p.wasted_tokens;
+    hits += p.prefix_hit_tokens;
+    prompts += p.admitted_prompt_tokens;
   }
+  m.prefix_cache_hit_rate =
+      prompts > 0 ? static_cast<double>(hits) / static_cast<double>(prompts) : 0.0;
   return m;
 }
 
@@ -198,6 +203,7 @@ std::vector<NamedMetric> ServingMetrics::named() const {
   out.push_back({"rejected_draft_positions", count(rejected_draft_positions), "1"});
   out.push_back({"preemptions", count(preemptions), "1"});
   out.push_back({"wasted_tokens", count(wasted_tokens), "1"});
+  out.push_back({"prefix_cache_hit_rate", prefix_cache_hit_rate, "1"});
   return out;
 }
 

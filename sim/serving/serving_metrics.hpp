@@ -71,6 +71,8 @@ struct ServingMetrics {
 
   int64_t preemptions = 0;
   int64_t wasted_tokens = 0;
+  // Share of first-admission prompt tokens found in the prefix cache (0 without prefix caching).
+  double prefix_cache_hit_rate = 0.0;
 
   // (name, value, unit) in a fixed order, for JSON, CSV and HDF5 writers.
   std::vector<NamedMetric> named() const;

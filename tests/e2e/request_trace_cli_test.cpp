@@ -88,3 +88,18 @@ TEST_CASE("serve refuses bad trace flags and bad trace rows", "[cli][serving][re
   CHECK(row.exit_code == 2);
   CHECK_THAT(row.output, Catch::Contains("bad.jsonl:2:35: input_length: expected an integer"));
 }
+
+TEST_CASE("serve: prefix caching on a Mooncake trace hits on repeated leading blocks",
+          "[cli][prefix]") {
+  const std::string scenario =
+      source_dir() + "/workloads/scenarios/llama-3.1-8b-mooncake-prefix-h200.yaml";
+  const auto on = run_scoville("serve --scenario " + scenario + " --fidelity roofline --json");
+  REQUIRE(on.exit_code == 0);
+  // The sample repeats leading blocks of earlier requests: a third of its prompt tokens hit.
+  CHECK(json_value(on.output, "prefix_cache_hit_rate") > 0.2);
+  CHECK(json_value(on.output, "completed") == 40);
+  // The same trace through a scenario without prefix caching hits nothing.
+  const auto off = run_scoville(serve("--requests " + trace("mooncake-sample.jsonl")));
+  REQUIRE(off.exit_code == 0);
+  CHECK(json_value(off.output, "prefix_cache_hit_rate") == 0.0);
+}

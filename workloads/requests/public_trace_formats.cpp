@@ -103,7 +103,7 @@ class RowSink {
 
   // t: seconds from the trace's start. Returns false when reading should stop.
   bool add(double t, int line, const Field& time, const std::string& time_key, int64_t input,
-           int64_t output) {
+           int64_t output, std::vector<int64_t> prefix_blocks = {}) {
     if (t < previous_) {
       char text[64];
       std::snprintf(text, sizeof text, "%.9g", previous_);
@@ -131,6 +131,7 @@ class RowSink {
     r.input_tokens = input;
     r.output_tokens = output;
     r.line = line;
+    r.prefix_blocks = std::move(prefix_blocks);
     plan_.requests.push_back(r);
     return sel_.max_requests == 0 ||
            static_cast<int64_t>(plan_.requests.size()) < sel_.max_requests;
@@ -320,12 +321,14 @@ void read_mooncake(LineSource& lines, std::string line, const std::string& name,
       }
       text[k] = v.Scalar();
     }
+    std::vector<int64_t> prefix_blocks;
     if (const YAML::Node hashes = row["hash_ids"]) {
       bool good = hashes.IsSequence();
       for (size_t i = 0; good && i < hashes.size(); ++i) {
         int64_t id = 0;
         good = hashes[i].IsScalar() && hashes[i].Tag() != "!" &&
                parse_count(hashes[i].Scalar(), id) && id >= 0;
+        prefix_blocks.push_back(id);
       }
       if (!good) {
         diagnostics.error({name, n, column_of(hashes)}, "hash_ids",
@@ -351,7 +354,7 @@ void read_mooncake(LineSource& lines, std::string line, const std::string& name,
       if (!sink.more_errors_allowed()) return;
       continue;
     }
-    if (!sink.add(t, n, time, kMooncakeKeys[0], input, output)) return;
+    if (!sink.add(t, n, time, kMooncakeKeys[0], input, output, std::move(prefix_blocks))) return;
   }
 }
 
