@@ -5,6 +5,7 @@
 // The options are sim/cli/inferencex_options.*; the sweep is sim/engine/inferencex_sweep.*.
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   files.named_input("--system", o.system, "arch/systems");
   files.named_input("--chip", o.chip, "arch/chips");
   files.named_input("--model", o.model, "workloads/models");
+  files.named_input("--draft-model", o.draft_model, "workloads/models");
   files.input("--mapping", o.mapping_file);
   files.input("--calibration", o.calibration_file);
   files.output("-o", o.output);
@@ -144,6 +146,10 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(o.model, "workloads/models"));
   serving::check_context(model, o.isl, o.osl, SourceLocation{"<command line>", 0, 0}, "--isl");
+  std::optional<workloads::ModelConfig> draft;
+  if (!o.draft_model.empty()) {
+    draft = workloads::load_model(paths.resolve(o.draft_model, "workloads/models"));
+  }
   const int64_t chips = o.chips != 0 ? o.chips : (o.tp != 0 ? o.tp : 8);
   const engine::MappingChoice choice{o.mapping_file, o.search, o.tp, o.ep, o.attn_dp};
   const std::vector<workloads::MappingConfig> mappings =
@@ -186,8 +192,9 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
       o.isl, o.osl, o.range_ratio, o.prompts_per_client, o.concurrency, o.max_num_seqs, o.seed};
   InferencexHooks hooks(o, invocation, trace_options,
                         static_cast<int64_t>(mappings.size() * o.concurrency.size()));
-  const engine::SweepResult sweep = engine::run_closed_loop_sweep(
-      hw, cycle ? o.system : "", model, mappings, scheduler, load, o.search, hooks);
+  const engine::SweepResult sweep =
+      engine::run_closed_loop_sweep(hw, cycle ? o.system : "", model, mappings, scheduler, load,
+                                    o.search, hooks, draft ? &*draft : nullptr);
   if (o.trace.output && !hooks.traced()) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--trace-point",
                      "no feasible mapping ran concurrency " +
@@ -204,6 +211,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                              {"fidelity", o.fidelity},
                              {"calibration", calibration},
                              {"kv_placement", hw.kv_placement},
+                             {"draft_model", draft ? draft->name() : std::string("none")},
                              {"isl", std::to_string(o.isl)},
                              {"osl", std::to_string(o.osl)}});
   }

@@ -31,6 +31,9 @@ extern const char kInferencexUsage[] =
       --max-batched-tokens N        token budget per iteration and attention-DP rank
                                     (default 8192; vLLM and SGLang schedule each rank)
       --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
+      --draft-model NAME|FILE       speculative decoding with this draft model instead of
+                                    MTP heads: --mtp-depth drafts per step, priced on the
+                                    same chips (docs/serving.md, "Draft-model speculation")
       --scheduler-policy NAME       which running sequences an iteration serves first: fcfs
                                     (default, vLLM) or decode-first (TensorRT-LLM)
       --handoff NAME                disaggregated mappings: queue-at-decode (default) or
@@ -151,6 +154,8 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
         throw UsageError{"--handoff: expected " + list_of_choices(serving::handoff_policy_names()) +
                          ", found '" + o.handoff + "'"};
       }
+    } else if (a.is("--draft-model")) {
+      o.draft_model = a.value();
     } else if (a.is("--mtp-depth")) {
       o.mtp_depth = a.count();
     } else if (a.is("--mtp-acceptance")) {
@@ -203,6 +208,9 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
     throw UsageError{
         "--calibration needs --fidelity op-table or roofline (the cycle level has "
         "no calibration)"};
+  }
+  if (!o.draft_model.empty() && o.mtp_depth < 1) {
+    throw UsageError{"--draft-model needs --mtp-depth K (K >= 1 drafts per step)"};
   }
   if (o.concurrency.empty()) {
     for (int64_t n = 1; n <= 1024; n *= 2) o.concurrency.push_back(n);

@@ -26,6 +26,7 @@ struct InferencexOptions {
   std::string policy = "fcfs";              // serving::SchedulerConfig::policy
   std::string handoff = "queue-at-decode";  // serving::SchedulerConfig::handoff
   int64_t mtp_depth = 0;
+  std::string draft_model;  // draft-model speculative decoding; empty: MTP (or none)
   double mtp_acceptance = 0.0;
   std::string software;
   bool calibration = true;       // apply the system file's calibration overlay, if any

@@ -90,18 +90,23 @@ SweepResult run_closed_loop_sweep(const ServingHardware& hw, const std::string& 
                                   const std::vector<workloads::MappingConfig>& mappings,
                                   const serving::SchedulerConfig& scheduler,
                                   const ClosedLoopLoad& load, bool skip_infeasible,
-                                  SweepHooks& hooks) {
+                                  SweepHooks& hooks, const workloads::ModelConfig* draft) {
   SweepResult out;
   std::vector<serving::ServingPoint>& points = out.points;
   std::vector<std::string>& skipped = out.skipped;
   const bool cycle = !cycle_system.empty();
+  if (cycle && draft != nullptr) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--draft-model",
+                     "the cycle fidelity prices one model per engine: expected --fidelity "
+                     "op-table or roofline with a draft model");
+  }
   for (const workloads::MappingConfig& mapping : mappings) {
     const std::string label = serving::mapping_label(mapping);
     std::optional<ServingEngine> engine;
     try {
       engine.emplace(
           cycle ? make_cycle_engine(hw, cycle_system, model, mapping.pools.front(), scheduler)
-                : make_engine(hw, model, mapping, scheduler));
+                : make_engine(hw, model, mapping, scheduler, draft));
     } catch (const InputError& e) {
       if (!skip_infeasible) throw;
       skipped.push_back(label + ": " + e.what());

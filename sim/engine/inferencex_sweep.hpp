@@ -75,12 +75,13 @@ struct SweepResult {
 // Runs every mapping at every concurrency. `cycle_system`: a system file to price on the SystemC
 // system engine (one co-located pool); empty: the roofline / op-table engines of `hw`.
 // `skip_infeasible`: an infeasible mapping or point is listed in `skipped` (the search);
-// otherwise its InputError propagates. InputError when no point ran.
+// otherwise its InputError propagates. InputError when no point ran. `draft`: draft-model
+// speculative decoding (make_engine), not at the cycle fidelity.
 SweepResult run_closed_loop_sweep(const ServingHardware& hw, const std::string& cycle_system,
                                   const workloads::ModelConfig& model,
                                   const std::vector<workloads::MappingConfig>& mappings,
                                   const serving::SchedulerConfig& scheduler,
                                   const ClosedLoopLoad& load, bool skip_infeasible,
-                                  SweepHooks& hooks);
+                                  SweepHooks& hooks, const workloads::ModelConfig* draft = nullptr);
 
 }  // namespace scoville::engine

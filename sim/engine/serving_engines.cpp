@@ -8,6 +8,7 @@
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/system_cost_model.hpp"
+#include "sim/serving/draft_speculation.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
 
 namespace scoville::engine {
@@ -46,7 +47,8 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
 
 ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
                           const workloads::MappingConfig& mapping,
-                          const serving::SchedulerConfig& scheduler) {
+                          const serving::SchedulerConfig& scheduler,
+                          const workloads::ModelConfig* draft) {
   ServingEngine engine;
   std::vector<workloads::PoolMapping> pools = mapping.pools;
   // Disaggregated: prefill first, then decode (ServingSystem's order).
@@ -85,6 +87,17 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
     engine.system.kv_transfer_time = [cost, prefill, decode](const serving::KvTransfer& t) {
       return cost->kv_handoff_time(t.bytes, prefill, decode);
     };
+  }
+  if (draft != nullptr) {
+    if (scheduler.mtp.depth < 1) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "mtp.depth",
+                       "a draft model proposes mtp.depth tokens per step: expected at least 1");
+    }
+    auto draft_cost = std::make_unique<serving::RooflineCostModel>(
+        *draft, hw.chip, pools, hw.network, hw.software, options, hw.efficiency);
+    engine.cost = std::make_unique<serving::DraftSpeculationCostModel>(
+        std::move(roofline), std::move(draft_cost), scheduler.mtp.depth);
+    return engine;
   }
   engine.cost = std::move(roofline);
   return engine;

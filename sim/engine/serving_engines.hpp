@@ -20,9 +20,14 @@ struct ServingEngine {
   std::unique_ptr<serving::IterationCostModel> cost;
   serving::ServingSystem system;
 };
+// With `draft` (draft-model speculative decoding, sim/serving/draft_speculation.hpp), the draft
+// model runs on the same pools and mapping, priced like the target, `scheduler.mtp.depth` passes
+// per decode step (depth >= 1 required; InputError otherwise). Its weights and KV are not taken
+// from the pools' KV capacity (an approximation: a draft is a few percent of the target).
 ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfig& model,
                           const workloads::MappingConfig& mapping,
-                          const serving::SchedulerConfig& scheduler);
+                          const serving::SchedulerConfig& scheduler,
+                          const workloads::ModelConfig* draft = nullptr);
 // The cycle fidelity: one co-located pool priced by engine::SystemCostModel (the SystemC system
 // engine with its iteration cache) on the system file `system`, with hw's chip and software
 // overheads (those the roofline uses, so the two levels price the same stack). The KV capacity

@@ -116,3 +116,28 @@ TEST_CASE("cli list: every registry's names, and an unknown kind refused", "[cli
   const auto ok = run_scoville(kSmallSweep + " --scheduler-policy prefill-first");
   CHECK(ok.exit_code == 0);
 }
+
+TEST_CASE("inferencex --draft-model: the draft's passes cost time the MTP heads do not",
+          "[cli][speculation]") {
+  const std::string base =
+      "inferencex --fidelity roofline --system h200-hgx8 --chips 8 --tp 8 --model llama-3.1-70b "
+      "--isl 1024 --osl 256 --concurrency 1 --quiet --json";
+  auto intvty = [](const std::string& json) {
+    const size_t at = json.find("\"intvty\": ");
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + 10));
+  };
+  const auto none = run_scoville(base);
+  const auto mtp = run_scoville(base + " --mtp-depth 3 --mtp-acceptance 0.7");
+  const auto draft =
+      run_scoville(base + " --mtp-depth 3 --mtp-acceptance 0.7 --draft-model llama-3.1-8b");
+  REQUIRE(none.exit_code == 0);
+  REQUIRE(mtp.exit_code == 0);
+  REQUIRE(draft.exit_code == 0);
+  // Speculation helps a single user; a draft model's passes take part of the gain back.
+  CHECK(intvty(draft.output) > intvty(none.output));
+  CHECK(intvty(draft.output) < intvty(mtp.output));
+  const auto refused = run_scoville(base + " --draft-model llama-3.1-8b");
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.output.find("--draft-model needs --mtp-depth") != std::string::npos);
+}

@@ -2,12 +2,14 @@
 // that list what exists and refuse an unknown name, and each changing what an iteration serves.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/base/error.hpp"
 #include "sim/serving/analytic_cost_model.hpp"
 #include "sim/serving/continuous_batching_scheduler.hpp"
+#include "sim/serving/draft_speculation.hpp"
 #include "sim/serving/scheduling_policy.hpp"
 #include "sim/serving/serving_run.hpp"
 #include "tests/sim/serving_fixtures.hpp"
@@ -158,4 +160,48 @@ TEST_CASE("prefix caching with trace prefix blocks hits only on blocks prefilled
   // Only the second request hits, on blocks 7 and 8 (the third's first block is new).
   CHECK(t.stats.pools[0].prefix_hit_tokens == 1024);
   CHECK(t.records[1].ttft() < t.records[0].ttft());
+}
+
+TEST_CASE("draft-model speculation adds the draft's prefill and depth decode passes",
+          "[serving][speculation]") {
+  const AnalyticCostParams target_params = cost_params();
+  AnalyticCostParams draft_params = cost_params();
+  draft_params.fixed = target_params.fixed * 0.25;
+  draft_params.prefill_token_time = target_params.prefill_token_time * 0.1;
+  draft_params.decode_sequence_time = target_params.decode_sequence_time * 0.1;
+  const AnalyticCostModel target(target_params), draft(draft_params);
+  const int64_t depth = 3;
+  const DraftSpeculationCostModel spec(std::make_unique<AnalyticCostModel>(target_params),
+                                       std::make_unique<AnalyticCostModel>(draft_params), depth);
+  IterationBatch batch;
+  SequenceWork prompt;
+  prompt.phase = SequencePhase::kPrefill;
+  prompt.new_tokens = 100;
+  prompt.context_before = 0;
+  prompt.context_after = 100;
+  SequenceWork step;
+  step.phase = SequencePhase::kDecode;
+  step.new_tokens = depth + 1;
+  step.context_before = 500;
+  step.context_after = 504;
+  batch.sequences = {prompt, step};
+  // The draft: pass 0 prefills the chunk and drafts once (context 500); passes 1 and 2 draft at
+  // contexts 501 and 502.
+  double expected = target.cost(batch).time.si();
+  for (int64_t pass = 0; pass < depth; ++pass) {
+    IterationBatch b;
+    SequenceWork d = step;
+    d.new_tokens = 1;
+    d.context_before = 500 + pass;
+    d.context_after = d.context_before + 1;
+    b.sequences = pass == 0 ? std::vector<SequenceWork>{prompt, d} : std::vector<SequenceWork>{d};
+    expected += draft.cost(b).time.si();
+  }
+  const IterationCost c = spec.cost(batch);
+  CHECK(c.time.si() == Approx(expected));
+  CHECK(c.time > target.cost(batch).time);
+  CHECK(c.breakdown.back().first == "draft model");
+  CHECK_THROWS_AS(DraftSpeculationCostModel(std::make_unique<AnalyticCostModel>(target_params),
+                                            std::make_unique<AnalyticCostModel>(draft_params), 0),
+                  std::invalid_argument);
 }
