@@ -29,10 +29,11 @@ def git_commit():
 
 def calibration_note():
     """arch/systems' overlays of the run's fidelity."""
+    fidelity = study.FIDELITY
     op_table = ".op-table.calibration.yaml"
     return [f for f in sorted(os.listdir(os.path.join(ROOT, "arch", "systems")))
-            if f.endswith(op_table if study.FIDELITY == "op-table" else ".calibration.yaml")
-            and (study.FIDELITY == "op-table" or not f.endswith(op_table))]
+            if f.endswith(op_table if fidelity == "op-table" else ".calibration.yaml")
+            and (fidelity == "op-table" or not f.endswith(op_table))]
 
 
 def knob_text(per_class):
@@ -68,8 +69,9 @@ def build_report(args, s, base, raw, grid, attribution, checks, overheads, low, 
 
 def intro_section(add, args, s, runner, elapsed, commit):
     """The title, the invocation and what was run (systems, lengths, sweep, fidelity)."""
+    fidelity = study.FIDELITY
     cmd = ("tools/jalapeno-study" + (" --quick" if s.quick else "") + (" --full" if s.full else "")
-           + (f" --fidelity {study.FIDELITY}" if study.FIDELITY != "op-table" else "")
+           + (f" --fidelity {fidelity}" if fidelity != "op-table" else "")
            + (f" --grid {s.grid_mode}" if args.grid else ""))
     add("# The Jalapeño study: where could its published advantage come from?")
     add("")
@@ -86,10 +88,10 @@ def intro_section(add, args, s, runner, elapsed, commit):
         f"(lengths uniform in [0.8, 1] x nominal), closed loop of N clients with {s.prompts} x N "
         f"requests, N in {s.concurrency}, `--search` over TP / EP / attention-DP mappings up to "
         + (f"{s.max_chips} chips" if s.max_chips else "the system's chips")
-        + f", **{study.FIDELITY} fidelity** (`--fidelity {study.FIDELITY}` on every run; "
+        + f", **{fidelity} fidelity** (`--fidelity {fidelity}` on every run; "
         + ("every distinct op priced once on the SystemC chip model and kept in the persistent "
            "op cache, so tiles, SRAM, NoC and HBM timing count"
-           if study.FIDELITY == "op-table" else "the closed form at each chip's peak rates")
+           if fidelity == "op-table" else "the closed form at each chip's peak rates")
         + "; the outputs record " + (" and ".join(sorted(runner.fidelities)) or "none")
         + "). Software: Jalapeño `persistent-kernels`, GPUs "
         "`gpu-cuda-graphs` (the system files' profiles). MTP on the GPU for DeepSeek R1 only "
@@ -100,13 +102,14 @@ def intro_section(add, args, s, runner, elapsed, commit):
 
 def calibration_section(add, base, source_knobs):
     """How the GPUs and Jalapeño are calibrated at the run's fidelity, as the outputs say."""
+    fidelity = study.FIDELITY
     cal = calibration_note()
     source = study.calibration_source()
     src = CALIBRATION_SYSTEM
     per_it = source_knobs.get("per_iteration_overhead", "0 s")
     of_what = ("of the chip model's op time (the SystemC chip model prices each op at its "
                "peaks' limits; the knobs are what real kernels reach of that)"
-               if study.FIDELITY == "op-table" else "of peak")
+               if fidelity == "op-table" else "of peak")
     # What the headline's runs applied, as their outputs say: the GPUs' system files' overlays
     # at this fidelity (or none where none exists yet), Jalapeño's the transferred one.
     applied = {}
@@ -116,11 +119,11 @@ def calibration_section(add, base, source_knobs):
             if f is not None:  # own_calibration gave it explicitly, which the label adds
                 applied.setdefault(system, f.attrs.get("calibration", "?").replace(
                     " (given by --calibration)", ""))
-    uncalibrated = "the chip model's op times" if study.FIDELITY == "op-table" else "raw peaks"
+    uncalibrated = "the chip model's op times" if fidelity == "op-table" else "raw peaks"
     add("## Calibration: how the GPUs and Jalapeño are compared")
     add("")
     if source:
-        add(f"The GPUs are calibrated at the {study.FIDELITY} fidelity (docs/calibration.md), each "
+        add(f"The GPUs are calibrated at the {fidelity} fidelity (docs/calibration.md), each "
             "with its system file's overlay (named on every run's command line, so an overlay "
             "written while the study runs cannot calibrate part of it): "
             + "; ".join(f"`{sy}` applies {lab}" for sy, lab in applied.items()
@@ -137,29 +140,31 @@ def calibration_section(add, base, source_knobs):
             "software profile (`persistent-kernels`: resident programs, no per-iteration launch "
             "overhead), the claim the study is about. The overlay is generated from "
             f"`{source}` at every run (build/jalapeno-study/variants/jalapeno-"
-            f"transferred.calibration.yaml, `fidelity: {study.FIDELITY}`) and applied with `scoville "
+            f"transferred.calibration.yaml, `fidelity: {fidelity}`) and applied with `scoville "
             "inferencex --calibration FILE`, so a refit of the GPUs carries over. The software "
             "ablation below gives Jalapeño the GPUs' whole fitted stack instead (their profile "
             f"and the whole `{src}` overlay), so the share of the ratios that rests on that "
             "software claim is shown, not assumed.")
     else:
-        add(f"**No calibration at the {study.FIDELITY} fidelity**: `{study.overlay_file(src, study.FIDELITY)}` "
+        add(f"**No calibration at the {fidelity} fidelity**: "
+            f"`{study.overlay_file(src, fidelity)}` "
             "does not exist (overlays belong to the fidelity they were fitted at, and none has "
             "been fitted or inherited for the NVL72 systems at this one), so every run below is "
-            f"uncalibrated: {uncalibrated} plus each side's software profile (`persistent-kernels` on Jalapeño, "
+            f"uncalibrated: {uncalibrated} plus each side's software profile "
+            "(`persistent-kernels` on Jalapeño, "
             "`gpu-cuda-graphs` on the GPUs), with no fitted per-iteration overhead on the GPUs. "
             "The outputs say so: " + "; ".join(f"`{sy}`: {lab}" for sy, lab in applied.items())
             + ". "
             "The calibrated and raw-peaks tables therefore measure the same setting, and the "
             "software ablation gives Jalapeño the GPUs' profile only. Rerunning the study once "
-            f"`{study.overlay_file(src, study.FIDELITY)}` exists picks it up (the GPUs through their system "
-            "files, Jalapeño through the transferred overlay).")
+            f"`{study.overlay_file(src, fidelity)}` exists picks it up (the GPUs through their "
+            "system files, Jalapeño through the transferred overlay).")
     add("")
     add("Beside it, the same baselines at **raw peaks** (`--no-calibration` on both sides, "
         "the setting of the study's first version"
-        + (", here the chip model's op times" if study.FIDELITY == "op-table" else "")
+        + (", here the chip model's op times" if fidelity == "op-table" else "")
         + ") show how much the conclusion depends on calibration. Overlays present at the "
-        f"{study.FIDELITY} fidelity: " + (", ".join(f"`{c}`" for c in cal) if cal else "none") + ".")
+        f"{fidelity} fidelity: " + (", ".join(f"`{c}`" for c in cal) if cal else "none") + ".")
     add("")
 
 
@@ -372,7 +377,8 @@ def inverse_section(add, args, s, grid):
         ok = grid[grid["feasible"]]
         add(f"A point reproduces a workload when both its per-kW (TDP) ratio and its best-latency "
             f"ratio are within ±{TOLERANCE:.0%} of the published ones. "
-            f"{len(grid) // len(study.WORKLOADS)} grid points x {len(study.WORKLOADS)} workloads; {int((~grid['feasible']).sum())} (point, workload) pairs "
+            f"{len(grid) // len(study.WORKLOADS)} grid points x {len(study.WORKLOADS)} "
+            f"workloads; {int((~grid['feasible']).sum())} (point, workload) pairs "
             "infeasible (weights or KV do not fit).")
         add("")
         add("| workload | consistent points | fraction | per kW range over the grid | "
@@ -429,34 +435,33 @@ def inverse_section(add, args, s, grid):
 
 def limitations_section(add, s, runner):
     """What the study's numbers do not include."""
+    fidelity = study.FIDELITY
     add("## Limitations")
     add("")
-    if study.FIDELITY == "op-table":
-        model = ("- **Op-table serving model** (docs/serving.md): every distinct op runs once "
-                 "on the "
-                 "SystemC chip model of its chip file (tiling over the tiles, tile and shared SRAM, "
-                 "NoC, HBM channel timing) and the iteration pricer adds the ops' times, ops and "
-                 "collectives back to back, the collectives on the network model. The chip files "
-                 "are models: the GPUs' take their SMs as tiles and their L2 as shared SRAM, from "
-                 "published figures and assumptions; "
-                 "Jalapeño's tile layout, SRAM and clock are assumptions (varied in the grid). "
-                 "Ratios of two chip models are only as good as the assumption that both are "
-                 "equally faithful. ")
+    if fidelity == "op-table":
+        model = ("- **Op-table serving model** (docs/serving.md): every distinct op runs once on "
+                 "the SystemC chip model of its chip file (tiling over the tiles, tile and shared "
+                 "SRAM, NoC, HBM channel timing) and the iteration pricer adds the ops' times, "
+                 "ops and collectives back to back, the collectives on the network model. The "
+                 "chip files are models: the GPUs' take their SMs as tiles and their L2 as shared "
+                 "SRAM, from published figures and assumptions; Jalapeño's tile layout, SRAM and "
+                 "clock are assumptions (varied in the grid). Ratios of two chip models are only "
+                 "as good as the assumption that both are equally faithful. ")
     else:
-        model = ("- **Roofline serving model** (docs/serving.md): each op takes max(FLOPs / "
-                 "peak, "
-                 "bytes / HBM bandwidth), ops and collectives back to back, no kernel efficiency, no "
-                 "L2/SRAM reuse. It is an optimistic bound for every system; ratios of two bounds are "
-                 "only as good as the assumption that both systems reach the same fraction of peak. ")
+        model = ("- **Roofline serving model** (docs/serving.md): each op takes max(FLOPs / peak, "
+                 "bytes / HBM bandwidth), ops and collectives back to back, no kernel efficiency, "
+                 "no L2/SRAM reuse. It is an optimistic bound for every system; ratios of two "
+                 "bounds are only as good as the assumption that both systems reach the same "
+                 "fraction of peak. ")
     add(model + (
         "Calibration (above) fits the GPUs to measurements; Jalapeño has none, so its knobs "
         "are transferred, an assumption the raw-peaks table and the software ablation bound."
         if study.calibration_source() else
-        f"No calibration was applied at the {study.FIDELITY} fidelity: the GPUs' uncalibrated "
+        f"No calibration was applied at the {fidelity} fidelity: the GPUs' uncalibrated "
         "predictions carry the chip models' error against InferenceX measurements (`scoville "
-        f"validate --fidelity {study.FIDELITY} --no-calibration` measures it), and Jalapeño has no "
+        f"validate --fidelity {fidelity} --no-calibration` measures it), and Jalapeño has no "
         "measurements to calibrate on; "
-        f"once `{study.overlay_file(CALIBRATION_SYSTEM, study.FIDELITY)}` exists, rerunning this "
+        f"once `{study.overlay_file(CALIBRATION_SYSTEM, fidelity)}` exists, rerunning this "
         "script picks it up."))
     if not s.full:
         add(f"- **Shortened sweeps**: {s.prompts} x N requests per point instead of "
