@@ -25,14 +25,14 @@ def check(condition, message):
         failures.append(message)
 
 
-# (1,10) (2,8) (3,9) (4,2) (2,1), x maximised: (2,8) is beaten by (3,9) on both, (2,1) by
-# (3,9) too. Kept, by x: (1,10), (3,9), (4,2).
-xs, ys = [1, 2, 3, 4, 2], [10, 8, 9, 2, 1]
-check(frontier(xs, ys) == [0, 2, 3], f"frontier {frontier(xs, ys)}")
+# Points (0.5,7) (1,6) (2,7.5) (3,1) (1.5,0.5). x maximised: (3,1) has the best x, (2,7.5) more
+# y; every other point has less x and less y than (2,7.5). Kept, by x: (2,7.5), (3,1).
+xs, ys = [0.5, 1, 2, 3, 1.5], [7, 6, 7.5, 1, 0.5]
+check(frontier(xs, ys) == [2, 3], f"frontier {frontier(xs, ys)}")
 check(frontier([5], [5]) == [0], "single point")
 check(frontier([], []) == [], "no points")
-# x minimised (a latency): (1,10) has the best x and the best y, so it alone is kept.
-check(frontier(xs, ys, x_higher_better=False) == [0], f"{frontier(xs, ys, False)}")
+# x minimised (a latency): (0.5,7) has the best x, (2,7.5) more y; the rest are beaten.
+check(frontier(xs, ys, x_higher_better=False) == [0, 2], f"{frontier(xs, ys, False)}")
 # (1,1) (2,3) (3,2) with x minimised: (1,1) best x, (2,3) more y, (3,2) beaten by (2,3).
 check(frontier([1, 2, 3], [1, 3, 2], x_higher_better=False) == [0, 1], "latency frontier")
 # Ties in x: only the higher y; equal points: one of them.

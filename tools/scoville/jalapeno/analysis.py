@@ -40,16 +40,18 @@ def ratios(jal, gpu):
 
 
 
-def ratio_rows(base):
-    """{workload key: ratios} for the workloads whose two baselines ran."""
-    out = {}
+def compared_baselines(base):
+    """(workload, Jalapeño's baseline, the GPU's) of each workload whose two baselines ran,
+    from {(workload key, system): points}."""
     for w in study.WORKLOADS:
         jal, gpu = base.get((w["key"], "jalapeno-128")), base.get((w["key"], w["gpu"]))
         if jal is not None and gpu is not None:
-            out[w["key"]] = ratios(jal, gpu)
-    return out
+            yield w, jal, gpu
 
 
+def ratio_rows(base):
+    """{workload key: ratios} for the workloads whose two baselines ran."""
+    return {w["key"]: ratios(jal, gpu) for w, jal, gpu in compared_baselines(base)}
 
 
 ABLATION_KNOBS = ("kv", "network", "software", "mtp", "power")

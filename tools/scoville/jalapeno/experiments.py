@@ -11,7 +11,7 @@ import pandas as pd
 from scoville.frontier import inferencex_frontier
 
 from . import study
-from .analysis import best_latency, peak, ratios
+from .analysis import best_latency, compared_baselines, peak, ratios
 from .runs import base_args, collect, mapping_args, rubin_args, side_args
 from .study import GRID_AXES, MAX_CONCURRENCY, ROOT, RUBIN, SOFTWARE
 from .variants import disagg_mapping, grid_files, mtp_model, overhead_overlay
@@ -142,11 +142,8 @@ def concat_results(futs):
 def raw_peak_futures(runner, s, work, base):
     """Raw peaks: both sides' baseline pairs again with --no-calibration."""
     raw_futs = {}
-    for w in study.WORKLOADS:
+    for w, jal, gpu in compared_baselines(base):
         k = w["key"]
-        jal, gpu = base.get((k, "jalapeno-128")), base.get((k, w["gpu"]))
-        if jal is None or gpu is None:
-            continue
         raw_futs[(k, "jalapeno-128")] = replay(runner, jal, work, lambda m, cs, w=w: side_args(
             s, work, w, "jalapeno", cs, s.prompts, ["--no-calibration"], chips=128) + m)
         raw_futs[(k, w["gpu"])] = replay(runner, gpu, work, lambda m, cs, w=w: side_args(
@@ -158,11 +155,8 @@ def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
     """Ablations: one knob each (network, software, MTP, KV placement), on the baseline
     frontier's (mapping, concurrency) pairs; the KV ablation runs its own mappings."""
     abl_futs = {}
-    for w in study.WORKLOADS:
+    for w, jal, gpu in compared_baselines(base):
         k = w["key"]
-        jal, gpu = base.get((k, "jalapeno-128")), base.get((k, w["gpu"]))
-        if jal is None or gpu is None:
-            continue
         moe = True  # all three models are MoE
         abl_futs[(k, "network")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
             w["model"], "arch/systems/variants/jalapeno-128-switch.yaml", 128,
