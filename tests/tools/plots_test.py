@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""tools/plot and tools/scoville/plots.py: the Pareto frontier rule on hand-checked points, the
-breakdown's phase times equal the run's phase times, the Pareto chart takes several sweep files
+"""tools/plot and tools/scoville/plots.py: the Pareto chart's frontier (scoville's `pareto` flag on
+InferenceX's axes of a /points table, scoville.frontier's rule elsewhere), the breakdown's phase times equal the run's phase times, the Pareto chart takes several sweep files
 (a series and a frontier each) and any y column, the validation scatter's band shares on
 hand-checked points and its input errors, and figures are written as PNG and SVG.
 usage: plots_test.py SCOVILLE SOURCE_DIR WORKDIR
@@ -15,7 +15,9 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scoville.io import ResultFile  # noqa: E402
-from scoville.plots import pareto_frontier, validation_summary  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from scoville.plots import frontier_of, validation_summary  # noqa: E402
 
 os.makedirs(WORK, exist_ok=True)
 failures = []
@@ -29,8 +31,16 @@ def check(condition, message):
 # Frontier: (1,10) (2,8) (3,9) (4,2) (2,1): (2,8) is dominated by (3,9), (2,1) by all but (4,2)
 # on y, and by (3,9) on both. Kept, by x: (1,10), (3,9), (4,2).
 xs, ys = [1, 2, 3, 4, 2], [10, 8, 9, 2, 1]
-check(pareto_frontier(xs, ys) == [0, 2, 3], f"frontier {pareto_frontier(xs, ys)}")
-check(pareto_frontier([5], [5]) == [0], "single point")
+# A flag that differs from the rule (scoville's is the one the chart draws on its axes): rows 3, 1.
+table = pd.DataFrame({"intvty": xs, "tput_per_chip": ys, "tput_per_kw_tdp": ys,
+                      "pareto": [0, 1, 0, 1, 0]})
+check(frontier_of(table, "intvty", "tput_per_chip") == [1, 3],
+      f"flagged frontier {frontier_of(table, 'intvty', 'tput_per_chip')}")
+check(frontier_of(table, "intvty", "tput_per_chip", flagged=False) == [0, 2, 3],
+      "a table whose flags do not hold is recomputed")
+check(frontier_of(table, "intvty", "tput_per_kw_tdp") == [0, 2, 3], "other axes are recomputed")
+check(frontier_of(table.drop(columns="pareto"), "intvty", "tput_per_chip") == [0, 2, 3],
+      "a table without the flag is recomputed")
 
 run_path = os.path.join(WORK, "run.h5")
 subprocess.run([SCOVILLE, "run", "--chip", "jalapeno", "--batch", "2", "--isl", "512", "--osl",

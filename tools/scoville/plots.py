@@ -2,7 +2,7 @@
 
 - phase_breakdown: per chip, each phase's time by what bounds it and energy by component.
 - pareto: InferenceX-style throughput against interactivity, frontier marked (FORMATS.md §7),
-  one series per sweep file.
+  one series per sweep file; the frontier is the one scoville marked (scoville.frontier).
 - validation: predicted against measured with the y = x line and the ±15 % and ±25 % bands.
 """
 
@@ -15,22 +15,20 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from scoville.frontier import INFERENCEX_AXES, frontier  # noqa: E402
 from scoville.io import ResultFile  # noqa: E402
 
 
-def pareto_frontier(xs, ys):
-    """Indices of the points not dominated on both axes (both maximised), sorted by x.
+def frontier_of(points, x, y, flagged=True):
+    """Positions of a points table's frontier in (x, y), both maximised, sorted by x.
 
-    InferenceX's rule: sort by x, walk from the highest x down, keep a point when its y beats
-    every point kept so far.
+    On InferenceX's axes of a table scoville marked (`flagged`: one run's /points, with its
+    `pareto` column) the rows it marked; otherwise scoville.frontier's rule, the same one.
     """
-    order = sorted(range(len(xs)), key=lambda i: (xs[i], ys[i]), reverse=True)
-    kept, best = [], float("-inf")
-    for i in order:
-        if ys[i] > best:
-            kept.append(i)
-            best = ys[i]
-    return sorted(kept, key=lambda i: xs[i])
+    if flagged and (x, y) == INFERENCEX_AXES and "pareto" in points:
+        marked = [i for i, flag in enumerate(points["pareto"]) if flag > 0]
+        return sorted(marked, key=lambda i: points[x].iloc[i])
+    return frontier(list(points[x]), list(points[y]))
 
 
 def phase_breakdown(path, output):
@@ -95,8 +93,10 @@ def pareto(paths, output, y="tput_per_chip", x="intvty", table="points"):
         xs, ys = list(points[x]), list(points[y])
         series = axes.scatter(xs, ys, s=18, alpha=0.5, label=os.path.basename(path))
         series.set_gid(f"pareto-series-{k}")
-        frontier = pareto_frontier(xs, ys)
-        line, = axes.plot([xs[i] for i in frontier], [ys[i] for i in frontier], "-o",
+        # A scenario sweep's /results gathers the points of many runs: their flags do not
+        # hold across them.
+        kept = frontier_of(points, x, y, flagged=(name == "points"))
+        line, = axes.plot([xs[i] for i in kept], [ys[i] for i in kept], "-o",
                           markersize=4, color=series.get_facecolor()[0])
         line.set_gid(f"pareto-frontier-{k}")
     axes.set_xlabel(f"{x} [{units.get(x, '')}]")
