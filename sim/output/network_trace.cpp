@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/activity/activity_track.hpp"
+#include "sim/output/link_tracks.hpp"
 #include "sim/output/trace_event_writer.hpp"
 
 namespace scoville::output {
@@ -13,11 +14,6 @@ namespace {
 
 constexpr int kStepThread = 1;
 constexpr int kFirstLinkThread = 10;
-
-std::string node_name(const models::Topology& t, int32_t node) {
-  return t.is_endpoint(node) ? "chip " + std::to_string(node)
-                             : "switch " + std::to_string(node - t.endpoints());
-}
 
 }  // namespace
 
@@ -32,19 +28,10 @@ std::string render_network_trace(const models::Topology& topology, const models:
 
   // Links: one track each, a span per step from the first flow starting on it to the last one
   // finishing sending; where a link's thread lives (process and tid).
-  std::vector<models::ActivityTrack> links;
-  std::vector<std::pair<int, int>> place;
-  std::map<int, int> next_tid;
-  for (int32_t id = 0; id < topology.link_count(); ++id) {
-    const models::Link& l = topology.link(id);
-    const bool from_chip = topology.is_endpoint(l.from);
-    links.emplace_back((from_chip ? "" : node_name(topology, l.from) + " ") + "to " +
-                           node_name(topology, l.to) + " (link " + std::to_string(id) + ")",
-                       "link", 1, activity);
-    const int pid = from_chip ? l.from + 1 : switch_pid;
-    auto it = next_tid.try_emplace(pid, kFirstLinkThread).first;
-    place.emplace_back(pid, it->second++);
-  }
+  LinkTracks tracks = link_tracks(
+      topology, activity, [](int32_t chip) { return chip + 1; }, switch_pid, kFirstLinkThread);
+  std::vector<models::ActivityTrack>& links = tracks.tracks;
+  const std::vector<std::pair<int, int>>& place = tracks.place;
   for (const models::FlowRecord& f : replay.flows) {
     for (const auto& [id, fraction] : f.links) {
       links[static_cast<size_t>(id)].add(f.start, f.transmitted, f.step, f.bytes.si() * fraction);

@@ -8,6 +8,7 @@
 #include "models/network/flow_replay.hpp"
 #include "models/network/router.hpp"
 #include "sim/base/error.hpp"
+#include "sim/output/link_tracks.hpp"
 #include "sim/output/trace_event_writer.hpp"
 
 namespace scoville::output {
@@ -19,11 +20,6 @@ constexpr int kIterationThread = 1;
 constexpr int kFirstStageThread = 10;
 constexpr int kCollectiveThread = 1;
 constexpr int kFirstLinkThread = 10;
-
-std::string node_name(const models::Topology& t, int32_t node) {
-  return t.is_endpoint(node) ? "chip " + std::to_string(node)
-                             : "switch " + std::to_string(node - t.endpoints());
-}
 
 // One network span of the timeline, replayed: where it sits and its flows.
 struct Placed {
@@ -137,19 +133,9 @@ std::string render_system_trace(const models::Topology& topology, const engine::
   const int switch_pid = 2 + chips;
   auto chip_pid = [](int32_t chip) { return 2 + chip; };
   const models::ActivityWindow activity = activity_window(options);
-  std::vector<models::ActivityTrack> links;
-  std::vector<std::pair<int, int>> place;
-  std::map<int, int> next_tid;
-  for (int32_t id = 0; id < topology.link_count(); ++id) {
-    const models::Link& l = topology.link(id);
-    const bool from_chip = topology.is_endpoint(l.from);
-    links.emplace_back((from_chip ? "" : node_name(topology, l.from) + " ") + "to " +
-                           node_name(topology, l.to) + " (link " + std::to_string(id) + ")",
-                       "link", 1, activity);
-    const int pid = from_chip ? chip_pid(l.from) : switch_pid;
-    auto slot = next_tid.try_emplace(pid, kFirstLinkThread).first;
-    place.emplace_back(pid, slot->second++);
-  }
+  LinkTracks tracks = link_tracks(topology, activity, chip_pid, switch_pid, kFirstLinkThread);
+  std::vector<models::ActivityTrack>& links = tracks.tracks;
+  const std::vector<std::pair<int, int>>& place = tracks.place;
   // --trace-chips: the chips kept, the links leaving or entering them, the arrows between them.
   const std::vector<bool> keep = selected_trace_chips(options.chips, chips);
   auto kept_link = [&](const models::Link& l) {
