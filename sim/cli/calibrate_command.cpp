@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
@@ -22,7 +23,6 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/serving_engines.hpp"
 #include "sim/engine/serving_hardware.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/output_paths.hpp"
 #include "sim/output/progress.hpp"
 #include "sim/serving/knob_fit.hpp"
@@ -211,7 +211,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
           << (spec.unit.empty() ? "" : " ") << spec.unit << "  (" << spec.why << ")\n";
     }
     if (dry_run) continue;
-    output::write_text_atomically(target, config::overlay_yaml(overlay));
+    write_text_atomically(target, config::overlay_yaml(overlay));
     out << "# wrote " << target << "\n";
   }
   return 0;

@@ -8,6 +8,7 @@
 
 #include "models/network/flow_replay.hpp"
 #include "models/network/network_model.hpp"
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
@@ -15,7 +16,6 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/network_trace.hpp"
 #include "sim/output/output_paths.hpp"
 
@@ -166,7 +166,7 @@ void write_trace(const NetOptions& o, const models::Topology& topology,
   }
   const std::string title =
       result.collective + " (" + result.algorithm + ", " + fixed(result.size.si(), 0) + " B)";
-  output::write_text_atomically(
+  write_text_atomically(
       *o.trace_output,
       output::render_network_trace(topology, replay, title,
                                    output::Provenance::current(invocation.argc, invocation.argv, 0),

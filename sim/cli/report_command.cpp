@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/h5_reader.hpp"
 #include "sim/output/html_report.hpp"
 #include "sim/output/output_paths.hpp"
@@ -38,7 +38,7 @@ int report_command(const Invocation& invocation, std::ostream& out) {
   guard.check();
   std::vector<output::ReportInput> inputs;
   for (const std::string& file : files) inputs.push_back({file, output::read_results_file(file)});
-  output::write_text_atomically(output, output::render_html_report(inputs));
+  write_text_atomically(output, output::render_html_report(inputs));
   out << "report: wrote " << output << " (" << files.size() << " file"
       << (files.size() == 1 ? "" : "s") << ")\n";
   return 0;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
@@ -15,7 +16,6 @@
 #include "sim/engine/multi_rank_run.hpp"
 #include "sim/engine/study_runner.hpp"
 #include "sim/engine/trace_runner.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/output_paths.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
@@ -221,8 +221,7 @@ int run_command(const Invocation& invocation, std::ostream& out) {
       output::Provenance::current(invocation.argc, invocation.argv, s.seed);
   if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);
   if (r.trace_output) {
-    output::write_text_atomically(*r.trace_output,
-                                  output::render_perfetto_json(result, provenance, trace));
+    write_text_atomically(*r.trace_output, output::render_perfetto_json(result, provenance, trace));
   }
   out << (r.json ? output::render_json(result, provenance)
                  : output::render_text(result, output::stdout_wants_colour()));

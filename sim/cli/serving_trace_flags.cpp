@@ -1,6 +1,6 @@
 #include "sim/cli/serving_trace_flags.hpp"
 
-#include "sim/output/atomic_file.hpp"
+#include "sim/base/atomic_file.hpp"
 
 namespace scoville::cli {
 
@@ -32,7 +32,7 @@ void write_serving_trace(const std::string& path, const serving::ServingSystem& 
                          const output::ServingTimelineRecorder& recorder, const std::string& title,
                          const output::Provenance& provenance,
                          const output::TraceOptions& options) {
-  output::write_text_atomically(
+  write_text_atomically(
       path, output::render_serving_trace(system, result, recorder, title, provenance, options));
 }
 

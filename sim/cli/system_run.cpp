@@ -2,9 +2,9 @@
 
 #include <iostream>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/config/system_loader.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/system_report.hpp"
 #include "sim/output/system_results.hpp"
 #include "sim/output/system_trace.hpp"
@@ -61,9 +61,9 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
   std::vector<engine::SystemTimelineIteration> timeline;
   const engine::SystemStudyResult result = study.run(trace ? &timeline : nullptr);
   if (trace) {
-    output::write_text_atomically(
-        trace->file, output::render_system_trace(study.engine().topology(), setup, timeline,
-                                                 trace->provenance, trace->options));
+    write_text_atomically(trace->file,
+                          output::render_system_trace(study.engine().topology(), setup, timeline,
+                                                      trace->provenance, trace->options));
   }
   if (h5_output) {
     output::SystemRunRecord record;

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
-#include "sim/output/atomic_file.hpp"
 
 namespace scoville::output {
 

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <map>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/engine/trace_op_times.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "workloads/trace/chakra_writer.hpp"
 #include "workloads/trace/communicator_groups.hpp"
 #include "workloads/trace/native_trace.hpp"

@@ -14,8 +14,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/progress.hpp"
 #include "sim/sweep/child_signals.hpp"
 #include "sim/sweep/point_label.hpp"
@@ -83,7 +83,7 @@ PointStatus finish_point(const PointFiles& files, int wait_status) {
   }
   if (ok) error << " but no result file";
   error << "\n" << tail_of(files.log);
-  output::write_text_atomically(files.error, error.str());
+  write_text_atomically(files.error, error.str());
   return PointStatus::kFailed;
 }
 
@@ -141,7 +141,7 @@ void prepare_directory(const std::string& dir, const SweepConfig& sweep,
       fs::remove(entry.path(), ec);
     }
   }
-  output::write_text_atomically((fs::path(dir) / "sweep.yaml").string(), sweep.self_contained_text);
+  write_text_atomically((fs::path(dir) / "sweep.yaml").string(), sweep.self_contained_text);
   for (const SweepPoint& p : points) {
     const PointFiles files = point_files(dir, p);
     // Unchanged files are not rewritten, so shards sharing a directory do not race on them.
@@ -149,7 +149,7 @@ void prepare_directory(const std::string& dir, const SweepConfig& sweep,
     std::stringstream current;
     current << existing.rdbuf();
     if (!existing || current.str() != p.study_yaml) {
-      output::write_text_atomically(files.study, p.study_yaml);
+      write_text_atomically(files.study, p.study_yaml);
     }
   }
 }

@@ -8,8 +8,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
-#include "sim/output/atomic_file.hpp"
 #include "sim/output/h5_writer.hpp"
 
 using namespace scoville;

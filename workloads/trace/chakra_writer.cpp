@@ -1,17 +1,13 @@
 #include "workloads/trace/chakra_writer.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <utility>
 
+#include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "workloads/trace/chakra/et_def.pb.h"
 #include "workloads/trace/chakra_attributes.hpp"
@@ -194,39 +190,6 @@ std::map<uint64_t, int64_t> duration_micros(const ChipTrace& trace,
   return out;
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& temporary, int error) {
-  std::remove(temporary.c_str());
-  throw OutputError("cannot write '" + path + "': " + std::strerror(error));
-}
-
-// Temporary in the same directory (rename cannot cross filesystems), unique per process.
-// sim/output/atomic_file does the same for result files but lives above this library.
-void write_atomically(const std::string& path, const std::string& content) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) fail(path, temporary, errno);
-  const char* data = content.data();
-  size_t left = content.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, data, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      fail(path, temporary, error);
-    }
-    data += n;
-    left -= static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int error = errno;
-    ::close(fd);
-    fail(path, temporary, error);
-  }
-  if (::close(fd) != 0) fail(path, temporary, errno);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) fail(path, temporary, errno);
-}
-
 }  // namespace
 
 std::string encode_chakra_trace(const ChipTrace& trace, const ChakraWriteOptions& options) {
@@ -265,7 +228,7 @@ std::string encode_chakra_trace(const ChipTrace& trace, const ChakraWriteOptions
 
 void write_chakra_trace(const ChipTrace& trace, const std::string& path,
                         const ChakraWriteOptions& options) {
-  write_atomically(path, encode_chakra_trace(trace, options));
+  write_text_atomically(path, encode_chakra_trace(trace, options));
 }
 
 std::string chakra_trace_path(const std::string& prefix, int64_t rank) {

@@ -1,4 +1,4 @@
-#include "sim/output/atomic_file.hpp"
+#include "sim/base/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 
 #include "sim/base/error.hpp"
 
-namespace scoville::output {
+namespace scoville {
 
 namespace {
 
@@ -110,4 +110,4 @@ void commit_temporary(const std::string& temporary, const std::string& path) {
   rename_over(temporary, path);
 }
 
-}  // namespace scoville::output
+}  // namespace scoville

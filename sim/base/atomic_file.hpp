@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace scoville::output {
+namespace scoville {
 
 // "<path>.tmp.<pid>": in the same directory as path, so that rename() cannot cross filesystems,
 // and unique per process, so that concurrent runs writing the same path do not collide.
@@ -18,4 +18,4 @@ void write_text_atomically(const std::string& path, const std::string& content);
 // Throws scoville::OutputError naming path and the OS reason after removing the temporary.
 void commit_temporary(const std::string& temporary, const std::string& path);
 
-}  // namespace scoville::output
+}  // namespace scoville
