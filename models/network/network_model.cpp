@@ -1,5 +1,7 @@
 #include "models/network/network_model.hpp"
 
+#include <stdexcept>
+
 #include "models/network/flow_model.hpp"
 #include "sim/base/error.hpp"
 
@@ -187,6 +189,18 @@ CollectiveResult NetworkModel::run_collective(const std::string& name, const Com
   best.algbw = size / best.timing.time;
   best.busbw = best.algbw * def.bus_factor(comm.size());
   return best;
+}
+
+Replay replay_collective(const Topology& topology, const Communicator& comm,
+                         const CollectiveResult& result, size_t max_flows) {
+  const CollectiveDef def = collective(result.collective);
+  const Algorithm* algorithm = def.find(result.algorithm);
+  if (algorithm == nullptr) {
+    throw std::invalid_argument("replay_collective: unknown algorithm '" + result.algorithm + "'");
+  }
+  const Router router(topology);
+  return replay_schedule(topology, router, algorithm->expand(comm, result.size / result.efficiency),
+                         max_flows);
 }
 
 }  // namespace scoville::models

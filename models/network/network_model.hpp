@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/network/collective.hpp"
+#include "models/network/flow_replay.hpp"
 #include "models/network/router.hpp"
 #include "models/network/topology.hpp"
 
@@ -83,5 +84,12 @@ class NetworkModel {
   Router router_;
   bool custom_kernels_ = true;
 };
+
+// The flows of a timed collective, replayed step by step on the topology for a timeline: the
+// algorithm `result` chose, expanded for the bytes its protocol puts on the wire
+// (size / efficiency), as its timing was computed. At most `max_flows` flows per step
+// (InputError, key "chips", beyond).
+Replay replay_collective(const Topology& topology, const Communicator& comm,
+                         const CollectiveResult& result, size_t max_flows);
 
 }  // namespace scoville::models

@@ -146,21 +146,16 @@ models::Communicator comm_for_trace(const models::Topology& topology, const NetO
   }
 }
 
-// Replays the chosen algorithm's schedule flow by flow and writes the timeline.
+// Writes the timeline of the chosen algorithm's flows (models::replay_collective).
 void write_trace(const NetOptions& o, const models::Topology& topology,
                  const models::Communicator& comm, const models::CollectiveResult& result,
                  const Invocation& invocation) {
   output::TraceOptions trace;
   if (o.trace_window) output::parse_trace_window(*o.trace_window, trace);
   if (o.trace_max_events) output::parse_trace_max_events(*o.trace_max_events, trace);
-  const models::CollectiveDef def = models::collective(result.collective);
-  const models::Algorithm* algorithm = def.find(result.algorithm);
-  const models::Router router(topology);
   models::Replay replay;
   try {
-    replay = models::replay_schedule(topology, router,
-                                     algorithm->expand(comm, result.size / result.efficiency),
-                                     trace.max_events_per_thread);
+    replay = models::replay_collective(topology, comm, result, trace.max_events_per_thread);
   } catch (const InputError& e) {
     throw on_command_line(e);
   }
