@@ -350,3 +350,33 @@ precision: {weights: bf16, activations: bf16, kv_cache: bf16}
       "linear_value_head_dim: 8, linear_conv_kernel: 4}");
   CHECK(ok.linear_layers() == 2);
 }
+
+TEST_CASE("qwen3.5-397b-a17b: the Qwen3-Next shape scaled up, in closed form", "[model][linear]") {
+  const ModelConfig m = load_model(model_file("qwen3.5-397b-a17b"));
+  // text_config: 60 layers (15 full), hidden 4096, 32 / 2 heads of 256, linear 16 key and 64
+  // value heads of 128, 512 experts (top-10) and one shared, all 1024 wide, vocab 248320.
+  const double h = 4096, vocab = 248320, full = 15, linear = 45, layers = 60;
+  const double key = 16 * 128, value = 64 * 128, expert = 3 * h * 1024;
+  const double full_attention = h * (2 * 32 + 2 * 2) * 256 + 32 * 256 * h;
+  const double linear_attention =
+      h * (2 * key + 2 * value + 2 * 64) + (2 * key + value) * 4 + 2 * 64 + 128 + value * h;
+  const double norms = (2 * layers + 1) * h;
+  const double attention = full * full_attention + linear * linear_attention;
+  CHECK(
+      double(m.total_parameters()) ==
+      Approx(attention + layers * (h * 512 + 513 * expert) + norms + 2 * vocab * h).epsilon(1e-12));
+  CHECK(double(m.total_parameters()) == Approx(397e9).epsilon(kOnePercent));
+  // "A17B", rounded to the billion: read with the embedding row, as qwen3-235b-a22b's card.
+  const double active = attention + layers * (h * 512 + 11 * expert) + norms + vocab * h;
+  CHECK(m.active_parameters_per_token() == Approx(active).epsilon(1e-9));
+  CHECK(active + vocab * h > 16.5e9);
+  CHECK(active + vocab * h < 17.5e9);
+  const double state = linear * (64 * 128 * 128 + (2 * key + value) * 3) * 2.0;
+  CHECK(m.state_bytes_per_sequence().si() == Approx(state));
+  CHECK(m.kv_bytes_per_token().si() == Approx(full * 2 * 2 * 256 * 2.0));
+  const IterationTrace t = decode(m, 8192);
+  CHECK(cache_bytes(t, CacheUse::kRecurrentState, true) == Approx(state));
+  CHECK(matrix_flops(t) == Approx(2 * (active - norms) + full * 2 * 32 * 2 * 256 * 8192.0 +
+                                  linear * 64 * 6 * 128 * 128)
+                               .epsilon(kOnePercent));
+}
