@@ -45,7 +45,7 @@ TEST_CASE("a published system names the file whose alias it contains, the longes
 }
 
 TEST_CASE("a system no file names is refused with the reason", "[validation]") {
-  const cli::SystemMatch m = cli::match_system(shipped(), "Google TPUv7 Ironwood");
+  const cli::SystemMatch m = cli::match_system(shipped(), "AWS Trainium2 (16-chip)");
   CHECK(m.system_file.empty());
   CHECK(m.chip.empty());
   CHECK(m.why_not == "system not named by any alias in arch/systems");
@@ -71,6 +71,9 @@ TEST_CASE("a published model names the file whose name or alias equals it", "[va
   CHECK(cli::match_model(shipped(), "QWEN3-235B-A22B") == "qwen3-235b-a22b");  // any case
   // Whole names only: a combined or different model is not one of the library's.
   CHECK(cli::match_model(shipped(), "Kimi-K2.5/K2.6").empty());
-  CHECK(cli::match_model(shipped(), "Qwen3.5-397B").empty());
+  CHECK(cli::match_model(shipped(), "Qwen3.5-122B-A10B").empty());
+  // The issue-26 additions, under the names InferenceX publishes.
+  CHECK(cli::match_model(shipped(), "Qwen3.5-397B") == "qwen3.5-397b-a17b");
+  CHECK(cli::match_system(shipped(), "Google TPUv7 Ironwood").system_file == "tpu7x-64");
   CHECK(cli::match_model(shipped(), "GLM-5").empty());
 }
