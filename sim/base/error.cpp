@@ -43,4 +43,12 @@ void Diagnostics::throw_if_any() const {
   if (!items_.empty()) throw InputError(items_);
 }
 
+std::string list_of_choices(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return out;
+}
+
 }  // namespace scoville

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace scoville {
@@ -74,6 +75,18 @@ class Diagnostics {
 
  private:
   std::vector<Diagnostic> items_;
+};
+
+// "a, b or c": the choices an error message offers.
+std::string list_of_choices(const std::vector<std::string>& names);
+
+// A command line that cannot be understood (an unknown flag, a value of the wrong form): front ends
+// print it with the command's usage (exit 2). Library code that parses a command-line word (a
+// fidelity, a policy name) throws it too, so every front end reports it the same way.
+struct UsageError {
+  explicit UsageError(std::string what) : message(std::move(what)) {}
+  std::string message;
+  std::string command;  // the subcommand it concerns (help shows its usage); empty: all
 };
 
 }  // namespace scoville

@@ -1,5 +1,6 @@
 #include "sim/base/json_text.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -34,12 +35,13 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-// Shortest decimal that reads back as the same double: JSON numbers stay exact.
+// std::to_chars without a precision writes the shortest decimal that reads back as the same
+// double (C++17 [charconv.to.chars]): 77.77777777777777, not %.17g's 77.777777777777771.
 std::string json_number(double v) {
   if (!std::isfinite(v)) return "null";
-  char b[32];
-  std::snprintf(b, sizeof(b), "%.17g", v);
-  return b;
+  char b[32];  // the longest shortest form, -2.2250738585072014e-308, is 24 characters
+  const std::to_chars_result r = std::to_chars(b, b + sizeof(b), v);
+  return std::string(b, r.ptr);
 }
 
 }  // namespace scoville::output

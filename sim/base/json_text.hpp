@@ -6,7 +6,8 @@
 namespace scoville::output {
 
 std::string json_escape(const std::string& s);
-// %.17g: reads back as the same double, so JSON outputs are exact; non-finite values are null.
+// The shortest decimal that reads back as the same double (std::to_chars), so JSON outputs are
+// exact and short; non-finite values are null (JSON has no NaN or infinity).
 std::string json_number(double v);
 
 }  // namespace scoville::output

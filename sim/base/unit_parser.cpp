@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "sim/base/error.hpp"
+
 namespace scoville {
 
 std::string dimension_name(Dimension d) {
@@ -206,6 +208,15 @@ std::string format_si(double si_value, const std::string& unit, int significant_
   std::snprintf(buffer, sizeof(buffer), "%.*g %s%s", significant_digits, scaled, prefix,
                 unit.c_str());
   return buffer;
+}
+
+long long parse_count(const std::string& flag, const std::string& value) {
+  long long out = 0;
+  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (ec != std::errc() || ptr != value.data() + value.size() || out < 0) {
+    throw UsageError{flag + " expects a whole number >= 0, got '" + value + "'"};
+  }
+  return out;
 }
 
 }  // namespace scoville

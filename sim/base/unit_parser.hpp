@@ -31,4 +31,8 @@ Q parse(const std::string& text) {
 // Formats an SI value with a readable decimal prefix, e.g. format_si(4.8e12, "B/s") = "4.8 TB/s".
 std::string format_si(double si_value, const std::string& unit, int significant_digits = 4);
 
+// A whole number >= 0 given for `flag` (a command-line flag or key, named in the message);
+// UsageError otherwise.
+long long parse_count(const std::string& flag, const std::string& value);
+
 }  // namespace scoville

@@ -15,6 +15,8 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/config/system_override.hpp"
+#include "sim/output/system_report.hpp"
 
 namespace scoville::cli {
 
@@ -33,8 +35,6 @@ extern const char kAblateUsage[] =
 )";
 
 namespace {
-
-const SourceLocation kCli{"<command line>", 0, 0};
 
 struct AblateOptions {
   SystemRunArgs base;
@@ -77,71 +77,6 @@ AblateOptions parse_ablate(const std::vector<std::string>& args) {
   return o;
 }
 
-// The system file with `dotted` (system.a.b.c) set to `value`, parsed as if it were the file.
-config::SystemConfig system_with(const std::string& path, const std::string& dotted,
-                                 const std::string& value) {
-  std::vector<std::string> parts;
-  std::stringstream ss(dotted);
-  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-  if (parts.size() >= 2 && (parts[1] == "local" || parts[1] == "scale_out")) {
-    parts.insert(parts.begin() + 1, "network");
-  }
-  YAML::Node root = load_yaml_file(path);
-  YAML::Node node = root;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node child = node[parts[i]];
-    if (!child || !child.IsMap()) {
-      throw InputError(SourceLocation{path, 0, 0}, dotted,
-                       "--vary: the system file has no section '" + parts[i] + "' on this path");
-    }
-    node.reset(child);  // rebind (operator= would overwrite the parent's content)
-  }
-  YAML::Node leaf = node[parts.back()];
-  if (value.find_first_of("[{") == 0) {
-    leaf = YAML::Load(value);
-  } else {
-    leaf = value;
-  }
-  YAML::Emitter e;
-  e << root;
-  return config::parse_system_string(e.c_str(), path);
-}
-
-void set_field(SystemRunArgs& r, const std::string& key, const std::string& value) {
-  auto number = [&] { return parse_count("--vary " + key, value); };
-  if (key == "kv_placement") {
-    r.kv_placement = value;
-  } else if (key == "fidelity") {
-    r.fidelity = value;
-  } else if (key == "overlap") {
-    r.overlap = value;
-  } else if (key == "routing") {
-    r.routing = value;
-  } else if (key == "tp") {
-    r.tp = number();
-  } else if (key == "ep") {
-    r.ep = number();
-  } else if (key == "pp") {
-    r.pp = number();
-  } else if (key == "dp") {
-    r.dp = number();
-  } else if (key == "attn_dp") {
-    r.attn_dp = number();
-  } else if (key == "batch") {
-    r.batch = number();
-  } else if (key == "isl") {
-    r.isl = number();
-  } else if (key == "osl") {
-    r.osl = number();
-  } else {
-    throw InputError(
-        kCli, "--vary",
-        "unknown key '" + key +
-            "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
-            "batch, isl, osl or system.<dotted key of the system file>");
-  }
-}
-
 std::string percent(double v, double base) {
   if (base == 0) return v == 0 ? "+0.0%" : "n/a";
   std::ostringstream s;
@@ -165,12 +100,13 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
     SystemRunArgs args = o.base;
     config::SystemConfig system = base_system;
     if (system_key) {
-      system = system_with(system_path, o.key, value);
+      system = config::system_with(system_path, o.key, value);
     } else {
-      set_field(args, o.key, value);
+      engine::set_run_field(args, o.key, value);
     }
-    setups.push_back(system_setup(args, system, paths));
-    studies.push_back(std::make_unique<engine::SystemStudy>(setups.back(), study_config(args)));
+    setups.push_back(engine::system_setup(args, system, paths));
+    studies.push_back(
+        std::make_unique<engine::SystemStudy>(setups.back(), engine::study_config(args)));
   }
   std::vector<engine::SystemStudyResult> results;
   for (auto& s : studies) results.push_back(s->run());
@@ -181,7 +117,7 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
       out << (i ? ", " : "") << "{\"value\": \"" << output::json_escape(o.values[i])
           << "\", \"result\": ";
       std::ostringstream one;
-      render_system_json(one, setups[i], studies[i]->config(), results[i]);
+      output::render_system_json(one, setups[i], studies[i]->config(), results[i]);
       std::string text = one.str();
       if (!text.empty() && text.back() == '\n') text.pop_back();
       out << text << "}";

@@ -81,15 +81,6 @@ void ArgReader::unknown() const {
   throw UsageError{message};
 }
 
-long long parse_count(const std::string& flag, const std::string& value) {
-  long long out = 0;
-  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
-  if (ec != std::errc() || ptr != value.data() + value.size() || out < 0) {
-    throw UsageError{flag + " expects a whole number >= 0, got '" + value + "'"};
-  }
-  return out;
-}
-
 std::vector<std::string> split_list(const std::string& list) {
   std::vector<std::string> out;
   size_t start = 0;

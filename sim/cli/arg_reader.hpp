@@ -7,14 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "sim/base/error.hpp"
+#include "sim/base/unit_parser.hpp"
+
 namespace scoville::cli {
 
 // Thrown for a command line that cannot be understood; main prints it with the usage (exit 2).
-struct UsageError {
-  explicit UsageError(std::string what) : message(std::move(what)) {}
-  std::string message;
-  std::string command;  // the subcommand it concerns (help shows its usage); empty: all
-};
+using scoville::UsageError;
 
 class ArgReader {
  public:
@@ -47,7 +46,7 @@ class ArgReader {
   bool started_ = false;
 };
 
-long long parse_count(const std::string& flag, const std::string& value);
+using scoville::parse_count;  // sim/base/unit_parser.hpp
 std::vector<std::string> split_list(const std::string& list);
 
 }  // namespace scoville::cli

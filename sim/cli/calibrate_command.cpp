@@ -17,14 +17,18 @@
 #include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/cli/measurement_rows.hpp"
-#include "sim/cli/serving_common.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/output_paths.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/serving/knob_fit.hpp"
+#include "sim/serving/serving_point.hpp"
+#include "sim/validation/calibration_fit.hpp"
+#include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::cli {
 
@@ -46,6 +50,7 @@ extern const char kCalibrateUsage[] =
       --prompts-per-client K        requests per client while fitting (default 4)
       --sweeps N                    coordinate-descent passes (default 2; then a
                                     Nelder-Mead polish of up to 120 evaluations)
+      --quiet                       no progress line on a terminal
       -o, --output FILE             the overlay (one --system only; default beside the system)
       --dry-run                     fit and print, write nothing
 )";
@@ -67,7 +72,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   std::string fidelity = "op-table";
   int64_t prompts_per_client = 4;
   serving::FitOptions fit_options;
-  bool dry_run = false, op_cache = true;
+  bool dry_run = false, op_cache = true, quiet = false;
   ArgReader a("scoville calibrate", invocation.args);
   while (a.next()) {
     if (a.is("--measurements")) {
@@ -93,6 +98,8 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       fit_options.sweeps = static_cast<int>(sweeps);
     } else if (a.is("-o") || a.is("--output")) {
       output = a.value();
+    } else if (a.is("--quiet")) {
+      quiet = true;
     } else if (a.is("--dry-run")) {
       dry_run = true;
     } else {
@@ -107,17 +114,17 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   for (const std::string& system : systems) guard.named_input("--system", system, "arch/systems");
   guard.output("-o", output);
   guard.check();
-  const ServingFidelity level = parse_serving_fidelity(fidelity);
-  if (level == ServingFidelity::kCycle) {
+  const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
+  if (level == engine::ServingFidelity::kCycle) {
     throw UsageError{"calibrate: expected --fidelity op-table or roofline"};
   }
-  if (!op_cache && level != ServingFidelity::kOpTable) {
+  if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
   if (knobs.empty()) {
     // At the op table the chip model prices the hardware: what is left to fit is the software
     // the model does not see. The roofline also needs how far kernels stay from the peaks.
-    knobs = level == ServingFidelity::kOpTable
+    knobs = level == engine::ServingFidelity::kOpTable
                 ? std::vector<std::string>{"per_op_overhead", "per_iteration_overhead"}
                 : std::vector<std::string>{"compute_efficiency.all", "bandwidth_efficiency.all",
                                            "per_iteration_overhead"};
@@ -147,98 +154,57 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   for (const std::string& arg : invocation.args) command += " " + arg;
 
   const config::DataPaths paths = config::DataPaths::from_environment();
-  const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
+  const std::vector<validation::RowPlan> plans =
+      validation::plan_rows(validation::read_measurements(path));
   // Every system's hardware first: at the op table each chip model is elaborated before any
   // row simulates (SystemC elaborates once per process). The fit starts from no overlay.
-  std::vector<ServingHardware> hardware;
+  std::vector<engine::ServingHardware> hardware;
   for (const std::string& system_arg : systems) {
     const std::string file = paths.resolve(system_arg, "arch/systems");
     const config::SystemConfig system = config::load_system(file, paths);
     const std::string chip = std::filesystem::path(config::require_chip(system)).stem().string();
-    hardware.push_back(resolve_hardware(chip, file, 8, software, false, level));
-    if (level == ServingFidelity::kOpTable) use_op_table(hardware.back(), op_cache);
+    hardware.push_back(engine::resolve_hardware(chip, file, 8, software, false, level));
+    if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hardware.back(), op_cache);
   }
   for (size_t system_index = 0; system_index < systems.size(); ++system_index) {
     const std::string file = paths.resolve(systems[system_index], "arch/systems");
     const std::string system_name = std::filesystem::path(file).stem().string();
-    const ServingHardware& hw = hardware[system_index];
-    // The system's predictable rows (by id order), then the chosen ones.
-    std::vector<RowPlan> candidates;
-    for (const RowPlan& p : plans) {
-      if (p.skipped.empty() && p.system_file == system_name) candidates.push_back(p);
-    }
-    std::sort(candidates.begin(), candidates.end(), [](const RowPlan& x, const RowPlan& y) {
-      return std::stoll("0" + x.id) < std::stoll("0" + y.id);
-    });
-    std::vector<RowPlan> chosen;
-    std::vector<std::string> held_out;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const bool take = rows_filter == "all"    ? true
-                        : rows_filter == "half" ? i % 2 == 0
-                                                : wanted_ids.count(candidates[i].id) > 0;
-      (take ? chosen.push_back(candidates[i]) : held_out.push_back(candidates[i].id));
-    }
-    std::vector<RowSimulator> sims;
-    std::vector<RowPlan> fitted_plans;
-    std::vector<std::string> infeasible;
-    for (const RowPlan& p : chosen) {
-      try {
-        sims.emplace_back(p, hw, prompts_per_client);
-        fitted_plans.push_back(p);
-      } catch (const InputError& e) {
-        infeasible.push_back(p.id + " (" + e.what() + ")");
-      }
-    }
-    if (fitted_plans.empty()) {
-      throw InputError(SourceLocation{path, 0, 0}, "",
-                       "no predictable row of " + system_name + " to fit (rows '" + rows_filter +
-                           "'); systems without measurements inherit a fitted sibling's overlay "
-                           "(docs/calibration.md)");
-    }
-    auto predict = [&](const serving::EfficiencyKnobs& k) {
-      std::vector<RowPrediction> pred;
-      for (RowSimulator& s : sims) pred.push_back(s.run(k));
-      return pred;
+    const engine::ServingHardware& hw = hardware[system_index];
+    validation::CalibrationRequest request;
+    request.measurements = path;
+    request.rows = rows_filter;
+    request.wanted_ids = wanted_ids;
+    request.knobs = knobs;
+    request.prompts_per_client = prompts_per_client;
+    request.fit_options = fit_options;
+    request.fidelity = level;
+    request.command = command;
+    // The fit's evaluations (each simulates every chosen row) on a terminal: open-ended.
+    output::ProgressReporter progress("calibrate " + system_name, 0, quiet);
+    request.on_evaluation = [&progress](size_t rows) {
+      progress.step("fit evaluations, " + std::to_string(rows) + " rows each");
     };
-    const serving::FitResult fit = serving::fit_knobs(
-        knobs, hw.efficiency,
-        [&](const serving::EfficiencyKnobs& k) {
-          return combined_log_error(fitted_plans, predict(k));
-        },
-        fit_options);
-    const double mape_before = combined_mape(fitted_plans, predict(hw.efficiency));
-    const double mape_after = combined_mape(fitted_plans, predict(fit.knobs));
-
-    config::CalibrationOverlay overlay;
-    overlay.system = system_name;
-    overlay.fidelity = overlay_fidelity(level);
-    overlay.knobs = fit.knobs;
-    config::CalibrationFit f;
-    f.measurements = path;
-    for (const RowPlan& p : fitted_plans) f.rows.push_back(p.id);
-    f.held_out = held_out;
-    f.knobs = knobs;
-    f.objective =
-        "least squares of ln(predicted / published) of throughput per chip and interactivity "
-        "over the rows; reported as their mean absolute % error; prompts per client " +
-        std::to_string(prompts_per_client) + "; " + fidelity + " fidelity";
-    f.mape_before = mape_before;
-    f.mape_after = mape_after;
-    f.command = command;
-    overlay.fit = f;
+    validation::SystemCalibration calibrated =
+        validation::calibrate_system(plans, system_name, hw, request);
+    progress.finish();
+    const serving::FitResult& fit = calibrated.fit;
+    const std::vector<std::string>& held_out = calibrated.held_out;
+    config::CalibrationOverlay& overlay = calibrated.overlay;
+    const config::CalibrationFit& f = *overlay.fit;
+    const std::vector<std::string>& infeasible = calibrated.infeasible;
     const std::string target =
         output.empty() ? config::overlay_path_for(file, overlay.fidelity) : output;
     overlay.file = target;
-
     out << "# " << system_name << ": fitted on rows";
     for (const std::string& id : f.rows) out << " " << id;
     out << " (held out:";
     for (const std::string& id : held_out) out << " " << id;
-    out << "); MAPE " << g(mape_before) << "% -> " << g(mape_after) << "% (fit objective "
+    out << "); MAPE " << g(f.mape_before) << "% -> " << g(f.mape_after) << "% (fit objective "
         << g(fit.before) << " -> " << g(fit.after) << " in " << fit.evaluations
         << " evaluations)\n";
     for (const std::string& id : infeasible) out << "#   not fitted, infeasible: " << id << "\n";
-    if (const std::string ops = op_table_report(hw); !ops.empty()) out << "#   " << ops << "\n";
+    if (const std::string ops = engine::op_table_report(hw); !ops.empty())
+      out << "#   " << ops << "\n";
     for (const std::string& k : knobs) {
       const serving::KnobSpec& spec = serving::knob_spec(k);
       out << "#   " << k << " = " << g(serving::get_knob(fit.knobs, k))

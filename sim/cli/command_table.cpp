@@ -19,6 +19,7 @@ extern const char kServeUsage[];
 extern const char kValidateUsage[];
 extern const char kCalibrateUsage[];
 extern const char kOpCacheUsage[];
+extern const char kListUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -36,6 +37,7 @@ const std::vector<CommandEntry>& command_table() {
       {"validate", kValidateUsage, validate_command},
       {"calibrate", kCalibrateUsage, calibrate_command},
       {"op-cache", kOpCacheUsage, op_cache_command},
+      {"list", kListUsage, list_command},
   };
   return table;
 }

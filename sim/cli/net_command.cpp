@@ -9,6 +9,7 @@
 #include "models/network/flow_replay.hpp"
 #include "models/network/network_model.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
@@ -133,12 +134,6 @@ std::string fixed(double v, int decimals) {
   return buffer;
 }
 
-std::string general(double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.9g", v);
-  return buffer;
-}
-
 std::string pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
@@ -210,14 +205,14 @@ int net_command(const Invocation& invocation, std::ostream& out) {
         << ", \"collective\": \"" << *o.collective << "\", \"results\": [";
     for (size_t i = 0; i < results.size(); ++i) {
       const models::CollectiveResult& r = results[i];
-      out << (i == 0 ? "" : ", ") << "{\"bytes\": " << general(r.size.si())
-          << ", \"time_s\": " << general(r.timing.time.si())
-          << ", \"algbw_GBps\": " << general(r.algbw.si() / 1e9)
-          << ", \"busbw_GBps\": " << general(r.busbw.si() / 1e9) << ", \"algorithm\": \""
-          << r.algorithm << "\", \"protocol\": \"" << r.protocol
-          << "\", \"library_s\": " << general(r.library_time.si())
-          << ", \"wire_efficiency\": " << general(r.efficiency)
-          << ", \"energy_J\": " << general(r.timing.energy.si())
+      out << (i == 0 ? "" : ", ") << "{\"bytes\": " << output::json_number(r.size.si())
+          << ", \"time_s\": " << output::json_number(r.timing.time.si())
+          << ", \"algbw_GBps\": " << output::json_number(r.algbw.si() / 1e9)
+          << ", \"busbw_GBps\": " << output::json_number(r.busbw.si() / 1e9)
+          << ", \"algorithm\": \"" << r.algorithm << "\", \"protocol\": \"" << r.protocol
+          << "\", \"library_s\": " << output::json_number(r.library_time.si())
+          << ", \"wire_efficiency\": " << output::json_number(r.efficiency)
+          << ", \"energy_J\": " << output::json_number(r.timing.energy.si())
           << ", \"steps\": " << r.timing.steps << ", \"flows\": " << r.timing.flows
           << ", \"simulated_flows\": " << r.timing.simulated_flows
           << ", \"symmetric\": " << (r.timing.symmetric ? "true" : "false") << "}";

@@ -12,13 +12,16 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/cli/serving_common.hpp"
-#include "sim/cli/serving_power_report.hpp"
+#include "sim/cli/request_trace_flags.hpp"
 #include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
 #include "sim/output/output_paths.hpp"
+#include "sim/output/serving_points_output.hpp"
 #include "sim/serving/physical_limits.hpp"
+#include "sim/serving/serving_point.hpp"
 #include "workloads/model_loader.hpp"
 
 namespace scoville::cli {
@@ -26,6 +29,15 @@ namespace scoville::cli {
 extern const char kServeUsage[] =
     R"(  scoville serve --scenario FILE [options]   a serving study (workloads/scenarios/*.yaml)
       --seed N                      overrides the scenario's seed
+      --requests FILE               replay this request trace instead of the scenario's
+                                    requests: Scoville's CSV, Azure LLM inference (CSV),
+                                    BurstGPT (CSV) or Mooncake (JSONL), detected from the file
+      --trace-format NAME           auto (default), scoville, azure, burstgpt or mooncake
+      --time-scale F                multiply arrival times by F (0.5 replays twice as fast)
+      --window-start T              replay from T after the trace's first request (e.g.
+                                    '600 s'); arrivals are shifted to start at 0
+      --window-end T                replay requests arriving before T
+      --max-requests N              replay the first N requests (of the window)
       --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
                                     scenario's power.cap; the chip needs power_management)
       --kv-placement NAME           where the KV cache lives: local (default), striped,
@@ -55,9 +67,10 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   std::optional<std::string> power_cap;
   std::string kv_placement = "local";
   ServingTraceArgs trace;
+  RequestTraceArgs requests;
   ArgReader a("scoville serve", invocation.args);
   while (a.next()) {
-    if (read_serving_trace_flag(a, trace)) {
+    if (read_serving_trace_flag(a, trace) || read_request_trace_flag(a, requests)) {
       continue;
     } else if (a.is("--scenario")) {
       scenario_file = a.value();
@@ -84,20 +97,22 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     }
   }
   if (scenario_file.empty()) throw UsageError{"--scenario is required"};
-  const ServingFidelity level = parse_serving_fidelity(fidelity);
-  if (level == ServingFidelity::kCycle) {
+  const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
+  if (level == engine::ServingFidelity::kCycle) {
     throw UsageError{
         "serve: --fidelity cycle is not available (inferencex has it); expected "
         "roofline or op-table"};
   }
-  if (!op_cache && level != ServingFidelity::kOpTable) {
+  if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
   const output::TraceOptions trace_options = serving_trace_options(trace);
-  const config::ServingStudySpec spec = config::load_scenario(scenario_file);
+  config::ServingStudySpec spec = config::load_scenario(scenario_file);
+  apply_request_trace_args(requests, spec.requests);
   output::RunFiles files;
   files.input("--scenario", scenario_file);
-  files.input("scenario requests.trace", spec.requests.trace_path);
+  files.input(requests.requests ? "--requests" : "scenario requests.trace",
+              spec.requests.trace_path);
   files.named_input("scenario model", spec.model, "workloads/models");
   files.output("-o", output_file);
   files.output("--trace", trace.output.value_or(""));
@@ -117,28 +132,28 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      "the pools use " + std::to_string(pool_chips) + " chips; the system has " +
                          std::to_string(spec.chips));
   }
-  ServingHardware hw = resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips),
-                                        spec.software, calibration, level);
-  set_kv_placement(hw, kv_placement);
+  engine::ServingHardware hw = engine::resolve_hardware(
+      spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software, calibration, level);
+  engine::set_kv_placement(hw, kv_placement);
   if (power_cap) {
-    apply_power_cap(hw, parse_power_cap(*power_cap, "--power-cap"),
-                    SourceLocation{"<command line>", 0, 0}, "--power-cap");
+    engine::apply_power_cap(hw, engine::parse_power_cap(*power_cap, "--power-cap"),
+                            SourceLocation{"<command line>", 0, 0}, "--power-cap");
   } else {
-    apply_power_cap(hw, spec.power_cap, spec.power_cap_at, "scenario.power.cap");
+    engine::apply_power_cap(hw, spec.power_cap, spec.power_cap_at, "scenario.power.cap");
   }
   // The op table's chip model is elaborated here, before anything simulates.
-  if (level == ServingFidelity::kOpTable) use_op_table(hw, op_cache);
-  ServingEngine engine = make_engine(hw, model, spec.mapping, spec.scheduler);
+  if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
+  engine::ServingEngine engine = engine::make_engine(hw, model, spec.mapping, spec.scheduler);
   serving::ServingScenario scenario;
   scenario.workload = spec.requests;
   scenario.system = engine.system;
   scenario.metrics = spec.metrics;
   if (!scenario.metrics.tdp_per_chip) scenario.metrics.tdp_per_chip = hw.chip.power.tdp;
-  set_power_inputs(hw, scenario.metrics);
+  engine::set_power_inputs(hw, scenario.metrics);
   const uint64_t run_seed = seed ? *seed : spec.seed;
 
-  ServingPoint point;
-  point.mapping = mapping_label(spec.mapping);
+  serving::ServingPoint point;
+  point.mapping = serving::mapping_label(spec.mapping);
   point.concurrency = spec.requests.kind == workloads::ArrivalKind::kClosedLoop
                           ? spec.requests.concurrency
                           : spec.requests.max_concurrency;
@@ -155,46 +170,47 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
         *trace.output, scenario.system, point.result, recorder, "serve " + spec.name,
         output::Provenance::current(invocation.argc, invocation.argv, run_seed), trace_options);
   }
-  fill_point_stats(point);
-  if (!quiet && hw.op_cost) std::cerr << "scoville: " << op_table_report(hw) << "\n";
-  std::vector<ServingPoint> points{point};
-  mark_pareto(points);
+  serving::fill_point_stats(point);
+  if (!quiet && hw.op_cost) std::cerr << "scoville: " << engine::op_table_report(hw) << "\n";
+  std::vector<serving::ServingPoint> points{point};
+  serving::mark_pareto(points);
   if (!output_file.empty()) {
-    write_points_h5(output_file, points, invocation.argc, invocation.argv, run_seed,
-                    {{"scenario", spec.name},
-                     {"system", hw.system_name},
-                     {"chip", hw.chip.name},
-                     {"model", model.name()},
-                     {"fidelity", fidelity},
-                     {"calibration", calibration_label(hw)},
-                     {"kv_placement", hw.kv_placement}});
+    output::write_points_h5(output_file, points, invocation.argc, invocation.argv, run_seed,
+                            {{"scenario", spec.name},
+                             {"system", hw.system_name},
+                             {"chip", hw.chip.name},
+                             {"model", model.name()},
+                             {"fidelity", fidelity},
+                             {"calibration", engine::calibration_label(hw)},
+                             {"kv_placement", hw.kv_placement}});
   }
   if (json) {
     std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
                          "\", \"system\": \"" + output::json_escape(hw.system_name) +
                          "\", \"fidelity\": \"" + fidelity + "\", \"calibration\": \"" +
-                         output::json_escape(calibration_label(hw)) + "\", \"kv_placement\": \"" +
-                         hw.kv_placement + "\", \"summary\": {";
+                         output::json_escape(engine::calibration_label(hw)) +
+                         "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"summary\": {";
     bool first = true;
-    for (const auto& [name, value] : point.result.metrics.named()) {
-      header += std::string(first ? "" : ", ") + "\"" + name + "\": " + output::json_number(value);
+    for (const serving::NamedMetric& m : point.result.metrics.named()) {
+      header +=
+          std::string(first ? "" : ", ") + "\"" + m.name + "\": " + output::json_number(m.value);
       first = false;
     }
     header += "}, ";
-    print_points_json(out, header, points);
+    output::print_points_json(out, header, points);
     return 0;
   }
   out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
       << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), calibration "
-      << calibration_label(hw);
+      << engine::calibration_label(hw);
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
   out << "\n";
-  for (const auto& [name, value] : point.result.metrics.named()) {
+  for (const serving::NamedMetric& m : point.result.metrics.named()) {
     char buffer[96];
-    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", name.c_str(), value);
+    std::snprintf(buffer, sizeof buffer, "  %-28s %.6g\n", m.name.c_str(), m.value);
     out << buffer;
   }
-  print_power_report(out, point);
+  output::print_power_report(out, point);
   return 0;
 }
 

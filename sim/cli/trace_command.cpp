@@ -1,11 +1,7 @@
 // `scoville trace`: map one iteration of a model onto a pool of chips and print what each chip
 // role does, per layer; optionally write one trace file per chip role.
-#include <cstdio>
 #include <filesystem>
-#include <iomanip>
-#include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,17 +14,13 @@
 #include "sim/config/data_paths.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/system_loader.hpp"
-#include "sim/engine/trace_op_times.hpp"
-#include "sim/output/atomic_file.hpp"
+#include "sim/output/iteration_summary.hpp"
+#include "sim/output/iteration_trace_files.hpp"
 #include "sim/output/output_paths.hpp"
 #include "sim/study/study_config.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/mapping/memory_footprint.hpp"
-#include "workloads/mapping/trace_summary.hpp"
 #include "workloads/model_loader.hpp"
-#include "workloads/trace/chakra_writer.hpp"
-#include "workloads/trace/communicator_groups.hpp"
-#include "workloads/trace/native_trace.hpp"
 
 namespace scoville::cli {
 
@@ -60,9 +52,7 @@ extern const char kTraceUsage[] =
 
 namespace {
 
-using workloads::ChipRole;
 using workloads::MemoryFootprint;
-using workloads::WorkTotals;
 
 struct TraceOptions {
   std::optional<std::string> model;
@@ -158,202 +148,11 @@ std::optional<Bytes> hbm_capacity(const TraceOptions& r, const config::DataPaths
   if (r.system) {
     // A system file (arch/systems) stands for its chip; anything else names a chip.
     std::string chip = *r.system;
-    if (names_system(chip, paths)) chip = config::require_chip(config::load_system(chip, paths));
+    if (engine::names_system(chip, paths))
+      chip = config::require_chip(config::load_system(chip, paths));
     return config::load_chip(chip, paths).hbm.capacity;
   }
   return std::nullopt;
-}
-
-std::string si(double v, const char* unit) { return format_si(v, unit, 4); }
-
-std::string layer_name(int layer) { return layer < 0 ? "other" : std::to_string(layer); }
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string json_number(double v) {
-  std::ostringstream s;
-  s << std::setprecision(17) << v;
-  return s.str();
-}
-
-std::string json_totals(const WorkTotals& t) {
-  return "{\"flops\": " + json_number(t.flops.si()) +
-         ", \"weight_bytes\": " + json_number(t.weight_bytes.si()) +
-         ", \"kv_bytes\": " + json_number(t.kv_bytes.si()) +
-         ", \"collective_bytes\": " + json_number(t.collective_bytes.si()) + "}";
-}
-
-void text_row(std::ostream& out, const std::string& label, const WorkTotals& t) {
-  out << "  " << std::left << std::setw(8) << label << std::right << std::setw(14)
-      << si(t.flops.si(), "FLOP") << std::setw(14) << si(t.weight_bytes.si(), "B") << std::setw(14)
-      << si(t.kv_bytes.si(), "B") << std::setw(14) << si(t.collective_bytes.si(), "B") << "\n";
-}
-
-void render_text(std::ostream& out, const workloads::ModelConfig& model,
-                 const workloads::MappedIteration& mapped,
-                 const std::vector<MemoryFootprint>& memory, bool have_hbm) {
-  const workloads::ParallelDegrees& d = mapped.mapping.degrees;
-  out << model.name() << ", " << to_string(mapped.shape.phase) << ", batch " << mapped.shape.batch
-      << ", context " << mapped.shape.context << " on " << mapped.mapping.chips << " chips (tp "
-      << d.tp << ", ep " << d.ep << ", pp " << d.pp << ", dp " << d.dp << ", attn_dp " << d.attn_dp
-      << (d.sequence_parallel ? ", sequence parallel" : "") << ")\n";
-  WorkTotals pool;
-  for (size_t i = 0; i < mapped.roles.size(); ++i) {
-    const workloads::ChipTrace& t = mapped.roles[i].trace;
-    out << "\nrole " << t.role << ": " << t.multiplicity << " chip(s), first rank " << t.rank
-        << "; per chip:\n"
-        << "  layer             FLOPs   weights read      KV bytes   collectives\n";
-    for (const auto& [layer, totals] : workloads::per_layer_totals(t)) {
-      text_row(out, layer_name(layer), totals);
-    }
-    const WorkTotals chip = workloads::totals(t);
-    text_row(out, "total", chip);
-    pool += chip * static_cast<double>(t.multiplicity);
-    const MemoryFootprint& m = memory[i];
-    out << "  memory per chip: weights " << si(m.weights.si(), "B") << ", KV cache "
-        << si(m.kv_cache.si(), "B") << ", activations " << si(m.activations.si(), "B");
-    if (have_hbm) {
-      out << "; of " << si(m.hbm.si(), "B") << " HBM, " << si(m.kv_capacity.si(), "B")
-          << " left for KV (" << m.kv_capacity_tokens << " tokens of context)";
-    }
-    out << "\n";
-  }
-  out << "\nwhole model, all chips:\n";
-  text_row(out, "total", pool);
-}
-
-void render_json(std::ostream& out, const workloads::ModelConfig& model,
-                 const workloads::MappedIteration& mapped,
-                 const std::vector<MemoryFootprint>& memory, bool have_hbm) {
-  const workloads::ParallelDegrees& d = mapped.mapping.degrees;
-  out << "{\n  \"model\": \"" << json_escape(model.name()) << "\",\n  \"phase\": \""
-      << to_string(mapped.shape.phase) << "\",\n  \"batch\": " << mapped.shape.batch
-      << ",\n  \"context\": " << mapped.shape.context << ",\n  \"chips\": " << mapped.mapping.chips
-      << ",\n  \"degrees\": {\"tp\": " << d.tp << ", \"ep\": " << d.ep << ", \"pp\": " << d.pp
-      << ", \"dp\": " << d.dp << ", \"attn_dp\": " << d.attn_dp
-      << ", \"sequence_parallel\": " << (d.sequence_parallel ? "true" : "false")
-      << "},\n  \"roles\": [";
-  WorkTotals pool;
-  for (size_t i = 0; i < mapped.roles.size(); ++i) {
-    const workloads::ChipTrace& t = mapped.roles[i].trace;
-    out << (i ? "," : "") << "\n    {\"role\": \"" << json_escape(t.role)
-        << "\", \"multiplicity\": " << t.multiplicity << ", \"first_rank\": " << t.rank
-        << ",\n     \"layers\": [";
-    bool first = true;
-    for (const auto& [layer, totals] : workloads::per_layer_totals(t)) {
-      out << (first ? "" : ",") << "\n       {\"layer\": \"" << layer_name(layer)
-          << "\", \"per_chip\": " << json_totals(totals) << "}";
-      first = false;
-    }
-    const WorkTotals chip = workloads::totals(t);
-    pool += chip * static_cast<double>(t.multiplicity);
-    const MemoryFootprint& m = memory[i];
-    out << "],\n     \"per_chip\": " << json_totals(chip)
-        << ",\n     \"memory_per_chip\": {\"weights_bytes\": " << json_number(m.weights.si())
-        << ", \"kv_cache_bytes\": " << json_number(m.kv_cache.si())
-        << ", \"activation_bytes\": " << json_number(m.activations.si());
-    if (have_hbm) {
-      out << ", \"hbm_bytes\": " << json_number(m.hbm.si())
-          << ", \"kv_capacity_bytes\": " << json_number(m.kv_capacity.si())
-          << ", \"kv_capacity_tokens\": " << m.kv_capacity_tokens;
-    }
-    out << "}}";
-  }
-  out << "\n  ],\n  \"whole_model\": " << json_totals(pool) << "\n}\n";
-}
-
-// Each rank of a role runs the role's trace; only its rank and its point-to-point peers differ
-// (a pipeline peer is the same position one stage away, so it moves with the rank).
-std::vector<workloads::ChipTrace> per_rank_traces(const ChipRole& role) {
-  std::vector<workloads::ChipTrace> out;
-  for (const int64_t rank : role.ranks) {
-    workloads::ChipTrace t = role.trace;
-    const int64_t shift = rank - role.trace.rank;
-    t.rank = rank;
-    t.multiplicity = 1;
-    for (workloads::TraceNode& node : t.nodes) {
-      if (node.kind == workloads::TraceNodeKind::kCollective && node.collective.peer >= 0) {
-        node.collective.peer += shift;
-      }
-    }
-    out.push_back(std::move(t));
-  }
-  return out;
-}
-
-// The group names of a role's collectives (send/recv pairs need no communicator).
-void collect_groups(const workloads::ChipTrace& t, std::vector<std::string>* groups) {
-  for (const workloads::TraceNode& node : t.nodes) {
-    if (node.kind == workloads::TraceNodeKind::kCollective && node.collective.peer < 0) {
-      groups->push_back(node.collective.group);
-    }
-  }
-}
-
-// Chakra: one file per rank ("<phase>.<rank>.et", the set ASTRA-sim opens with
-// --workload-configuration=DIR/<phase>), each with the pg_name of its group instances, and the
-// communicator JSON ("<phase>.comm_groups.json", for --comm-group-configuration). With a chip,
-// every compute node carries its time on the chip model (one simulation per role).
-std::vector<std::string> write_chakra(const std::string& dir,
-                                      const workloads::MappedIteration& mapped,
-                                      const std::optional<models::ChipParams>& chip) {
-  const std::string prefix =
-      (std::filesystem::path(dir) / workloads::to_string(mapped.shape.phase)).string();
-  std::vector<std::string> groups;
-  std::vector<const workloads::ChipTrace*> roles;
-  for (const ChipRole& role : mapped.roles) {
-    collect_groups(role.trace, &groups);
-    roles.push_back(&role.trace);
-  }
-  const workloads::Communicators comms =
-      workloads::assign_communicators(mapped.mapping.degrees, mapped.mapping.chips, groups);
-  std::vector<std::map<uint64_t, Duration>> durations(roles.size());
-  if (chip) durations = engine::chip_compute_durations(roles, *chip);
-  std::vector<std::string> written;
-  for (size_t i = 0; i < mapped.roles.size(); ++i) {
-    for (const workloads::ChipTrace& t : per_rank_traces(mapped.roles[i])) {
-      workloads::ChakraWriteOptions options;
-      const auto ids = comms.ids.find(t.rank);
-      if (ids != comms.ids.end()) options.communicator_ids = ids->second;
-      options.compute_durations = durations[i];
-      written.push_back(workloads::chakra_trace_path(prefix, t.rank));
-      workloads::write_chakra_trace(t, written.back(), options);
-    }
-  }
-  written.push_back(prefix + ".comm_groups.json");
-  output::write_text_atomically(written.back(), workloads::render_communicators_json(comms));
-  return written;
-}
-
-// Returns the files written: native, one per chip role ("<role>.trace.yaml"); Chakra, see
-// write_chakra.
-std::vector<std::string> write_traces(const std::string& dir, const std::string& format,
-                                      const workloads::MappedIteration& mapped,
-                                      const std::optional<models::ChipParams>& chip) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw OutputError("cannot create directory " + dir + ": " + ec.message());
-  if (format == "chakra") return write_chakra(dir, mapped, chip);
-  std::vector<std::string> written;
-  for (const ChipRole& role : mapped.roles) {
-    const std::string path = (std::filesystem::path(dir) / (role.trace.role + ".trace.yaml"));
-    output::write_text_atomically(path, workloads::render_native_trace(role.trace));
-    written.push_back(path);
-  }
-  return written;
 }
 
 // The chip of --system/--chip, for the Chakra export's durations; none without one.
@@ -361,7 +160,8 @@ std::optional<models::ChipParams> chip_params(const TraceOptions& r,
                                               const config::DataPaths& paths) {
   if (!r.system || r.format != "chakra" || !r.output_dir) return std::nullopt;
   std::string chip = *r.system;
-  if (names_system(chip, paths)) chip = config::require_chip(config::load_system(chip, paths));
+  if (engine::names_system(chip, paths))
+    chip = config::require_chip(config::load_system(chip, paths));
   return config::load_chip(chip, paths);
 }
 
@@ -418,13 +218,14 @@ int trace_command(const Invocation& invocation, std::ostream& out) {
 
   // Files first: a failed write leaves no summary that claims them.
   const std::vector<std::string> written =
-      r.output_dir ? write_traces(*r.output_dir, r.format, mapped, chip_params(r, paths))
-                   : std::vector<std::string>();
+      r.output_dir
+          ? output::write_iteration_traces(*r.output_dir, r.format, mapped, chip_params(r, paths))
+          : std::vector<std::string>();
   if (r.json) {
-    render_json(out, model, mapped, memory, hbm.has_value());
+    output::render_iteration_json(out, model, mapped, memory, hbm.has_value());
     return 0;
   }
-  render_text(out, model, mapped, memory, hbm.has_value());
+  output::render_iteration_text(out, model, mapped, memory, hbm.has_value());
   for (const std::string& path : written) out << "wrote " << path << "\n";
   return 0;
 }

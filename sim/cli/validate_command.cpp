@@ -18,9 +18,12 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
-#include "sim/cli/measurement_rows.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/output/progress.hpp"
+#include "sim/validation/energy_rows.hpp"
+#include "sim/validation/measurement_rows.hpp"
+#include "sim/validation/validation_run.hpp"
 
 namespace scoville::cli {
 
@@ -35,31 +38,12 @@ extern const char kValidateUsage[] =
                                     closed form with arch/systems/*.calibration.yaml
       --no-op-cache                 op-table: neither read nor write the persistent op cache
       --json                        print JSON instead of the table
+      --quiet                       no progress line on a terminal
+      --energy FILE.csv             instead: predict measured energy rows (energy per output
+                                    token, average power; workloads/measurements/energy/README.md)
 )";
 
 namespace {
-
-struct Outcome {
-  RowPlan plan;
-  RowPrediction predicted;
-  std::string set;  // "fit" (an overlay was fitted on it), "held-out", or "" (no fitted overlay)
-  std::string calibration;
-};
-
-struct Errors {
-  double tput_sum = 0, intvty_sum = 0;
-  int tput_n = 0, intvty_n = 0;
-  void add(const Outcome& o) {
-    tput_sum += std::fabs(signed_error(o.predicted.throughput, o.plan.published));
-    ++tput_n;
-    if (o.plan.published_intvty) {
-      intvty_sum += std::fabs(signed_error(o.predicted.intvty, *o.plan.published_intvty));
-      ++intvty_n;
-    }
-  }
-  double tput() const { return tput_n ? tput_sum / tput_n : 0.0; }
-  double intvty() const { return intvty_n ? intvty_sum / intvty_n : 0.0; }
-};
 
 std::string fmt(double v, int decimals) {
   char b[64];
@@ -67,26 +51,12 @@ std::string fmt(double v, int decimals) {
   return b;
 }
 
-// Summaries: by system, by model, and by fit set, each over every predicted row.
-std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
-    const std::vector<Outcome>& outcomes) {
-  std::map<std::string, Errors> by_system, by_model, by_set, all;
-  for (const Outcome& o : outcomes) {
-    if (!o.plan.skipped.empty()) continue;
-    by_system[o.plan.system_file].add(o);
-    by_model[o.plan.model].add(o);
-    by_set[o.set.empty() ? "uncalibrated" : o.set].add(o);
-    all["all"].add(o);
-  }
-  return {{"system", by_system}, {"model", by_model}, {"set", by_set}, {"all", all}};
-}
-
 }  // namespace
 
 int validate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, software = "gpu-cuda-graphs";
+  std::string path, energy_path, software = "gpu-cuda-graphs";
   int64_t prompts_per_client = 10;
-  bool json = false, calibration = true, op_cache = true;
+  bool json = false, calibration = true, op_cache = true, quiet = false;
   std::string fidelity = "op-table";
   ArgReader a("scoville validate", invocation.args);
   while (a.next()) {
@@ -103,72 +73,55 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       fidelity = a.value();
     } else if (a.is("--no-op-cache")) {
       op_cache = false;
+    } else if (a.is("--quiet")) {
+      quiet = true;
     } else if (a.is("--json")) {
       json = true;
+    } else if (a.is("--energy")) {
+      energy_path = a.value();
     } else {
       a.unknown();
     }
   }
-  if (path.empty()) throw UsageError{"--measurements is required"};
+  if (path.empty() && energy_path.empty()) throw UsageError{"--measurements is required"};
+  if (!path.empty() && !energy_path.empty()) {
+    throw UsageError{"--energy and --measurements: expected one of them"};
+  }
   if (software == "none") software.clear();
-  const ServingFidelity level = parse_serving_fidelity(fidelity);
-  if (level == ServingFidelity::kCycle) {
+  const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
+  if (level == engine::ServingFidelity::kCycle) {
     throw UsageError{"validate: expected --fidelity roofline or op-table"};
   }
-  if (!op_cache && level != ServingFidelity::kOpTable) {
+  if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
-  const config::DataPaths paths = config::DataPaths::from_environment();
-  const std::vector<RowPlan> plans = plan_rows(read_measurements(path));
-  std::map<std::string, ServingHardware> hardware;      // by system file
-  std::map<std::string, std::set<std::string>> fitted;  // row ids an overlay was fitted on
-  std::vector<Outcome> outcomes;
-  // Every system and its overlay first, outside the rows' try: a broken file stops the run
-  // (exit code 2) instead of turning every row into "infeasible". At the op table, every
-  // system's chip model is elaborated here, before any row simulates.
-  for (const RowPlan& plan : plans) {
-    if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
-    const std::string file = paths.resolve(plan.system_file, "arch/systems");
-    ServingHardware hw = resolve_hardware(plan.chip, file, 8, software, calibration, level);
-    if (level == ServingFidelity::kOpTable) use_op_table(hw, op_cache);
-    if (calibration) {
-      if (const auto overlay = config::find_overlay(file, overlay_fidelity(level))) {
-        if (overlay->fit) {
-          fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
-        }
-      }
-    }
-    hardware.emplace(plan.system_file, std::move(hw));
+  if (!energy_path.empty()) {
+    return validation::validate_energy(out, energy_path, software, calibration, level, op_cache,
+                                       prompts_per_client, json);
   }
-  for (const RowPlan& plan : plans) {
-    Outcome o;
-    o.plan = plan;
-    if (o.plan.skipped.empty()) {
-      const ServingHardware& hw = hardware.at(plan.system_file);
-      try {
-        o.calibration = hw.calibration;
-        RowSimulator sim(plan, hw, prompts_per_client);
-        o.predicted = sim.run(hw.efficiency);
-        if (fitted[plan.system_file].count(plan.id)) {
-          o.set = "fit";
-        } else if (calibration && !hw.calibration.empty()) {
-          o.set = "held-out";
-        }
-      } catch (const InputError& e) {
-        o.plan.skipped = std::string("infeasible: ") + e.what();
-      }
-    }
-    outcomes.push_back(o);
-  }
-  const auto groups = summaries(outcomes);
+  const std::vector<validation::RowPlan> plans =
+      validation::plan_rows(validation::read_measurements(path));
+  validation::ValidationSettings settings;
+  settings.software = software;
+  settings.prompts_per_client = prompts_per_client;
+  settings.calibration = calibration;
+  settings.fidelity = level;
+  settings.op_cache = op_cache;
+  output::ProgressReporter progress("validate", static_cast<int64_t>(plans.size()), quiet);
+  settings.on_row = [&progress](const validation::RowPlan& plan) {
+    progress.step("row " + plan.id + " (" + plan.model + " on " + plan.system_file + ")");
+  };
+  const std::vector<validation::Outcome> outcomes = validation::validate_rows(plans, settings);
+  progress.finish();
+  const auto groups = validation::summaries(outcomes);
 
   if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
         << "\"" << fidelity << "\", \"software\": \"" << output::json_escape(software)
         << "\", \"calibration\": " << (calibration ? "true" : "false") << ", \"rows\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
-      const Outcome& o = outcomes[i];
-      const RowPlan& p = o.plan;
+      const validation::Outcome& o = outcomes[i];
+      const validation::RowPlan& p = o.plan;
       out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(p.id) << "\", \"system\": \""
           << output::json_escape(p.system) << "\", \"model\": \""
           << output::json_escape(p.model_published) << "\"";
@@ -187,14 +140,14 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
           << "\", \"published\": " << output::json_number(p.published)
           << ", \"predicted\": " << output::json_number(o.predicted.throughput)
           << ", \"error_pct\": "
-          << output::json_number(signed_error(o.predicted.throughput, p.published))
+          << output::json_number(validation::signed_error(o.predicted.throughput, p.published))
           << ", \"published_intvty\": "
           << (p.published_intvty ? output::json_number(*p.published_intvty) : "null")
           << ", \"predicted_intvty\": " << output::json_number(o.predicted.intvty)
           << ", \"intvty_error_pct\": "
-          << (p.published_intvty
-                  ? output::json_number(signed_error(o.predicted.intvty, *p.published_intvty))
-                  : "null")
+          << (p.published_intvty ? output::json_number(validation::signed_error(
+                                       o.predicted.intvty, *p.published_intvty))
+                                 : "null")
           << "}";
     }
     out << "], \"mape\": {";
@@ -214,7 +167,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     return 0;
   }
   std::set<std::string> overlays;
-  for (const Outcome& o : outcomes) {
+  for (const validation::Outcome& o : outcomes) {
     if (!o.calibration.empty()) overlays.insert(o.calibration);
   }
   std::string overlay_text;
@@ -228,8 +181,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   out << "#  id  chip   model           isl/osl    conc  rep  set       metric           "
          "published  predicted   error   intvty pub  intvty pred   error\n";
   int predicted = 0;
-  for (const Outcome& o : outcomes) {
-    const RowPlan& p = o.plan;
+  for (const validation::Outcome& o : outcomes) {
+    const validation::RowPlan& p = o.plan;
     if (!p.skipped.empty()) continue;
     ++predicted;
     char b[320];
@@ -239,11 +192,13 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
                   static_cast<long long>(p.isl), static_cast<long long>(p.osl),
                   static_cast<long long>(p.concurrency), static_cast<long long>(p.replica_chips),
                   o.set.empty() ? "-" : o.set.c_str(), p.metric.substr(0, 15).c_str(), p.published,
-                  o.predicted.throughput, signed_error(o.predicted.throughput, p.published));
+                  o.predicted.throughput,
+                  validation::signed_error(o.predicted.throughput, p.published));
     out << b;
     if (p.published_intvty) {
       std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%\n", *p.published_intvty,
-                    o.predicted.intvty, signed_error(o.predicted.intvty, *p.published_intvty));
+                    o.predicted.intvty,
+                    validation::signed_error(o.predicted.intvty, *p.published_intvty));
     } else {
       std::snprintf(b, sizeof b, " %11s %12.1f\n", "-", o.predicted.intvty);
     }
@@ -259,7 +214,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     }
   }
   std::map<std::string, std::vector<std::string>> reasons;
-  for (const Outcome& o : outcomes) {
+  for (const validation::Outcome& o : outcomes) {
     if (!o.plan.skipped.empty()) reasons[o.plan.skipped].push_back(o.plan.id);
   }
   out << "# " << predicted << " rows predicted, " << outcomes.size() - predicted << " skipped:\n";

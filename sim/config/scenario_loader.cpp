@@ -4,6 +4,7 @@
 
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/serving/scheduling_policy.hpp"
 
 namespace scoville::config {
 
@@ -38,6 +39,8 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
         r->integer_or("max_num_batched_tokens", c.max_num_batched_tokens, 1, kMaxCount);
     c.chunked_prefill = r->boolean_or("chunked_prefill", c.chunked_prefill);
     c.kv_block_tokens = r->integer_or("kv_block_tokens", c.kv_block_tokens, 1, kMaxCount);
+    c.policy = r->choice_or("policy", c.policy, serving::batching_policy_names());
+    c.handoff = r->choice_or("handoff", c.handoff, serving::handoff_policy_names());
     r->finish();
   }
   if (auto r = s.optional_map("mtp")) {
@@ -64,6 +67,21 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
       trace = (std::filesystem::path(file).parent_path() / trace).string();
     }
     p.trace_path = trace;
+    // Public trace formats and the part of the trace to replay (public_trace_formats.hpp).
+    const std::string format =
+        q.choice_or("format", "auto", {"auto", "scoville", "azure", "burstgpt", "mooncake"});
+    p.trace_format = *workloads::trace_format_from_name(format);
+    workloads::TraceSelection& w = p.trace_selection;
+    w.time_scale = q.number_or("time_scale", 1.0, 1e-9, 1e9);
+    if (q.has_value("window_start")) {
+      w.window_start_s = q.quantity<Duration>("window_start", Range::kNonNegative).si();
+    }
+    if (q.has_value("window_end")) {
+      w.window_end_s = q.quantity<Duration>("window_end").si();
+      if (*w.window_end_s <= w.window_start_s) {
+        q.error("window_end", "expected a time after window_start");
+      }
+    }
   } else {
     p.lengths.input_tokens = q.integer("isl", 1, kMaxCount);
     p.lengths.output_tokens = q.integer("osl", 1, kMaxCount);
@@ -75,6 +93,8 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
   } else {
     p.num_prompts = q.integer_or("num_prompts", 0, 0, kMaxCount);
     p.max_concurrency = q.integer_or("max_concurrency", 0, 0, kMaxCount);
+    // A trace's num_prompts: its first N requests (in the window), as vLLM's --num-prompts.
+    if (p.kind == workloads::ArrivalKind::kTrace) p.trace_selection.max_requests = p.num_prompts;
   }
   if (p.kind == workloads::ArrivalKind::kPoisson || p.kind == workloads::ArrivalKind::kGamma) {
     p.rate = q.number("rate", 1e-12, 1e12);

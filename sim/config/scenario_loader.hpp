@@ -6,7 +6,9 @@
 //     system: {chip: NAME|FILE, chips: N, network: NAME|FILE (optional), software: NAME (opt.)}
 //     model: NAME|FILE
 //     mapping: {default: {chips: 8, tp: 8}}        # or prefill: {...} and decode: {...}
-//     scheduler: {max_num_seqs, max_num_batched_tokens, chunked_prefill, kv_block_tokens}
+//     scheduler: {max_num_seqs, max_num_batched_tokens, chunked_prefill, kv_block_tokens,
+//                 policy, handoff}   (policy: fcfs | decode-first; handoff, disaggregated:
+//                 queue-at-decode | reserve-decode-slot; sim/serving/scheduling_policy.hpp)
 //     mtp: {depth, acceptance, mode: expected|sampled}
 //     requests: {pattern: closed_loop|poisson|gamma|trace, isl, osl, range_ratio, concurrency,
 //                num_prompts, rate, burstiness, max_concurrency, trace: FILE}

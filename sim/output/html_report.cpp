@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "sim/base/pareto.hpp"
 #include "sim/output/h5_reader.hpp"
 
 namespace scoville::output {
@@ -248,25 +249,6 @@ bool energy_by_component(const H5Document& doc, Stacked& chart) {
   return !chart.categories.empty();
 }
 
-// Indices of points not dominated on both axes (InferenceX's rule: sort by x descending, keep a
-// point whose y beats every point kept so far), returned sorted by x.
-std::vector<size_t> frontier(const std::vector<double>& xs, const std::vector<double>& ys) {
-  std::vector<size_t> order(xs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return xs[a] != xs[b] ? xs[a] > xs[b] : ys[a] > ys[b]; });
-  std::vector<size_t> kept;
-  double best = -INFINITY;
-  for (size_t i : order) {
-    if (ys[i] > best) {
-      kept.push_back(i);
-      best = ys[i];
-    }
-  }
-  std::reverse(kept.begin(), kept.end());
-  return kept;
-}
-
 void render_pareto(std::ostringstream& out, const std::vector<ReportInput>& inputs) {
   struct Series {
     std::string name;
@@ -314,7 +296,7 @@ void render_pareto(std::ostringstream& out, const std::vector<ReportInput>& inpu
     const Series& s = all[si];
     const char* colour = kPalette[si % 10];
     out << "<polyline fill=none stroke=\"" << colour << "\" points=\"";
-    for (size_t i : frontier(s.xs, s.ys)) out << px(s.xs[i]) << "," << py(s.ys[i]) << " ";
+    for (size_t i : pareto_frontier(s.xs, s.ys)) out << px(s.xs[i]) << "," << py(s.ys[i]) << " ";
     out << "\"/>\n";
     for (size_t r = 0; r < s.xs.size(); ++r) {
       std::string tip = html(s.name);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "models/kv/kv_block_manager.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/rng.hpp"
+#include "sim/serving/scheduling_policy.hpp"
 #include "sim/serving/serving_power.hpp"
 
 namespace scoville::serving {
@@ -34,6 +36,7 @@ struct Scheduled {
 
 struct Pool {
   const PoolConfig* config = nullptr;
+  std::shared_ptr<const BatchingPolicy> policy;  // config->scheduler.policy
   int index = 0;
   std::deque<Sequence> waiting;
   std::vector<Sequence> running;  // admission order
@@ -77,13 +80,15 @@ class Run {
         cost_model_(cost_model),
         plan_(plan),
         mtp_rng_(seed, "serving.mtp"),
-        observer_(observer) {}
+        observer_(observer),
+        handoff_(make_handoff_policy(system.handoff)) {}
 
   ServingTrace execute() {
     check_requests();
     for (size_t i = 0; i < system_.pools.size(); ++i) {
       Pool p;
       p.config = &system_.pools[i];
+      p.policy = make_batching_policy(p.config->scheduler.policy);
       p.index = static_cast<int>(i);
       for (int64_t r = 0; r < p.config->attention_dp; ++r) {
         p.kv.emplace_back(rank_capacity_blocks(*p.config), p.config->scheduler.kv_block_tokens);
@@ -243,6 +248,16 @@ class Run {
   void preempt(Pool& p, size_t index, Duration now) {
     Sequence victim = p.running[index];
     if (observer_ != nullptr) observer_->on_preemption(p.index, victim.request, now);
+    // A policy that serves in passes may preempt a sequence it scheduled in an earlier pass:
+    // its tokens go back to the budget, and the later entries follow the erased one down.
+    for (size_t k = p.in_flight.size(); k-- > 0;) {
+      if (p.in_flight[k].running_index == index) {
+        budget_ += p.in_flight[k].work.new_tokens;
+        p.in_flight.erase(p.in_flight.begin() + static_cast<std::ptrdiff_t>(k));
+      } else if (p.in_flight[k].running_index > index) {
+        p.in_flight[k].running_index -= 1;
+      }
+    }
     p.running.erase(p.running.begin() + static_cast<std::ptrdiff_t>(index));
     p.kv[static_cast<size_t>(victim.rank)].release(victim.request);
     p.stats.preemptions += 1;
@@ -286,14 +301,14 @@ class Run {
     return static_cast<int64_t>(best);
   }
 
-  void start_iteration(Pool& p, Duration now) {
-    const SchedulerConfig& cfg = p.config->scheduler;
-    int64_t budget = cfg.max_num_batched_tokens;
-    bool preempted = false;
-    p.in_flight.clear();
-
+  // Serves the running sequences the policy picks, in admission order, while the budget lasts;
+  // grows their KV and preempts the youngest of a rank when it runs out.
+  void serve_running(Pool& p, Duration now, bool prefill_work, bool& preempted) {
+    int64_t& budget = budget_;
     for (size_t i = 0; i < p.running.size() && budget > 0;) {
-      const int64_t tokens = tokens_wanted(p, p.running[i], budget);
+      const int64_t tokens = p.policy->serves(p.running[i].prefilling(), prefill_work)
+                                 ? tokens_wanted(p, p.running[i], budget)
+                                 : 0;
       if (tokens == 0) {
         ++i;
         continue;
@@ -317,7 +332,20 @@ class Run {
       budget -= tokens;
       ++i;
     }
+  }
 
+  void start_iteration(Pool& p, Duration now) {
+    const SchedulerConfig& cfg = p.config->scheduler;
+    budget_ = cfg.max_num_batched_tokens;
+    int64_t& budget = budget_;  // serve_running and preempt() share it
+    bool preempted = false;
+    p.in_flight.clear();
+
+    // Prefill work: a running prompt, or a waiting sequence the batch has a slot for.
+    bool prefill_work =
+        !p.waiting.empty() && static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs;
+    for (const Sequence& s : p.running) prefill_work = prefill_work || s.prefilling();
+    serve_running(p, now, prefill_work, preempted);
     // After a preemption vLLM admits nothing this step, unless the step would otherwise be empty.
     while ((!preempted || p.in_flight.empty()) && !p.waiting.empty() &&
            static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0 &&
@@ -334,6 +362,9 @@ class Run {
       p.in_flight.push_back(Scheduled{p.running.size() - 1, work_of(s, tokens)});
       budget -= tokens;
     }
+    // A policy that held sequences back must not leave the pool idle with work in it (the
+    // iteration is empty, so no sequence is served twice).
+    if (p.in_flight.empty()) serve_running(p, now, false, preempted);
     if (p.in_flight.empty()) return;  // nothing to do until the next event for this pool
 
     IterationBatch batch;
@@ -418,15 +449,15 @@ class Run {
     last = now;
   }
 
-  // Whether the prefill pool may admit `s` under system_.reserve_decode_slots: it holds a slot
+  // Whether the prefill pool may admit `s` under a slot-reserving hand-off: it holds a slot
   // already (readmitted after a preemption) or one is free.
   bool decode_slot_free(const Pool& p, const Sequence& s) const {
-    if (!system_.reserve_decode_slots || p.config->role != PoolRole::kPrefill) return true;
+    if (!handoff_->reserves_decode_slot() || p.config->role != PoolRole::kPrefill) return true;
     return holds_decode_slot_[static_cast<size_t>(s.request)] ||
            decode_slots_held_ < pools_.back().config->scheduler.max_num_seqs;
   }
   void hold_decode_slot(const Pool& p, int64_t request) {
-    if (!system_.reserve_decode_slots || p.config->role != PoolRole::kPrefill) return;
+    if (!handoff_->reserves_decode_slot() || p.config->role != PoolRole::kPrefill) return;
     if (holds_decode_slot_[static_cast<size_t>(request)]) return;
     holds_decode_slot_[static_cast<size_t>(request)] = true;
     ++decode_slots_held_;
@@ -544,6 +575,8 @@ class Run {
   const workloads::RequestPlan& plan_;
   RngStream mtp_rng_;
   SchedulerObserver* observer_;
+  std::shared_ptr<const HandoffPolicy> handoff_;  // system_.handoff
+  int64_t budget_ = 0;                            // tokens left in the iteration being composed
   std::vector<Pool> pools_;
   std::vector<int64_t> evicted_;  // requests a KV block manager evicted, in eviction order
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
@@ -554,8 +587,8 @@ class Run {
   bool any_sent_ = false;
   std::vector<Duration> last_token_;
   std::vector<bool> delivered_any_;
-  // system_.reserve_decode_slots: requests holding a decode slot (from prefill admission until
-  // they finish), and how many.
+  // The "reserve-decode-slot" hand-off: requests holding a decode slot (from prefill admission
+  // until they finish), and how many.
   std::vector<bool> holds_decode_slot_;
   int64_t decode_slots_held_ = 0;
   ServingTrace trace_;

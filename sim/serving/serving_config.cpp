@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sim/base/error.hpp"
+#include "sim/serving/scheduling_policy.hpp"
 
 namespace scoville::serving {
 
@@ -73,6 +74,10 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
   if (!(s.mtp.acceptance >= 0.0 && s.mtp.acceptance <= 1.0)) {
     d.error(where, key + ".mtp.acceptance", "expected an acceptance rate in [0, 1]");
   }
+  if (!is_batching_policy(s.policy)) {
+    d.error(where, key + ".policy",
+            "expected " + list_of_choices(batching_policy_names()) + ", found '" + s.policy + "'");
+  }
 }
 
 }  // namespace
@@ -90,6 +95,11 @@ void validate_system(const ServingSystem& sys, Diagnostics& d) {
   }
   for (size_t i = 0; i < sys.pools.size(); ++i) {
     validate_pool(sys.pools[i], "system.pools[" + std::to_string(i) + "]", d);
+  }
+  if (!is_handoff_policy(sys.handoff)) {
+    d.error(
+        where, "system.handoff",
+        "expected " + list_of_choices(handoff_policy_names()) + ", found '" + sys.handoff + "'");
   }
   if (split) {
     if (!sys.kv_transfer_time) {

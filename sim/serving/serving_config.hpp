@@ -39,7 +39,13 @@ struct SchedulerConfig {
   int64_t max_num_seqs = 256;             // sequences in a batch
   int64_t max_num_batched_tokens = 8192;  // token budget of one iteration (prefill + decode)
   bool chunked_prefill = true;            // split prompts across iterations within the budget
-  int64_t kv_block_tokens = 16;           // tokens per KV block
+  // Which running sequences an iteration serves first (sim/serving/scheduling_policy.hpp):
+  // "fcfs" (vLLM v1) or "decode-first" (TensorRT-LLM).
+  std::string policy = "fcfs";
+  // A disaggregated system's hand-off policy: the engine builders copy it to
+  // ServingSystem::handoff (one per system, not per pool).
+  std::string handoff = "queue-at-decode";
+  int64_t kv_block_tokens = 16;  // tokens per KV block
   MtpConfig mtp;
 };
 
@@ -71,12 +77,13 @@ struct ServingSystem {
   std::vector<PoolConfig> pools;
   Bytes kv_bytes_per_token;         // disaggregated: sizes the KV handoff
   KvTransferTime kv_transfer_time;  // disaggregated: required
-  // Disaggregated: a request starts prefill only once a decode slot (one of the decode pool's
-  // max_num_seqs) is held for it, until it finishes: TensorRT-LLM under Dynamo's decode-first
-  // flow and SGLang's decode-side pre-allocation admit this way, so a full decode pool queues
-  // requests before their first token rather than between tokens (docs/serving.md). Off: the
-  // prefill pool admits freely and prefilled requests wait for a decode slot.
-  bool reserve_decode_slots = false;
+  // Disaggregated: when the prefill pool may start a request (sim/serving/scheduling_policy.hpp):
+  // "queue-at-decode" admits freely and prefilled requests wait for a decode slot;
+  // "reserve-decode-slot" starts prefill only with one of the decode pool's max_num_seqs slots
+  // held until the request finishes (TensorRT-LLM under Dynamo's decode-first flow, SGLang's
+  // decode-side pre-allocation), so a full decode pool queues requests before their first token
+  // rather than between tokens (docs/serving.md).
+  std::string handoff = "queue-at-decode";
 
   bool disaggregated() const;
   int64_t total_chips() const;

@@ -18,14 +18,15 @@ bool is_good(const RequestRecord& r, const MetricInputs& in) {
   return true;
 }
 
-void add_distribution(std::vector<std::pair<std::string, double>>& out, const std::string& metric,
+// vLLM's latency statistics, in milliseconds as vLLM reports them.
+void add_distribution(std::vector<NamedMetric>& out, const std::string& metric,
                       const Distribution& d) {
-  out.emplace_back("mean_" + metric + "_ms", d.mean);
-  out.emplace_back("median_" + metric + "_ms", d.median);
-  out.emplace_back("std_" + metric + "_ms", d.std);
-  out.emplace_back("p90_" + metric + "_ms", d.p90);
-  out.emplace_back("p95_" + metric + "_ms", d.p95);
-  out.emplace_back("p99_" + metric + "_ms", d.p99);
+  out.push_back({"mean_" + metric + "_ms", d.mean, "ms"});
+  out.push_back({"median_" + metric + "_ms", d.median, "ms"});
+  out.push_back({"std_" + metric + "_ms", d.std, "ms"});
+  out.push_back({"p90_" + metric + "_ms", d.p90, "ms"});
+  out.push_back({"p95_" + metric + "_ms", d.p95, "ms"});
+  out.push_back({"p99_" + metric + "_ms", d.p99, "ms"});
 }
 
 void power_metrics(ServingMetrics& m, const SchedulerStats& stats) {
@@ -146,54 +147,57 @@ ServingMetrics compute_metrics(const std::vector<RequestRecord>& records,
   return m;
 }
 
-std::vector<std::pair<std::string, double>> ServingMetrics::named() const {
-  std::vector<std::pair<std::string, double>> out = {
-      {"completed", static_cast<double>(completed)},
-      {"duration", duration_s},
-      {"total_input_tokens", static_cast<double>(total_input_tokens)},
-      {"total_output_tokens", static_cast<double>(total_output_tokens)},
-      {"request_throughput", request_throughput},
-      {"input_throughput", input_throughput},
-      {"output_throughput", output_throughput},
-      {"total_token_throughput", total_token_throughput},
+std::vector<NamedMetric> ServingMetrics::named() const {
+  // Units: tokens and requests are counts ("1"), so a throughput is "1/s"; the per-kW and per-MW
+  // figures keep InferenceX's scale (tok/s per kW of TDP), declared as such.
+  const auto count = [](int64_t n) { return static_cast<double>(n); };
+  std::vector<NamedMetric> out = {
+      {"completed", count(completed), "1"},
+      {"duration", duration_s, "s"},
+      {"total_input_tokens", count(total_input_tokens), "1"},
+      {"total_output_tokens", count(total_output_tokens), "1"},
+      {"request_throughput", request_throughput, "1/s"},
+      {"input_throughput", input_throughput, "1/s"},
+      {"output_throughput", output_throughput, "1/s"},
+      {"total_token_throughput", total_token_throughput, "1/s"},
   };
-  if (request_goodput) out.emplace_back("request_goodput", *request_goodput);
-  if (output_goodput) out.emplace_back("output_goodput", *output_goodput);
+  if (request_goodput) out.push_back({"request_goodput", *request_goodput, "1/s"});
+  if (output_goodput) out.push_back({"output_goodput", *output_goodput, "1/s"});
   add_distribution(out, "ttft", ttft_ms);
   add_distribution(out, "tpot", tpot_ms);
   add_distribution(out, "itl", itl_ms);
   add_distribution(out, "e2el", e2el_ms);
-  out.emplace_back("tput_per_chip", tput_per_chip);
-  out.emplace_back("output_tput_per_chip", output_tput_per_chip);
-  out.emplace_back("input_tput_per_chip", input_tput_per_chip);
-  out.emplace_back("intvty", intvty);
-  out.emplace_back("median_e2e_intvty", median_e2e_intvty);
-  out.emplace_back("total_energy_j", total_energy_j);
-  out.emplace_back("avg_power_per_chip_w", avg_power_per_chip_w);
-  out.emplace_back("joules_per_output_token", joules_per_output_token);
-  if (tput_per_kw_tdp) out.emplace_back("tput_per_kw_tdp", *tput_per_kw_tdp);
-  out.emplace_back("tput_per_kw_sim", tput_per_kw_sim);
-  if (tput_per_mw_all_in) out.emplace_back("tput_per_mw_all_in", *tput_per_mw_all_in);
+  out.push_back({"tput_per_chip", tput_per_chip, "1/s"});
+  out.push_back({"output_tput_per_chip", output_tput_per_chip, "1/s"});
+  out.push_back({"input_tput_per_chip", input_tput_per_chip, "1/s"});
+  out.push_back({"intvty", intvty, "1/s"});
+  out.push_back({"median_e2e_intvty", median_e2e_intvty, "1/s"});
+  out.push_back({"total_energy_j", total_energy_j, "J"});
+  out.push_back({"avg_power_per_chip_w", avg_power_per_chip_w, "W"});
+  out.push_back({"joules_per_output_token", joules_per_output_token, "J"});
+  if (tput_per_kw_tdp) out.push_back({"tput_per_kw_tdp", *tput_per_kw_tdp, "1/(s*kW)"});
+  out.push_back({"tput_per_kw_sim", tput_per_kw_sim, "1/(s*kW)"});
+  if (tput_per_mw_all_in) out.push_back({"tput_per_mw_all_in", *tput_per_mw_all_in, "1/(s*MW)"});
   if (joules_per_token_all_in)
-    out.emplace_back("joules_per_token_all_in", *joules_per_token_all_in);
-  if (cost_per_mtok) out.emplace_back("cost_per_mtok", *cost_per_mtok);
+    out.push_back({"joules_per_token_all_in", *joules_per_token_all_in, "J"});
+  if (cost_per_mtok) out.push_back({"cost_per_mtok", *cost_per_mtok, "USD/Mtok"});
   if (all_in_power_per_chip_w)
-    out.emplace_back("all_in_power_per_chip_w", *all_in_power_per_chip_w);
+    out.push_back({"all_in_power_per_chip_w", *all_in_power_per_chip_w, "W"});
   if (joules_per_token_all_in_sim)
-    out.emplace_back("joules_per_token_all_in_sim", *joules_per_token_all_in_sim);
-  out.emplace_back("busy_energy_j", busy_energy_j);
-  out.emplace_back("idle_energy_j", idle_energy_j);
-  out.emplace_back("idle_share", idle_share);
-  out.emplace_back("busy_power_per_chip_w", busy_power_per_chip_w);
-  out.emplace_back("peak_power_per_chip_w", peak_power_per_chip_w);
-  if (power_cap_w) out.emplace_back("power_cap_w", *power_cap_w);
-  out.emplace_back("throttled_share", throttled_share);
-  if (effective_clock_hz) out.emplace_back("effective_clock_hz", *effective_clock_hz);
-  out.emplace_back("joules_per_accepted_token", joules_per_accepted_token);
-  out.emplace_back("rejected_draft_energy_j", rejected_draft_energy_j);
-  out.emplace_back("rejected_draft_positions", static_cast<double>(rejected_draft_positions));
-  out.emplace_back("preemptions", static_cast<double>(preemptions));
-  out.emplace_back("wasted_tokens", static_cast<double>(wasted_tokens));
+    out.push_back({"joules_per_token_all_in_sim", *joules_per_token_all_in_sim, "J"});
+  out.push_back({"busy_energy_j", busy_energy_j, "J"});
+  out.push_back({"idle_energy_j", idle_energy_j, "J"});
+  out.push_back({"idle_share", idle_share, "1"});
+  out.push_back({"busy_power_per_chip_w", busy_power_per_chip_w, "W"});
+  out.push_back({"peak_power_per_chip_w", peak_power_per_chip_w, "W"});
+  if (power_cap_w) out.push_back({"power_cap_w", *power_cap_w, "W"});
+  out.push_back({"throttled_share", throttled_share, "1"});
+  if (effective_clock_hz) out.push_back({"effective_clock_hz", *effective_clock_hz, "Hz"});
+  out.push_back({"joules_per_accepted_token", joules_per_accepted_token, "J"});
+  out.push_back({"rejected_draft_energy_j", rejected_draft_energy_j, "J"});
+  out.push_back({"rejected_draft_positions", count(rejected_draft_positions), "1"});
+  out.push_back({"preemptions", count(preemptions), "1"});
+  out.push_back({"wasted_tokens", count(wasted_tokens), "1"});
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/serving/named_metric.hpp"
 #include "sim/serving/percentile.hpp"
 #include "sim/serving/request_record.hpp"
 #include "sim/serving/scheduler_stats.hpp"
@@ -71,8 +72,8 @@ struct ServingMetrics {
   int64_t preemptions = 0;
   int64_t wasted_tokens = 0;
 
-  // (name, value) in a fixed order, for JSON, CSV and HDF5 writers.
-  std::vector<std::pair<std::string, double>> named() const;
+  // (name, value, unit) in a fixed order, for JSON, CSV and HDF5 writers.
+  std::vector<NamedMetric> named() const;
 };
 
 ServingMetrics compute_metrics(const std::vector<RequestRecord>& records,

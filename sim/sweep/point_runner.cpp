@@ -16,7 +16,9 @@
 
 #include "sim/base/error.hpp"
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/sweep/child_signals.hpp"
+#include "sim/sweep/point_label.hpp"
 
 extern char** environ;
 
@@ -199,6 +201,8 @@ RunSummary run_points(const std::string& executable, const std::string& dir,
   int64_t stopped = 0;
   const int64_t total = static_cast<int64_t>(todo.size());
   ChildSignalScope signals;  // SIGINT/SIGTERM reach the running points; none starts after one
+  // On a terminal, a redrawn line with the time left; the per-point lines are the log.
+  output::ProgressReporter bar("sweep", total, progress == nullptr);
   while (running.size() > 0 || (next < todo.size() && !ChildSignalScope::interrupted())) {
     while (next < todo.size() && static_cast<int64_t>(running.size()) < jobs &&
            !ChildSignalScope::interrupted()) {
@@ -225,11 +229,13 @@ RunSummary run_points(const std::string& executable, const std::string& dir,
     }
     const PointStatus result = finish_point(point_files(dir, *p), status);
     (result == PointStatus::kDone ? summary.done : summary.failed) += 1;
+    const std::string label = point_label(*p);
     if (progress) {
-      *progress << "[" << summary.done + summary.failed << "/" << total << "] point " << p->id
-                << " " << to_string(result) << "\n"
-                << std::flush;
+      bar.print(*progress, "[" + std::to_string(summary.done + summary.failed) + "/" +
+                               std::to_string(total) + "] " + label + " " + to_string(result) +
+                               " (point " + p->id + ")");
     }
+    bar.step(label);
   }
   if (const int signal = ChildSignalScope::interrupted()) {
     throw_interrupted(signal, summary.done + summary.failed, stopped);

@@ -6,6 +6,7 @@
 
 #include "sim/base/error.hpp"
 #include "sim/output/h5_reader.hpp"
+#include "sim/sweep/axis_column.hpp"
 #include "sim/sweep/point_runner.hpp"
 
 namespace scoville::sweep {
@@ -145,7 +146,7 @@ output::H5Document build_index(const std::string& dir, const SweepConfig& sweep,
   index.columns.push_back({"point_id", "", ids});
   index.columns.push_back({"index", "1", indices});
   for (size_t a = 0; a < sweep.axes.size(); ++a) {
-    index.columns.push_back({sweep.axes[a].key, "", axis_values[a]});
+    index.columns.push_back(axis_column(sweep.axes[a].key, axis_values[a]));
   }
   index.columns.push_back({"status", "", statuses});
   index.columns.push_back({"error", "", errors});

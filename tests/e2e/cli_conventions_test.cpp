@@ -95,3 +95,24 @@ TEST_CASE("suggest: edit distance, nearest and the flags of a usage text", "[cli
   const auto found = scoville::cli::flags_in("  run [--chip NAME] --batch N|--tp N\n --batch");
   CHECK(found == std::vector<std::string>{"--chip", "--batch", "--tp"});
 }
+
+TEST_CASE("cli list: every registry's names, and an unknown kind refused", "[cli]") {
+  const auto policies = run_scoville("list batching-policies");
+  REQUIRE(policies.exit_code == 0);
+  CHECK(policies.output == "fcfs\nprefill-first\n");
+  const auto all = run_scoville("list");
+  REQUIRE(all.exit_code == 0);
+  CHECK(all.output.find("fidelities: cycle op-table roofline\n") != std::string::npos);
+  CHECK(all.output.find("kv-placements: ") != std::string::npos);
+  CHECK(all.output.find("all_reduce (ring") != std::string::npos);
+  CHECK(all.output.find("chips: ") != std::string::npos);
+  const auto bad = run_scoville("list policys");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("unknown KIND 'policys'") != std::string::npos);
+  // A scheduling policy named on the command line is checked against the same registry.
+  const auto flag = run_scoville(kSmallSweep + " --scheduler-policy lifo");
+  CHECK(flag.exit_code == 2);
+  CHECK(flag.output.find("expected fcfs or prefill-first, found 'lifo'") != std::string::npos);
+  const auto ok = run_scoville(kSmallSweep + " --scheduler-policy prefill-first");
+  CHECK(ok.exit_code == 0);
+}

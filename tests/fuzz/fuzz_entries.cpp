@@ -6,12 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
-#include "sim/cli/deployment_recipes.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/config_files.hpp"
@@ -20,8 +20,10 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
 #include "sim/sweep/sweep_config.hpp"
+#include "sim/validation/deployment_recipes.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
+#include "workloads/requests/public_trace_formats.hpp"
 #include "workloads/requests/request_trace_reader.hpp"
 #include "workloads/trace/chakra_reader.hpp"
 #include "workloads/trace/chakra_writer.hpp"
@@ -231,6 +233,25 @@ void request_csv(const uint8_t* data, size_t size) {
   }
 }
 
+// Public request traces (Azure, BurstGPT, Mooncake JSONL), each format forced and detected.
+void public_trace(const uint8_t* data, size_t size) {
+  for (workloads::TraceFormat format :
+       {workloads::TraceFormat::kAuto, workloads::TraceFormat::kAzure,
+        workloads::TraceFormat::kBurstGpt, workloads::TraceFormat::kMooncake}) {
+    try {
+      std::istringstream in(text_of(data, size));
+      const workloads::RequestPlan plan =
+          workloads::parse_trace_stream(in, kDisplayName, format, {});
+      for (size_t i = 1; i < plan.requests.size(); ++i)
+        require(plan.requests[i - 1].arrival.si() <= plan.requests[i].arrival.si(),
+                "request arrivals are non-decreasing");
+      for (const workloads::Request& r : plan.requests)
+        require(r.input_tokens >= 1 && r.output_tokens >= 1, "replayed requests have tokens");
+    } catch (const InputError&) {
+    }
+  }
+}
+
 // `scoville run --precision class=format,...`.
 void precision(const uint8_t* data, size_t size) {
   try {
@@ -245,8 +266,8 @@ void precision(const uint8_t* data, size_t size) {
 // the simulator can build pools from.
 void deployment(const uint8_t* data, size_t size) {
   try {
-    for (const cli::DeploymentRecipe& d :
-         cli::parse_deployment_recipes(text_of(data, size), kDisplayName)) {
+    for (const validation::DeploymentRecipe& d :
+         validation::parse_deployment_recipes(text_of(data, size), kDisplayName)) {
       require(d.prefill.chips() >= 1 && d.decode.chips() >= 1 && d.concurrency >= 1,
               "an accepted recipe has pools and clients");
       require(d.prefill.tp % d.prefill.ep == 0 && d.decode.tp % d.decode.ep == 0,
@@ -295,6 +316,7 @@ const std::vector<FuzzEntry>& fuzz_entries() {
       {"chakra", {"tests/fuzz/seeds/chakra"}, chakra},
       {"sweep", {"workloads/sweeps", "tests/e2e/data"}, sweep},
       {"request_csv", {"workloads/requests/samples"}, request_csv},
+      {"public_trace", {"workloads/traces/requests"}, public_trace},
       {"precision", {"tests/fuzz/seeds/precision"}, precision},
       {"deployment", {"workloads/deployments"}, deployment},
       {"overlay", {"arch/systems"}, overlay},

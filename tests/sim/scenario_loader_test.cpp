@@ -17,7 +17,7 @@ const char* kGood = R"(scenario:
   model: llama-3.1-8b
   mapping:
     default: {chips: 2, tp: 2}
-  scheduler: {max_num_seqs: 32, max_num_batched_tokens: 2048, chunked_prefill: false}
+  scheduler: {max_num_seqs: 32, max_num_batched_tokens: 2048, chunked_prefill: false, policy: prefill-first, handoff: reserve-decode-slot}
   mtp: {depth: 2, acceptance: 0.5, mode: sampled}
   requests: {pattern: gamma, isl: 100, osl: 10, rate: 3, burstiness: 0.25, num_prompts: 9}
   slo: {ttft: 2 s, tpot: 40 ms}
@@ -47,6 +47,8 @@ TEST_CASE("scenario: every field is read with its unit", "[scenario]") {
   CHECK(s.scheduler.max_num_seqs == 32);
   CHECK(s.scheduler.max_num_batched_tokens == 2048);
   CHECK_FALSE(s.scheduler.chunked_prefill);
+  CHECK(s.scheduler.policy == "prefill-first");
+  CHECK(s.scheduler.handoff == "reserve-decode-slot");
   CHECK(s.scheduler.mtp.depth == 2);
   CHECK(s.scheduler.mtp.mode == serving::MtpConfig::Mode::kSampled);
   CHECK(s.requests.kind == workloads::ArrivalKind::kGamma);

@@ -26,16 +26,16 @@ RequestRecord record(double sent, double first, double finished, int64_t input, 
 }
 
 double value(const ServingMetrics& m, const std::string& name) {
-  for (const auto& [key, v] : m.named()) {
-    if (key == name) return v;
+  for (const NamedMetric& metric : m.named()) {
+    if (metric.name == name) return metric.value;
   }
   FAIL("metric " << name << " not reported");
   return 0.0;
 }
 
 bool has(const ServingMetrics& m, const std::string& name) {
-  for (const auto& kv : m.named()) {
-    if (kv.first == name) return true;
+  for (const NamedMetric& metric : m.named()) {
+    if (metric.name == name) return true;
   }
   return false;
 }
@@ -162,6 +162,22 @@ TEST_CASE("aggregated metrics over hand-built records", "[metrics]") {
   CHECK_FALSE(has(bare, "tput_per_kw_tdp"));
   CHECK_FALSE(has(bare, "cost_per_mtok"));
   CHECK(has(bare, "tput_per_kw_sim"));
+
+  // Every metric declares its unit where it is made (no writer guesses it from the name).
+  const auto unit = [&](const std::string& name) {
+    for (const NamedMetric& metric : m.named()) {
+      if (metric.name == name) return metric.unit;
+    }
+    return std::string("(absent)");
+  };
+  for (const NamedMetric& metric : m.named()) CHECK_FALSE(metric.unit.empty());
+  CHECK(unit("total_output_tokens") == "1");
+  CHECK(unit("output_throughput") == "1/s");
+  CHECK(unit("median_ttft_ms") == "ms");
+  CHECK(unit("duration") == "s");
+  CHECK(unit("total_energy_j") == "J");
+  CHECK(unit("tput_per_kw_tdp") == "1/(s*kW)");
+  CHECK(unit("idle_share") == "1");
 }
 
 TEST_CASE("co-located chips count as both prefill and decode chips", "[metrics]") {

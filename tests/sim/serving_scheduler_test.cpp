@@ -462,7 +462,7 @@ TEST_CASE("held decode slots queue requests before their first token, not betwee
   s.system = disaggregated();
   s.system.pools[1].scheduler.max_num_seqs = 2;
   const ServingResult free_prefill = run_serving(s, model, 1);
-  s.system.reserve_decode_slots = true;
+  s.system.handoff = "reserve-decode-slot";
   const ServingResult held = run_serving(s, model, 1);
   REQUIRE(free_prefill.metrics.completed == 24);
   REQUIRE(held.metrics.completed == 24);
@@ -483,6 +483,6 @@ TEST_CASE("held decode slots queue requests before their first token, not betwee
   ServingScenario c = closed_loop(6, 512, 32);
   c.workload.num_prompts = 24;
   const ServingResult plain = run_serving(c, model, 1);
-  c.system.reserve_decode_slots = true;
+  c.system.handoff = "reserve-decode-slot";
   CHECK(run_serving(c, model, 1).metrics.e2el_ms.mean == plain.metrics.e2el_ms.mean);
 }

@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/measurement_rows.hpp"
-#include "sim/cli/serving_common.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/output/serving_points_output.hpp"
+#include "sim/serving/serving_point.hpp"
+#include "sim/validation/measurement_rows.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 
 using namespace scoville;
@@ -64,19 +67,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: scoville_validation_probe MEASUREMENTS.csv ID...\n");
     return 2;
   }
-  const std::vector<cli::RowPlan> plans = cli::plan_rows(cli::read_measurements(argv[1]));
+  const std::vector<validation::RowPlan> plans =
+      validation::plan_rows(validation::read_measurements(argv[1]));
   const config::DataPaths paths = config::DataPaths::from_environment();
   const bool raw = std::getenv("PROBE_RAW") != nullptr;
   for (int i = 2; i < argc; ++i) {
-    for (const cli::RowPlan& plan : plans) {
+    for (const validation::RowPlan& plan : plans) {
       if (plan.id != argv[i] || !plan.skipped.empty()) continue;
-      const cli::ServingHardware hw = cli::resolve_hardware(
+      const engine::ServingHardware hw = engine::resolve_hardware(
           plan.chip, paths.resolve(plan.system_file, "arch/systems"), 8, "gpu-cuda-graphs", !raw);
-      const workloads::ModelConfig m = cli::row_model(plan, paths);
+      const workloads::ModelConfig m = validation::row_model(plan, paths);
       const workloads::MappingConfig mapping =
-          cli::row_mapping(plan, m, SourceLocation{"row", 0, 0});
+          validation::row_mapping(plan, m, SourceLocation{"row", 0, 0});
       const workloads::PoolMapping& p = mapping.pools.back();  // the decode side's ops below
-      cli::ServingEngine e = cli::make_row_engine(plan, hw, m);
+      engine::ServingEngine e = validation::make_row_engine(plan, hw, m);
       Recorder rec(*e.cost);
       serving::ServingScenario sc;
       sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
@@ -91,7 +95,7 @@ int main(int argc, char** argv) {
           plan.id.c_str(), plan.system_file.c_str(), plan.model.c_str(),
           plan.precision_override.c_str(), (long long)plan.isl, (long long)plan.concurrency,
           (long long)plan.replica_chips, met.tput_per_chip, plan.published,
-          cli::signed_error(met.tput_per_chip, plan.published), met.intvty,
+          validation::signed_error(met.tput_per_chip, plan.published), met.intvty,
           plan.published_intvty.value_or(0), met.ttft_ms.median);
       const double total = rec.mixed.time + rec.decode.time;
       print("mixed", rec.mixed, total);

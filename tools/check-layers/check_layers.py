@@ -21,6 +21,7 @@ LEVELS = [
     [("stats", ["sim/stats"])],
     [("engine", ["sim/engine"])],
     [("output", ["sim/output"])],
+    [("validation", ["sim/validation"])],
     [("sweep", ["sim/sweep"])],
     [("cli", ["sim/cli"])],
 ]

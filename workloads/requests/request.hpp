@@ -27,6 +27,8 @@ struct RequestPlan {
   std::vector<Request> requests;  // in send order; arrivals non-decreasing
   int64_t max_concurrency = 0;    // 0: unlimited (pure open loop)
   std::string source;             // the request file the requests were read from (or empty)
+  std::string format;             // its format (public_trace_formats.hpp), or empty
+  int64_t skipped_rows = 0;       // rows of a public trace with zero tokens (failed requests)
 };
 
 }  // namespace scoville::workloads

@@ -94,7 +94,8 @@ RequestPlan make_request_plan(const RequestPattern& pattern, uint64_t seed,
                               const std::string& key_prefix) {
   check_pattern(pattern, key_prefix);
   if (pattern.kind == ArrivalKind::kTrace) {
-    RequestPlan plan = read_request_trace(pattern.trace_path, pattern.trace_limits);
+    RequestPlan plan = read_trace_file(pattern.trace_path, pattern.trace_format,
+                                       pattern.trace_selection, pattern.trace_limits);
     plan.max_concurrency = pattern.max_concurrency;
     return plan;
   }

@@ -9,6 +9,7 @@
 
 #include "sim/base/rng.hpp"
 
+#include "workloads/requests/public_trace_formats.hpp"
 #include "workloads/requests/request.hpp"
 #include "workloads/requests/request_trace_reader.hpp"
 
@@ -18,7 +19,8 @@ enum class ArrivalKind {
   kClosedLoop,  // InferenceX: N clients, request rate infinite, max_concurrency = N
   kPoisson,     // open loop, exponential gaps at `rate`
   kGamma,       // open loop, gamma gaps at `rate` with shape `burstiness` (vLLM's naming)
-  kTrace,       // replay of a request trace CSV (request_trace_reader.hpp)
+  kTrace,       // replay of a request trace: Scoville's CSV or a public format
+                // (public_trace_formats.hpp)
 };
 
 // Lengths: uniform integers in [floor(range_ratio x nominal), nominal], drawn independently for
@@ -36,9 +38,11 @@ struct RequestPattern {
   int64_t num_prompts = 0;  // 0: 10 x concurrency for kClosedLoop (InferenceX); required otherwise
   double rate = 1.0;        // kPoisson, kGamma: mean requests per second
   double burstiness = 1.0;  // kGamma: shape k; gaps have CV = 1/sqrt(k); k = 1 is Poisson
-  int64_t max_concurrency = 0;  // open loop and trace: 0 = unlimited
-  std::string trace_path;       // kTrace
-  TraceLimits trace_limits;     // kTrace
+  int64_t max_concurrency = 0;                    // open loop and trace: 0 = unlimited
+  std::string trace_path;                         // kTrace
+  TraceLimits trace_limits;                       // kTrace
+  TraceFormat trace_format = TraceFormat::kAuto;  // kTrace: detected from the file by default
+  TraceSelection trace_selection;                 // kTrace: window, row limit, time scale
 };
 
 // Checks the pattern and builds the plan. Bad parameters throw InputError with the key named

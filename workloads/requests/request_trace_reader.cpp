@@ -13,48 +13,18 @@
 #include "sim/base/error.hpp"
 #include "sim/base/utf8.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "workloads/requests/csv_fields.hpp"
 
 namespace scoville::workloads {
 namespace {
+
+using Field = CsvField;
 
 // Arrivals past about 31 years would leave no precision for the microseconds of an iteration
 // (and a window of 1e300 s none at all).
 constexpr double kMaxArrivalSeconds = 1e9;
 
 constexpr std::array<const char*, 3> kColumns = {"arrival_s", "input_tokens", "output_tokens"};
-
-struct Field {
-  std::string_view text;
-  int column = 1;  // 1-based character column of the field's first character
-};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::vector<Field> split_fields(std::string_view line) {
-  std::vector<Field> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    const std::string_view raw = line.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    size_t lead = 0;
-    while (lead < raw.size() && (raw[lead] == ' ' || raw[lead] == '\t')) ++lead;
-    fields.push_back(Field{trim(raw), static_cast<int>(start + lead) + 1});
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return fields;
-}
-
-bool skipped(std::string_view line) {
-  const std::string_view t = trim(line);
-  return t.empty() || t.front() == '#';
-}
 
 std::vector<std::string_view> split_lines(const std::string& text) {
   std::vector<std::string_view> lines;
@@ -92,7 +62,7 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
   const std::vector<std::string_view> lines = split_lines(text);
   // Find the header: the first line that is not blank or a comment.
   size_t header_index = 0;
-  while (header_index < lines.size() && skipped(lines[header_index])) ++header_index;
+  while (header_index < lines.size() && skipped_line(lines[header_index])) ++header_index;
   if (header_index == lines.size()) {
     throw InputError(SourceLocation{display_name, 0, 0}, "",
                      "empty request trace: expected a header line 'arrival_s,input_tokens,"
@@ -101,7 +71,8 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
 
   // Refuse oversized traces on the line count before building anything.
   int64_t data_lines = 0;
-  for (size_t i = header_index + 1; i < lines.size(); ++i) data_lines += skipped(lines[i]) ? 0 : 1;
+  for (size_t i = header_index + 1; i < lines.size(); ++i)
+    data_lines += skipped_line(lines[i]) ? 0 : 1;
   if (data_lines > limits.max_requests) {
     throw InputError(SourceLocation{display_name, 0, 0}, "",
                      "request trace has " + std::to_string(data_lines) +
@@ -111,7 +82,7 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
 
   Diagnostics diagnostics;
   const int header_line = static_cast<int>(header_index) + 1;
-  const std::vector<Field> header = split_fields(lines[header_index]);
+  const std::vector<Field> header = split_csv_fields(lines[header_index]);
   std::array<int, kColumns.size()> position{};  // field index of each column, -1 if missing
   position.fill(-1);
   const std::vector<std::string> known(kColumns.begin(), kColumns.end());
@@ -147,9 +118,9 @@ RequestPlan parse_request_trace(const std::string& text, const std::string& disp
   RequestPlan plan;
   double previous_arrival = 0.0;
   for (size_t i = header_index + 1; i < lines.size(); ++i) {
-    if (skipped(lines[i])) continue;
+    if (skipped_line(lines[i])) continue;
     const int line = static_cast<int>(i) + 1;
-    const std::vector<Field> fields = split_fields(lines[i]);
+    const std::vector<Field> fields = split_csv_fields(lines[i]);
     if (fields.size() != header.size()) {
       diagnostics.error(SourceLocation{display_name, line, 0}, "",
                         "expected " + std::to_string(header.size()) + " comma-separated fields " +

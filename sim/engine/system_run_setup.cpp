@@ -1,0 +1,192 @@
+#include "sim/engine/system_run_setup.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "sim/base/unit_parser.hpp"
+#include "sim/config/mapping_loader.hpp"
+#include "sim/serving/physical_limits.hpp"
+#include "workloads/model_loader.hpp"
+#include "workloads/routing_distribution.hpp"
+
+namespace scoville::engine {
+
+namespace {
+
+const SourceLocation kCli{"<command line>", 0, 0};
+
+// A mapping degree within 1..max, named as the user wrote it: the flag (--tp) or the study key
+// (study.mapping.tp).
+int64_t bounded(long long v, const SystemRunArgs& r, const char* degree, int64_t max) {
+  if (v < 1 || v > max) {
+    std::string flag = std::string("--") + degree;
+    if (flag == "--attn_dp") flag = "--attn-dp";
+    throw InputError(
+        r.where, r.from_study ? std::string("study.mapping.") + degree : flag,
+        "expected 1 to " + std::to_string(max) + " (the system's chips), got " + std::to_string(v));
+  }
+  return v;
+}
+
+}  // namespace
+
+bool names_system(const std::string& name, const config::DataPaths& paths) {
+  const std::string path = paths.resolve(name, "arch/systems");
+  if (!std::filesystem::exists(path)) return false;
+  try {
+    return static_cast<bool>(load_yaml_file(path)["system"]);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& system,
+                         const config::DataPaths& paths) {
+  if (!r.model) throw UsageError("scoville run --system needs --model NAME|FILE");
+  const std::string model_path = paths.resolve(*r.model, "workloads/models");
+  config::require_known(*r.model, model_path, "workloads/models", paths, "model");
+  const workloads::ModelConfig model = workloads::load_model(model_path);
+  workloads::PoolMapping mapping;
+  const bool degrees = r.tp || r.ep || r.pp || r.dp || r.attn_dp;
+  if (r.mapping_file) {
+    if (degrees) throw UsageError("--mapping excludes --tp, --ep, --pp, --dp and --attn-dp");
+    // (A study's mapping: is either a file or degrees, so it never gets here with both.)
+    const workloads::MappingConfig config = config::load_mapping(*r.mapping_file);
+    mapping = config.pools.size() == 1 ? config.pools.front() : config.pool("decode");
+  } else {
+    const int64_t max = system.chips;
+    const int64_t local = system.network.kind == "hierarchical" ? system.network.local->endpoints
+                                                                : system.network.endpoints;
+    const bool moe = model.ffn().experts > 0;
+    mapping.degrees.tp = r.tp ? bounded(*r.tp, r, "tp", max) : std::min<int64_t>(8, local);
+    mapping.degrees.ep = r.ep ? bounded(*r.ep, r, "ep", max) : (moe ? mapping.degrees.tp : 1);
+    mapping.degrees.pp = r.pp ? bounded(*r.pp, r, "pp", max) : 1;
+    mapping.degrees.dp = r.dp ? bounded(*r.dp, r, "dp", max) : 1;
+    mapping.degrees.attn_dp = r.attn_dp ? bounded(*r.attn_dp, r, "attn_dp", max) : 1;
+    mapping.chips = mapping.degrees.tp * mapping.degrees.pp * mapping.degrees.dp;
+    mapping.where = r.where;
+    mapping.pool = "default";
+  }
+  if (mapping.chips > system.chips) {
+    throw InputError(mapping.where, "mapping.chips",
+                     "the mapping needs " + std::to_string(mapping.chips) + " chips but '" +
+                         system.name + "' has " + std::to_string(system.chips));
+  }
+  engine::SystemEngineOptions options;
+  options.fidelity = engine::parse_fidelity(r.fidelity);
+  options.overlap = engine::parse_overlap(r.overlap);
+  options.kv_placement = r.kv_placement;
+  options.simulate_repeated_ops_once = r.reuse_repeated_ops;
+  try {
+    options.routing = workloads::parse_routing_spec(r.routing);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(r.where, r.from_study ? "study.routing" : "--routing", e.what());
+  }
+  options.routing.seed = r.seed;
+  models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
+  SystemSetup setup = engine::make_setup(system, model, mapping, paths, options);
+  // The physical limits, before any chip is elaborated or anything simulated.
+  serving::check_context(setup.model, r.isl, r.osl, r.where, r.from_study ? "study.isl" : "--isl");
+  serving::check_mapped_fit(setup.model, setup.mapping, setup.chip, r.batch, r.isl + r.osl);
+  return setup;
+}
+
+SystemStudyConfig study_config(const SystemRunArgs& r) {
+  SystemStudyConfig c;
+  c.batch = r.batch;
+  c.isl = r.isl;
+  c.osl = r.osl;
+  return c;
+}
+
+SystemRunArgs system_args(const study::StudyConfig& s) {
+  if (!s.system) throw std::logic_error("system_args: a study without system:");
+  const study::SystemStudyKeys& k = *s.system;
+  SystemRunArgs a;
+  a.system = k.system;
+  a.model = s.model;
+  a.batch = s.batch;
+  a.isl = s.isl;
+  a.osl = s.osl;
+  a.kv_placement = k.kv_placement;
+  a.fidelity = k.fidelity;
+  a.overlap = k.overlap;
+  a.routing = k.routing;
+  a.reuse_repeated_ops = k.reuse_repeated_ops;
+  if (!k.mapping_file.empty()) a.mapping_file = k.mapping_file;
+  auto degree = [](const std::optional<int64_t>& v) -> std::optional<long long> {
+    if (!v) return std::nullopt;
+    return static_cast<long long>(*v);
+  };
+  a.tp = degree(k.tp);
+  a.ep = degree(k.ep);
+  a.pp = degree(k.pp);
+  a.dp = degree(k.dp);
+  a.attn_dp = degree(k.attn_dp);
+  a.seed = s.seed;
+  a.where = k.where;
+  a.from_study = true;
+  a.study_yaml = s.yaml_text;
+  return a;
+}
+
+study::StudyConfig resolved_study(const SystemRunArgs& a, const SystemSetup& setup) {
+  study::StudyConfig s;
+  s.name = setup.system.name;
+  s.model = *a.model;
+  s.batch = a.batch;
+  s.isl = a.isl;
+  s.osl = a.osl;
+  s.seed = a.seed;
+  study::SystemStudyKeys k;
+  k.system = *a.system;
+  k.kv_placement = setup.options.kv_placement;
+  k.fidelity = a.fidelity;
+  k.overlap = a.overlap;
+  k.routing = a.routing;
+  k.reuse_repeated_ops = a.reuse_repeated_ops;
+  k.tp = setup.mapping.degrees.tp;
+  k.ep = setup.mapping.degrees.ep;
+  k.pp = setup.mapping.degrees.pp;
+  k.dp = setup.mapping.degrees.dp;
+  k.attn_dp = setup.mapping.degrees.attn_dp;
+  s.system = k;
+  return s;
+}
+
+void set_run_field(SystemRunArgs& r, const std::string& key, const std::string& value) {
+  auto number = [&] { return parse_count("--vary " + key, value); };
+  if (key == "kv_placement") {
+    r.kv_placement = value;
+  } else if (key == "fidelity") {
+    r.fidelity = value;
+  } else if (key == "overlap") {
+    r.overlap = value;
+  } else if (key == "routing") {
+    r.routing = value;
+  } else if (key == "tp") {
+    r.tp = number();
+  } else if (key == "ep") {
+    r.ep = number();
+  } else if (key == "pp") {
+    r.pp = number();
+  } else if (key == "dp") {
+    r.dp = number();
+  } else if (key == "attn_dp") {
+    r.attn_dp = number();
+  } else if (key == "batch") {
+    r.batch = number();
+  } else if (key == "isl") {
+    r.isl = number();
+  } else if (key == "osl") {
+    r.osl = number();
+  } else {
+    throw InputError(
+        SourceLocation{"<command line>", 0, 0}, "--vary",
+        "unknown key '" + key +
+            "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
+            "batch, isl, osl or system.<dotted key of the system file>");
+  }
+}
+
+}  // namespace scoville::engine

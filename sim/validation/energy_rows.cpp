@@ -1,0 +1,354 @@
+#include "sim/validation/energy_rows.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/base/error.hpp"
+#include "sim/base/json_text.hpp"
+#include "sim/base/utf8.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/validation/measurement_rows.hpp"
+#include "workloads/model_loader.hpp"
+#include "workloads/precision_override.hpp"
+
+namespace scoville::validation {
+
+namespace {
+
+const char* const kColumns[] = {"id",
+                                "source",
+                                "covers",
+                                "gpu",
+                                "system",
+                                "chips",
+                                "tp",
+                                "ep",
+                                "model",
+                                "precision",
+                                "task",
+                                "max_num_seqs",
+                                "isl",
+                                "avg_output_len",
+                                "output_tok_s",
+                                "avg_power_w",
+                                "energy_per_token_j"};
+
+// The GPUs whose rows the shipped systems can run, and the system file each row must name (its
+// chip: arch/chips/<gpu in lower case>).
+const std::map<std::string, std::string>& known_gpus() {
+  static const std::map<std::string, std::string> gpus = {
+      {"H100", "h100-hgx8"}, {"H200", "h200-hgx8"}, {"B200", "b200-hgx8"}};
+  return gpus;
+}
+
+struct Fields {
+  const std::map<std::string, int>& column;
+  const std::vector<std::string>& cells;
+  const std::string& file;
+  int line;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
+    throw InputError(SourceLocation{file, line, column.at(key) + 1}, key,
+                     "expected " + expected + ", found '" + text(key) + "'");
+  }
+  const std::string& text(const std::string& key) const {
+    return cells[static_cast<size_t>(column.at(key))];
+  }
+  const std::string& required(const std::string& key) const {
+    if (text(key).empty()) fail(key, "a value");
+    return text(key);
+  }
+  double positive(const std::string& key) const {
+    const std::string& s = required(key);
+    size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || !std::isfinite(v) || v <= 0) fail(key, "a positive number");
+    return v;
+  }
+  int64_t count(const std::string& key, int64_t most) const {
+    const double v = positive(key);
+    if (v != std::floor(v) || v > static_cast<double>(most)) {
+      fail(key, "a whole number from 1 to " + std::to_string(most));
+    }
+    return static_cast<int64_t>(v);
+  }
+};
+
+EnergyRow parse_row(const Fields& f) {
+  EnergyRow r;
+  r.file = f.file;
+  r.line = f.line;
+  r.id = f.required("id");
+  r.source = f.required("source");
+  const std::string& covers = f.required("covers");
+  if (covers == "gpu") {
+    r.covers = EnergyCoverage::kGpu;
+  } else if (covers == "node") {
+    r.covers = EnergyCoverage::kNode;
+  } else if (covers == "wall") {
+    r.covers = EnergyCoverage::kWall;
+  } else {
+    f.fail("covers", "gpu, node or wall");
+  }
+  r.gpu = f.required("gpu");
+  const auto gpu = known_gpus().find(r.gpu);
+  if (gpu == known_gpus().end()) f.fail("gpu", "H100, H200 or B200");
+  r.system_file = f.required("system");
+  if (r.system_file != gpu->second) f.fail("system", "'" + gpu->second + "' for a " + r.gpu);
+  r.chips = f.count("chips", 8);
+  r.tp = f.count("tp", 8);
+  r.ep = f.count("ep", 8);
+  // vLLM's expert parallelism spans the tensor- or data-parallel ranks: one replica of `chips`.
+  if (r.tp != r.chips && r.ep != r.chips) f.fail("tp", "tp or ep equal to chips");
+  r.model = f.required("model");
+  r.precision_override = f.text("precision");
+  if (!r.precision_override.empty()) {
+    try {
+      workloads::parse_precision_override(r.precision_override, "precision");
+    } catch (const InputError& e) {
+      f.fail("precision", std::string("class=format[,class=format...] (") + e.what() + ")");
+    }
+  }
+  r.task = f.required("task");
+  r.max_num_seqs = f.count("max_num_seqs", 100000);
+  r.isl = f.count("isl", 10000000);
+  r.avg_output_len = f.positive("avg_output_len");
+  r.output_tok_s = f.positive("output_tok_s");
+  r.avg_power_w = f.positive("avg_power_w");
+  r.energy_per_token_j = f.positive("energy_per_token_j");
+  return r;
+}
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+std::string fmt(const char* format, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, format, v);
+  return b;
+}
+
+const char* batch_class(int64_t max_num_seqs) {
+  return max_num_seqs <= 16 ? "low" : max_num_seqs >= 128 ? "high" : "middle";
+}
+
+struct Mape {
+  double energy = 0, power = 0, worst = 0;
+  int n = 0;
+  void add(const EnergyOutcome& o) {
+    const double e = signed_error(o.predicted.energy_per_token_j, o.row.energy_per_token_j);
+    energy += std::fabs(e);
+    power += std::fabs(signed_error(o.predicted.avg_power_w, o.row.avg_power_w));
+    worst = std::max(worst, std::fabs(e));
+    ++n;
+  }
+  double energy_pct() const { return n ? energy / n : 0; }
+  double power_pct() const { return n ? power / n : 0; }
+};
+
+}  // namespace
+
+std::vector<EnergyRow> read_energy_rows(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the energy rows file");
+  std::ostringstream whole;
+  whole << file.rdbuf();
+  require_utf8(whole.str(), path, true);
+  std::istringstream in(whole.str());
+  std::string line;
+  if (!std::getline(in, line)) {
+    throw InputError(SourceLocation{path, 1, 0}, "", "expected a header line, found an empty file");
+  }
+  std::map<std::string, int> column;
+  const std::vector<std::string> header = split_csv(line);
+  for (size_t i = 0; i < header.size(); ++i) column[header[i]] = static_cast<int>(i);
+  for (const char* key : kColumns) {
+    if (!column.count(key)) {
+      throw InputError(SourceLocation{path, 1, 0}, key,
+                       "expected a column named '" + std::string(key) + "' in the header");
+    }
+  }
+  std::vector<EnergyRow> rows;
+  std::set<std::string> ids;
+  int number = 1;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line == "\r") continue;
+    const std::vector<std::string> cells = split_csv(line);
+    if (cells.size() != header.size()) {
+      throw InputError(SourceLocation{path, number, 0}, "",
+                       "expected " + std::to_string(header.size()) + " fields, found " +
+                           std::to_string(cells.size()));
+    }
+    const Fields f{column, cells, path, number};
+    EnergyRow r = parse_row(f);
+    if (!ids.insert(r.id).second) f.fail("id", "an id not used by an earlier row");
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+int64_t nominal_output_tokens(double mean_output_tokens) {
+  // Uniform integers in [floor(r n), n] have mean close to (1 + r) n / 2.
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(std::llround(mean_output_tokens * 2.0 / (1.0 + kEnergyRangeRatio))));
+}
+
+EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingHardware& hw,
+                                    int64_t prompts_per_client) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  workloads::ModelConfig model =
+      workloads::load_model(paths.resolve(row.model, "workloads/models"));
+  if (!row.precision_override.empty()) {
+    model = workloads::apply_precision_override(
+        model, workloads::parse_precision_override(row.precision_override, "precision"));
+  }
+  workloads::PoolMapping pool;
+  pool.chips = row.chips;
+  pool.degrees.tp = row.tp;
+  pool.degrees.ep = model.ffn().type == workloads::FfnType::kMoe ? row.ep : 1;
+  // vLLM's expert parallelism without tensor parallelism runs attention data parallel.
+  pool.degrees.attn_dp = row.tp == row.chips ? 1 : row.chips;
+  if (pool.degrees.attn_dp > 1) pool.degrees.tp = row.chips;
+  pool.where = SourceLocation{row.file, row.line, 0};
+  serving::SchedulerConfig scheduler;
+  scheduler.max_num_seqs = row.max_num_seqs;
+  engine::ServingEngine engine =
+      engine::make_engine(hw, model, workloads::MappingConfig{{pool}}, scheduler);
+  serving::ServingScenario sc;
+  sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
+  sc.workload.concurrency = row.max_num_seqs;
+  sc.workload.num_prompts = prompts_per_client * row.max_num_seqs;
+  sc.workload.lengths = {row.isl, nominal_output_tokens(row.avg_output_len), kEnergyRangeRatio};
+  sc.system = engine.system;
+  const serving::ServingMetrics m = serving::run_serving(sc, *engine.cost, 1).metrics;
+  EnergyPrediction p;
+  p.energy_per_token_j = m.joules_per_output_token;
+  p.avg_power_w = m.avg_power_per_chip_w * d(row.chips);
+  p.output_tok_s = m.output_tput_per_chip * d(row.chips);
+  return p;
+}
+
+void print_energy_outcomes(std::ostream& out, const std::string& path,
+                           const std::vector<EnergyOutcome>& outcomes, const std::string& fidelity,
+                           bool json) {
+  std::map<std::string, Mape> groups;
+  for (const EnergyOutcome& o : outcomes) {
+    if (!o.skipped.empty()) continue;
+    groups["all"].add(o);
+    groups["gpu " + o.row.gpu].add(o);
+    groups[std::string("batch ") + batch_class(o.row.max_num_seqs)].add(o);
+  }
+  if (json) {
+    out << "{\"energy_rows\": \"" << output::json_escape(path) << "\", \"fidelity\": \"" << fidelity
+        << "\", \"rows\": [";
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      const EnergyOutcome& o = outcomes[i];
+      const EnergyRow& r = o.row;
+      out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(r.id) << "\", \"gpu\": \""
+          << output::json_escape(r.gpu) << "\", \"chips\": " << r.chips << ", \"model\": \""
+          << output::json_escape(r.model) << "\", \"max_num_seqs\": " << r.max_num_seqs;
+      if (!o.skipped.empty()) {
+        out << ", \"skipped\": \"" << output::json_escape(o.skipped) << "\"}";
+        continue;
+      }
+      out << ", \"measured_j_per_token\": " << output::json_number(r.energy_per_token_j)
+          << ", \"predicted_j_per_token\": " << output::json_number(o.predicted.energy_per_token_j)
+          << ", \"measured_power_w\": " << output::json_number(r.avg_power_w)
+          << ", \"predicted_power_w\": " << output::json_number(o.predicted.avg_power_w)
+          << ", \"measured_output_tok_s\": " << output::json_number(r.output_tok_s)
+          << ", \"predicted_output_tok_s\": " << output::json_number(o.predicted.output_tok_s)
+          << "}";
+    }
+    out << "], \"mape\": {";
+    size_t i = 0;
+    for (const auto& [key, m] : groups) {
+      out << (i++ ? ", " : "") << "\"" << output::json_escape(key)
+          << "\": {\"energy_pct\": " << output::json_number(m.energy_pct())
+          << ", \"power_pct\": " << output::json_number(m.power_pct())
+          << ", \"worst_energy_pct\": " << output::json_number(m.worst) << ", \"rows\": " << m.n
+          << "}";
+    }
+    out << "}}\n";
+    return;
+  }
+  out << "# scoville validate --energy: " << path << " (" << fidelity
+      << " fidelity; measured GPU-board energy per output token and average power of the "
+         "replica)\n";
+  out << "#  id  gpu   chips model            seqs   J/tok meas   J/tok pred   error   W meas"
+         "   W pred   error  tok/s meas  tok/s pred   error\n";
+  for (const EnergyOutcome& o : outcomes) {
+    const EnergyRow& r = o.row;
+    if (!o.skipped.empty()) {
+      out << "# " << r.id << " skipped: " << o.skipped << "\n";
+      continue;
+    }
+    char b[400];
+    std::snprintf(
+        b, sizeof b,
+        "%5s  %-5s %5lld %-15s %5lld %11.4f %12.4f %+7.1f%% %8.0f %8.0f %+7.1f%% %10.0f %11.0f "
+        "%+7.1f%%\n",
+        r.id.c_str(), r.gpu.c_str(), static_cast<long long>(r.chips), r.model.substr(0, 15).c_str(),
+        static_cast<long long>(r.max_num_seqs), r.energy_per_token_j,
+        o.predicted.energy_per_token_j,
+        signed_error(o.predicted.energy_per_token_j, r.energy_per_token_j), r.avg_power_w,
+        o.predicted.avg_power_w, signed_error(o.predicted.avg_power_w, r.avg_power_w),
+        r.output_tok_s, o.predicted.output_tok_s,
+        signed_error(o.predicted.output_tok_s, r.output_tok_s));
+    out << b;
+  }
+  out << "# mean absolute percentage error (energy per token | average power | worst energy "
+         "row):\n";
+  for (const auto& [key, m] : groups) {
+    out << "#   " << key << ": " << fmt("%.1f", m.energy_pct()) << "% | "
+        << fmt("%.1f", m.power_pct()) << "% | " << fmt("%.1f", m.worst) << "% (" << m.n
+        << " rows)\n";
+  }
+}
+
+int validate_energy(std::ostream& out, const std::string& path, const std::string& software,
+                    bool calibration, engine::ServingFidelity fidelity, bool op_cache,
+                    int64_t prompts_per_client, bool json) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const std::vector<EnergyRow> rows = read_energy_rows(path);
+  // Every system first, outside the rows' try: a broken file stops the run (exit code 2).
+  std::map<std::string, engine::ServingHardware> hardware;
+  for (const EnergyRow& r : rows) {
+    if (r.covers != EnergyCoverage::kGpu || hardware.count(r.system_file)) continue;
+    std::string chip = r.gpu;
+    for (char& c : chip) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    engine::ServingHardware hw = engine::resolve_hardware(
+        chip, paths.resolve(r.system_file, "arch/systems"), 8, software, calibration, fidelity);
+    if (fidelity == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
+    hardware.emplace(r.system_file, std::move(hw));
+  }
+  std::vector<EnergyOutcome> outcomes;
+  for (const EnergyRow& r : rows) {
+    EnergyOutcome o;
+    o.row = r;
+    if (r.covers != EnergyCoverage::kGpu) {
+      o.skipped = "its power covers a node or the wall; only GPU-board rows are predicted";
+    } else {
+      try {
+        o.predicted = predict_energy_row(r, hardware.at(r.system_file), prompts_per_client);
+      } catch (const InputError& e) {
+        o.skipped = std::string("infeasible: ") + e.what();
+      }
+    }
+    outcomes.push_back(std::move(o));
+  }
+  print_energy_outcomes(out, path, outcomes, engine::to_string(fidelity), json);
+  return 0;
+}
+
+}  // namespace scoville::validation

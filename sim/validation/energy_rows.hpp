@@ -1,0 +1,78 @@
+// Measured energy rows (workloads/measurements/energy/*.csv, columns in
+// workloads/measurements/energy/README.md) and their prediction: `scoville validate --energy
+// FILE.csv`. A row is one published serving configuration (GPU, GPU count, TP/EP, model, batch
+// limit, lengths) with its measured energy per output token and average power, and what that power
+// covers (the GPU boards, a node, the wall). Each row is simulated as it ran: one replica of
+// `chips` chips on the row's system file, a closed loop of max_num_seqs clients (the benchmarks
+// keep the batch full), at the default fidelity with the system's calibration overlay (fitted on
+// throughput rows, never on these), and the simulated energy over the same span as the measurement
+// covers.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/engine/serving_hardware.hpp"
+
+namespace scoville::validation {
+
+// What a row's measured power covers; only "gpu" (the boards' sensors, as NVML reports them) is
+// predicted: node and wall rows need the host's measured draw, which no system file has yet.
+enum class EnergyCoverage { kGpu, kNode, kWall };
+
+struct EnergyRow {
+  std::string id, source, gpu, system_file, model, precision_override, task;
+  EnergyCoverage covers = EnergyCoverage::kGpu;
+  int64_t chips = 1, tp = 1, ep = 1, max_num_seqs = 1;
+  int64_t isl = 1;                // nominal input tokens
+  double avg_output_len = 0;      // measured mean output tokens per request
+  double output_tok_s = 0;        // measured, whole replica
+  double avg_power_w = 0;         // measured, whole replica (all its chips)
+  double energy_per_token_j = 0;  // measured, per output token
+  std::string file;
+  int line = 0;
+};
+
+// Reads every row; throws InputError naming the file, line and column of the first bad field
+// (a missing column, an empty or non-numeric value, a count outside its range, an unknown GPU,
+// coverage or parallelism that does not multiply to the chip count).
+std::vector<EnergyRow> read_energy_rows(const std::string& path);
+
+struct EnergyPrediction {
+  double energy_per_token_j = 0;  // simulated energy / output tokens, GPU boards
+  double avg_power_w = 0;         // whole replica
+  double output_tok_s = 0;        // whole replica
+};
+
+// The closed-loop lengths of a row: the simulator draws each request's lengths uniformly in
+// [kEnergyRangeRatio, 1] x nominal, so the nominal output is the measured mean / the draw's mean.
+inline constexpr double kEnergyRangeRatio = 0.8;
+int64_t nominal_output_tokens(double mean_output_tokens);
+
+// One row simulated on `hw` (its chip, system, software and overlay), `prompts_per_client`
+// requests per client.
+EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingHardware& hw,
+                                    int64_t prompts_per_client);
+
+struct EnergyOutcome {
+  EnergyRow row;
+  EnergyPrediction predicted;
+  std::string skipped;  // non-empty: why it was not predicted
+};
+
+// The rows' table (or JSON) with signed errors and the mean absolute percentage error of energy
+// per token and of power, overall and per GPU and per batch class.
+void print_energy_outcomes(std::ostream& out, const std::string& path,
+                           const std::vector<EnergyOutcome>& outcomes, const std::string& fidelity,
+                           bool json);
+
+// `scoville validate --energy FILE.csv`: reads the rows, builds each system once (its chip, the
+// software profile, its overlay for `fidelity` unless `calibration` is off), predicts every GPU
+// row and prints the outcomes. Rows whose power covers a node or the wall are listed as skipped.
+int validate_energy(std::ostream& out, const std::string& path, const std::string& software,
+                    bool calibration, engine::ServingFidelity fidelity, bool op_cache,
+                    int64_t prompts_per_client, bool json);
+
+}  // namespace scoville::validation

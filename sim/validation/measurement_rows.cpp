@@ -1,0 +1,478 @@
+#include "sim/validation/measurement_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <regex>
+#include <sstream>
+#include <utility>
+
+#include "sim/base/error.hpp"
+#include "sim/base/utf8.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/config/system_loader.hpp"
+#include "sim/validation/published_names.hpp"
+#include "workloads/model_loader.hpp"
+#include "workloads/precision_override.hpp"
+
+namespace scoville::validation {
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The published precision as a precision override of the model file, by the model's structure
+// (the file's own precisions are what its checkpoint was released in):
+// - a dense model quantized to FP8 or FP4 runs its weights in that format with FP8 activations
+//   and FP8 KV (as the Llama rows' FP8-KV checkpoints were served);
+// - an MoE model's "FP4" rows quantize its routed experts, "FP8" rows every weight and the
+//   activations (DeepSeek's released FP8, whose file already is so).
+// INT4 (Kimi on H200) has no format of its own here: MXFP4 has the same 4-bit payload plus a
+// scale per 32 values.
+std::string precision_override_of(const workloads::ModelConfig& model,
+                                  const std::string& published) {
+  const std::string p = lower(published);
+  const bool fp4 = contains(p, "fp4") || contains(p, "int4");
+  const std::string fp4_format = contains(p, "nvfp4") ? "nvfp4" : "mxfp4";
+  if (model.ffn().type != workloads::FfnType::kMoe) {
+    if (fp4) return "weights=" + fp4_format + ",activations=fp8,kv_cache=fp8";
+    if (contains(p, "fp8")) return "weights=fp8,activations=fp8,kv_cache=fp8";
+    return "";
+  }
+  if (fp4) return "experts=" + fp4_format;
+  if (contains(p, "fp8")) return "weights=fp8,experts=fp8,activations=fp8";
+  return "";
+}
+
+std::optional<double> number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  try {
+    size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+// A token count or concurrency of a row: empty is "not published"; anything else must be a whole
+// number from 1 to 10^7, or the row's file, line and column are named (a fraction, a negative
+// or 1e300 would otherwise be cast to a count).
+std::optional<double> count_field(const MeasurementRow& r, const char* key) {
+  const std::string& text = r.at(key);
+  if (text.empty()) return std::nullopt;
+  const std::optional<double> v = number(text);
+  if (!v || *v < 1 || *v > 1e7 || *v != std::floor(*v)) {
+    throw InputError(SourceLocation{r.file, r.line, 0}, key,
+                     "expected a whole number from 1 to 10000000, found '" + text + "'");
+  }
+  return v;
+}
+
+// The prefill/decode split a row's notes publish, as InferenceX's Dynamo rows write it
+// ("prefill 4 GPU TP4, decode 32 GPU EP8"; lowercase notes). nullopt when there is none.
+struct PublishedSplit {
+  int64_t prefill_chips, prefill_tp, decode_chips, decode_ep;
+};
+std::optional<PublishedSplit> published_split(const std::string& notes) {
+  static const std::regex pattern(
+      R"(prefill (\d{1,4}) (?:gpu,? )?tp=?(\d{1,4}), decode (\d{1,4}) (?:gpu,? )?ep=?(\d{1,4}))");
+  std::smatch m;
+  if (!std::regex_search(notes, m, pattern)) return std::nullopt;
+  return PublishedSplit{std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4])};
+}
+
+// Chips per scale-up domain (node) of a system file: a deployment puts each pool on whole
+// nodes. The local network's endpoints of a hierarchical system, else all its chips.
+int64_t node_chips(const std::string& system_file, const config::DataPaths& paths) {
+  const config::SystemConfig s = config::load_system(system_file, paths);
+  return s.network.local ? s.network.local->endpoints : s.chips;
+}
+
+}  // namespace
+
+const std::string& MeasurementRow::at(const std::string& key) const {
+  static const std::string empty;
+  auto it = fields.find(key);
+  return it == fields.end() ? empty : it->second;
+}
+
+std::vector<MeasurementRow> read_measurements(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
+  std::ostringstream whole;
+  whole << file.rdbuf();
+  require_utf8(whole.str(), path, true);
+  std::istringstream in(whole.str());
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<MeasurementRow> rows;
+  int number_of_line = 0;
+  while (std::getline(in, line)) {
+    ++number_of_line;
+    if (line.empty()) continue;
+    const std::vector<std::string> cells = split_csv(line);
+    if (header.empty()) {
+      header = cells;
+      for (const char* need : {"id", "system", "model", "isl", "osl", "concurrency",
+                               "throughput_metric", "throughput"}) {
+        if (std::find(header.begin(), header.end(), need) == header.end()) {
+          throw InputError(SourceLocation{path, 1, 1}, need, "expected this column in the header");
+        }
+      }
+      continue;
+    }
+    MeasurementRow r;
+    r.line = number_of_line;
+    r.file = path;
+    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) r.fields[header[i]] = cells[i];
+    rows.push_back(std::move(r));
+  }
+  if (header.empty()) throw InputError(SourceLocation{path, 0, 0}, "", "empty measurements file");
+  return rows;
+}
+
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
+  return plan_rows(rows, shipped_deployment_recipes(config::DataPaths::from_environment()));
+}
+
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
+                               const std::vector<DeploymentRecipe>& recipes) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const std::vector<std::string> chips_known = paths.available("arch/chips");
+  const std::vector<std::string> systems_known = paths.available("arch/systems");
+  const PublishedNames names = load_published_names(paths);
+  std::map<std::string, workloads::ModelConfig> models;  // by name, loaded once
+  std::vector<RowPlan> plans;
+  std::map<std::string, std::map<int64_t, int>> replica_votes;  // model -> size -> rows
+  for (const MeasurementRow& r : rows) {
+    RowPlan o;
+    o.id = r.at("id");
+    o.line = r.line;
+    o.system = r.at("system");
+    o.model_published = r.at("model");
+    o.metric = r.at("throughput_metric");
+    o.precision = r.at("precision");
+    const SystemMatch named = match_system(names, o.system);
+    o.chip = named.chip;
+    o.system_file = named.system_file;
+    o.model = match_model(names, o.model_published);
+    const auto isl = count_field(r, "isl");
+    const auto osl = count_field(r, "osl");
+    const auto conc = count_field(r, "concurrency");
+    const auto published = number(r.at("throughput"));
+    const auto chips = number(r.at("chips"));
+    const auto ttft = number(r.at("ttft_ms"));
+    const auto tpot = number(r.at("tpot_ms"));
+    const std::string notes = lower(r.at("notes"));
+    const std::optional<PublishedSplit> split = published_split(notes);
+    o.mtp = contains(notes, "mtp enabled") || contains(lower(r.at("framework")), "mtp on");
+    o.published_intvty = number(r.at("interactivity_tok_s_user"));
+    if (published && isl && osl && conc && ttft && tpot && o.metric == "total_tok_s_per_chip") {
+      // Little's law: InferenceX lengths are uniform in [0.8, 1] x nominal (mean 0.9 x).
+      const double e2e_s = *ttft / 1e3 + std::max(0.0, 0.9 * *osl - 1.0) * *tpot / 1e3;
+      if (e2e_s > 0) o.implied_chips = *conc * 0.9 * (*isl + *osl) / e2e_s / *published;
+    }
+    if (o.chip.empty()) {
+      o.skipped = named.why_not;
+    } else if (o.model.empty()) {
+      o.skipped = "model not named by any workloads/models file or alias";
+    } else if (std::find(chips_known.begin(), chips_known.end(), o.chip) == chips_known.end()) {
+      o.skipped = "no " + o.chip + " in arch/chips";
+    } else if (!isl || !osl) {
+      o.skipped = "no isl / osl (MLPerf scenario, not a closed-loop point)";
+    } else if (!conc) {
+      o.skipped = "best-throughput point without its concurrency (would need a sweep)";
+    } else if (!published) {
+      o.skipped = "no published throughput";
+    } else if (split) {
+      // One prefill instance over its chips (TP = chips), whole decode instances.
+      if (split->prefill_chips < 1 || split->prefill_tp != split->prefill_chips ||
+          split->decode_chips < 1 || split->decode_ep < 1 ||
+          split->decode_chips % split->decode_ep != 0 || o.model != "deepseek-r1") {
+        o.skipped = "a published prefill/decode split this version does not map";
+      } else if (chips && *chips != d(split->prefill_chips + split->decode_chips)) {
+        o.skipped = "the notes' prefill and decode chips do not add up to the row's chips";
+      }
+    } else if (o.mtp) {
+      o.skipped = "MTP without a published prefill/decode split";
+    } else if (contains(o.system, "multinode") || (chips && *chips > 8) || o.implied_chips > 12) {
+      o.skipped = "multi-node deployment not modelled";
+    } else if (contains(r.at("framework"), "Dynamo")) {
+      o.skipped = "disaggregated serving (Dynamo) with an unpublished prefill/decode split";
+    }
+    if (o.skipped.empty()) {
+      o.isl = static_cast<int64_t>(*isl);
+      o.osl = static_cast<int64_t>(*osl);
+      o.concurrency = static_cast<int64_t>(*conc);
+      o.published = *published;
+      auto it = models.find(o.model);
+      if (it == models.end()) {
+        it =
+            models
+                .emplace(o.model, workloads::load_model(paths.resolve(o.model, "workloads/models")))
+                .first;
+      }
+      o.precision_override = precision_override_of(it->second, o.precision);
+    }
+    if (o.skipped.empty() && split) {
+      o.prefill_chips = split->prefill_chips;
+      o.decode_chips = split->decode_chips;
+      o.decode_ep = split->decode_ep;
+      o.replica_chips = split->prefill_chips + split->decode_chips;
+      // Across nodes: the system's multi-node file (<chip>-multinode) when there is one.
+      const bool multinode = contains(o.system, "multinode");
+      const std::string multinode_file = o.chip + "-multinode";
+      if (multinode && std::find(systems_known.begin(), systems_known.end(), multinode_file) !=
+                           systems_known.end()) {
+        o.system_file = multinode_file;
+      }
+      // Each pool on whole nodes: the decode pool's EP groups stay inside a node's NVLink.
+      o.decode_first_chip = split->prefill_chips;
+      if (multinode) {
+        const int64_t node = node_chips(o.system_file, paths);
+        o.decode_first_chip = (split->prefill_chips + node - 1) / node * node;
+      }
+      if (const DeploymentRecipe* recipe = find_recipe(recipes, o.system_file, o.concurrency)) {
+        if (recipe->prefill.chips() != o.prefill_chips ||
+            recipe->decode.chips() != o.decode_chips || recipe->decode.ep != o.decode_ep) {
+          o.skipped = "its deployment recipe (" + recipe->where.str() +
+                      ") has other pools than the notes' prefill/decode split";
+        } else if ((recipe->mtp_depth > 0) != o.mtp) {
+          o.skipped =
+              "its deployment recipe (" + recipe->where.str() + ") and its notes disagree on MTP";
+        } else {
+          o.recipe = *recipe;
+        }
+      }
+    } else if (o.skipped.empty() && o.implied_chips > 0) {
+      const double l2 = std::log2(o.implied_chips);
+      const double rounded = std::clamp(std::round(l2), 0.0, 3.0);
+      if (std::fabs(l2 - rounded) > 0.25) {
+        o.skipped = "self-inconsistent: Little's law on its medians implies " +
+                    std::to_string(o.implied_chips) + " chips per replica";
+      } else {
+        o.replica_chips = int64_t{1} << static_cast<int>(rounded);
+        ++replica_votes[o.model][o.replica_chips];
+      }
+    }
+    plans.push_back(o);
+  }
+  for (RowPlan& o : plans) {
+    if (!o.skipped.empty() || o.replica_chips != 0) continue;
+    // No medians of its own: the replica size most of its model's rows show, else 8 chips.
+    int64_t best = 8;
+    int votes = 0;
+    for (const auto& [size, n] : replica_votes[o.model]) {
+      if (n > votes) best = size, votes = n;
+    }
+    o.replica_chips = best;
+  }
+  return plans;
+}
+
+struct RowSimulator::State {
+  RowPlan plan;
+  engine::ServingEngine engine;
+  serving::RooflineCostModel* roofline = nullptr;
+  int64_t prompts_per_client = 10;
+};
+
+workloads::ModelConfig row_model(const RowPlan& plan, const config::DataPaths& paths) {
+  workloads::ModelConfig m = workloads::load_model(paths.resolve(plan.model, "workloads/models"));
+  if (!plan.precision_override.empty()) {
+    m = workloads::apply_precision_override(
+        m, workloads::parse_precision_override(plan.precision_override, "precision"));
+  }
+  // The checkpoint's MTP module ([SPEC] DeepSeek V3/R1: num_nextn_predict_layers 1), priced per
+  // step as the drafts it makes.
+  if (plan.mtp && m.ffn().type == workloads::FfnType::kMoe) m = m.with_mtp_layers(1);
+  return m;
+}
+
+workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::ModelConfig& model,
+                                     SourceLocation where) {
+  const bool moe = model.ffn().type == workloads::FfnType::kMoe;
+  if (plan.decode_chips == 0) {
+    workloads::PoolMapping p;
+    p.chips = plan.replica_chips;
+    p.degrees.tp = plan.replica_chips;
+    p.degrees.ep = moe ? plan.replica_chips : 1;
+    p.where = std::move(where);
+    return workloads::MappingConfig{{p}};
+  }
+  // [ASSUMPTION] The published split names chips and one degree per pool; the rest follows
+  // TensorRT-LLM's DeepSeek recipes (docs/calibration.md):
+  // - prefill "TPp" on P chips: tensor parallel over the pool, experts spread over it (EP =
+  //   the largest divisor of the experts that divides P); when P does not divide the heads
+  //   (TP12), attention data parallel over the pool instead;
+  // - decode "EPe" on D chips: D / e instances of e chips, each expert parallel over its e
+  //   chips (tp = D, ep = e: D / e expert replicas). Attention runs tensor parallel inside each
+  //   instance (TEP) while the concurrency is below one sequence per decode chip, and data
+  //   parallel over every chip (DEP) from there on, as the recipes switch from their
+  //   low-latency to their throughput configurations.
+  workloads::PoolMapping prefill;
+  prefill.pool = "prefill";
+  prefill.chips = plan.prefill_chips;
+  prefill.degrees.tp = plan.prefill_chips;
+  prefill.degrees.ep = moe ? std::gcd(model.ffn().experts, plan.prefill_chips) : 1;
+  prefill.degrees.attn_dp =
+      model.attention().heads % plan.prefill_chips == 0 ? 1 : plan.prefill_chips;
+  if (plan.recipe) {  // as launched: attention per scheduler, the workers' expert spread
+    prefill.degrees.ep = moe ? plan.recipe->prefill.ep : 1;
+    prefill.degrees.attn_dp = plan.recipe->prefill.schedulers();
+  }
+  prefill.where = where;
+  workloads::PoolMapping decode;
+  decode.pool = "decode";
+  decode.chips = plan.decode_chips;
+  decode.degrees.tp = plan.decode_chips;
+  decode.degrees.ep = moe ? plan.decode_ep : 1;
+  decode.degrees.attn_dp = plan.recipe ? plan.recipe->decode.schedulers()
+                           : plan.concurrency >= plan.decode_chips
+                               ? plan.decode_chips
+                               : plan.decode_chips / plan.decode_ep;
+  decode.first_chip = plan.decode_first_chip;
+  decode.where = std::move(where);
+  return workloads::MappingConfig{{prefill, decode}};
+}
+
+serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
+  serving::SchedulerConfig scheduler;
+  scheduler.max_num_seqs = plan.concurrency;
+  if (plan.mtp) {
+    scheduler.mtp.depth = plan.recipe ? plan.recipe->mtp_depth : kRowMtpDepth;
+    scheduler.mtp.acceptance = kRowMtpAcceptance;
+  }
+  return scheduler;
+}
+
+engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::ServingHardware& hw,
+                                      const workloads::ModelConfig& model) {
+  engine::ServingEngine engine = engine::make_engine(
+      hw, model,
+      row_mapping(plan, model, SourceLocation{"measurements row " + plan.id, plan.line, 1}),
+      row_scheduler(plan));
+  if (!plan.recipe) return engine;
+  serving::ServingSystem& system = engine.system;
+  // [ASSUMPTION] Dynamo routed the TensorRT-LLM requests decode first (the flow its TensorRT-LLM
+  // examples used: ai-dynamo/enhancements deps/0002-dep-trtllm-disagg-workflow.md), so a
+  // request holds a decode slot before its prefill; by Little's law the rows' implied TTFTs
+  // match the queue for the recipe's decode slots (docs/calibration.md).
+  system.handoff = "reserve-decode-slot";
+  for (serving::PoolConfig& pool : system.pools) {
+    const PoolRecipe& r =
+        pool.role == serving::PoolRole::kPrefill ? plan.recipe->prefill : plan.recipe->decode;
+    // One TensorRT-LLM scheduler per attention-DP rank of the pool (row_mapping made them so).
+    pool.scheduler.max_num_seqs = r.max_batch * pool.attention_dp;
+    pool.scheduler.max_num_batched_tokens = r.max_tokens * pool.attention_dp;
+  }
+  return engine;
+}
+
+RowSimulator::RowSimulator(const RowPlan& plan, const engine::ServingHardware& hw,
+                           int64_t prompts_per_client)
+    : state_(std::make_unique<State>()) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  State& s = *state_;
+  s.plan = plan;
+  s.prompts_per_client = prompts_per_client;
+  const workloads::ModelConfig m = row_model(plan, paths);
+  s.engine = make_row_engine(plan, hw, m);
+  s.roofline = dynamic_cast<serving::RooflineCostModel*>(s.engine.cost.get());
+}
+
+RowSimulator::~RowSimulator() = default;
+RowSimulator::RowSimulator(RowSimulator&&) noexcept = default;
+
+RowPrediction RowSimulator::run(const serving::EfficiencyKnobs& knobs) {
+  State& s = *state_;
+  s.roofline->set_efficiency(knobs);
+  serving::ServingScenario sc;
+  sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
+  sc.workload.concurrency = s.plan.concurrency;
+  sc.workload.num_prompts = s.prompts_per_client * s.plan.concurrency;
+  sc.workload.lengths = {s.plan.isl, s.plan.osl, 0.8};
+  sc.system = s.engine.system;
+  const serving::ServingMetrics metrics = serving::run_serving(sc, *s.engine.cost, 1).metrics;
+  RowPrediction p;
+  p.throughput = s.plan.metric == "output_tok_s_per_chip"  ? metrics.output_tput_per_chip
+                 : s.plan.metric == "input_tok_s_per_chip" ? metrics.input_tput_per_chip
+                                                           : metrics.tput_per_chip;
+  p.intvty = metrics.intvty;
+  return p;
+}
+
+double signed_error(double predicted, double published) {
+  return published != 0 ? (predicted - published) / published * 100.0 : 0.0;
+}
+
+double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPrediction>& pred) {
+  double sum = 0;
+  int terms = 0;
+  for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
+    sum += std::fabs(signed_error(pred[i].throughput, plans[i].published));
+    ++terms;
+    if (plans[i].published_intvty) {
+      sum += std::fabs(signed_error(pred[i].intvty, *plans[i].published_intvty));
+      ++terms;
+    }
+  }
+  return terms ? sum / d(terms) : 0.0;
+}
+
+double combined_log_error(const std::vector<RowPlan>& plans,
+                          const std::vector<RowPrediction>& pred) {
+  double sum = 0;
+  int terms = 0;
+  auto add = [&](double predicted, double published) {
+    if (predicted <= 0 || published <= 0) {
+      sum += 100.0;  // a failed prediction is far off, whatever the scale
+    } else {
+      sum += std::pow(std::log(predicted / published), 2);
+    }
+    ++terms;
+  };
+  for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
+    add(pred[i].throughput, plans[i].published);
+    if (plans[i].published_intvty) add(pred[i].intvty, *plans[i].published_intvty);
+  }
+  return terms ? sum / d(terms) : 0.0;
+}
+
+}  // namespace scoville::validation

@@ -1,0 +1,85 @@
+#include "sim/validation/validation_run.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "sim/base/error.hpp"
+#include "sim/config/calibration_overlay.hpp"
+#include "sim/config/data_paths.hpp"
+
+namespace scoville::validation {
+
+void Errors::add(const Outcome& o) {
+  tput_sum += std::fabs(signed_error(o.predicted.throughput, o.plan.published));
+  ++tput_n;
+  if (o.plan.published_intvty) {
+    intvty_sum += std::fabs(signed_error(o.predicted.intvty, *o.plan.published_intvty));
+    ++intvty_n;
+  }
+}
+
+std::vector<Outcome> validate_rows(const std::vector<RowPlan>& plans,
+                                   const ValidationSettings& settings) {
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  const engine::ServingFidelity level = settings.fidelity;
+  const bool calibration = settings.calibration;
+  std::map<std::string, engine::ServingHardware> hardware;  // by system file
+  std::map<std::string, std::set<std::string>> fitted;      // row ids an overlay was fitted on
+  std::vector<Outcome> outcomes;
+  // Every system and its overlay first, outside the rows' try: a broken file stops the run
+  // (exit code 2) instead of turning every row into "infeasible". At the op table, every
+  // system's chip model is elaborated here, before any row simulates.
+  for (const RowPlan& plan : plans) {
+    if (!plan.skipped.empty() || hardware.count(plan.system_file) != 0) continue;
+    const std::string file = paths.resolve(plan.system_file, "arch/systems");
+    engine::ServingHardware hw =
+        engine::resolve_hardware(plan.chip, file, 8, settings.software, calibration, level);
+    if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, settings.op_cache);
+    if (calibration) {
+      if (const auto overlay = config::find_overlay(file, engine::overlay_fidelity(level))) {
+        if (overlay->fit) {
+          fitted[plan.system_file].insert(overlay->fit->rows.begin(), overlay->fit->rows.end());
+        }
+      }
+    }
+    hardware.emplace(plan.system_file, std::move(hw));
+  }
+  for (const RowPlan& plan : plans) {
+    Outcome o;
+    o.plan = plan;
+    if (o.plan.skipped.empty()) {
+      const engine::ServingHardware& hw = hardware.at(plan.system_file);
+      try {
+        o.calibration = hw.calibration;
+        RowSimulator sim(plan, hw, settings.prompts_per_client);
+        o.predicted = sim.run(hw.efficiency);
+        if (fitted[plan.system_file].count(plan.id)) {
+          o.set = "fit";
+        } else if (calibration && !hw.calibration.empty()) {
+          o.set = "held-out";
+        }
+      } catch (const InputError& e) {
+        o.plan.skipped = std::string("infeasible: ") + e.what();
+      }
+    }
+    outcomes.push_back(o);
+    if (settings.on_row) settings.on_row(plan);
+  }
+  return outcomes;
+}
+
+// Summaries: by system, by model, and by fit set, each over every predicted row.
+std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
+    const std::vector<Outcome>& outcomes) {
+  std::map<std::string, Errors> by_system, by_model, by_set, all;
+  for (const Outcome& o : outcomes) {
+    if (!o.plan.skipped.empty()) continue;
+    by_system[o.plan.system_file].add(o);
+    by_model[o.plan.model].add(o);
+    by_set[o.set.empty() ? "uncalibrated" : o.set].add(o);
+    all["all"].add(o);
+  }
+  return {{"system", by_system}, {"model", by_model}, {"set", by_set}, {"all", all}};
+}
+
+}  // namespace scoville::validation

@@ -1,0 +1,139 @@
+// Measured energy rows (workloads/measurements/energy/*.csv): the loader refuses malformed rows at
+// their file, line and column, and one row's prediction matches the energy worked out by hand.
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/base/error.hpp"
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/validation/energy_rows.hpp"
+
+using namespace scoville;
+
+namespace {
+
+const char* kHeader =
+    "id,source,covers,gpu,system,chips,tp,ep,model,precision,task,max_num_seqs,avg_batch_size,"
+    "isl,avg_output_len,output_tok_s,avg_power_w,energy_per_token_j,median_itl_ms\n";
+const char* kGoodRow =
+    "E1,src,gpu,H100,h100-hgx8,1,1,1,llama-3.1-8b,,lm-arena-chat,8,7.98,256,388.7,1069.6,486.4,"
+    "0.45480,7.32\n";
+
+std::string write(const std::string& text) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("scoville_energy_rows_" + std::to_string(::getpid()) + ".csv"))
+                               .string();
+  std::ofstream(file) << text;
+  return file;
+}
+
+// The InputError message of reading kHeader + body ("" when it reads).
+std::string error_of(const std::string& body) {
+  const std::string file = write(std::string(kHeader) + body);
+  std::string message;
+  try {
+    validation::read_energy_rows(file);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  std::filesystem::remove(file);
+  return message;
+}
+
+// kGoodRow with field `index` (0-based) replaced.
+std::string with_field(size_t index, const std::string& value) {
+  std::string row = kGoodRow;
+  size_t start = 0;
+  for (size_t i = 0; i < index; ++i) start = row.find(',', start) + 1;
+  const size_t end = row.find_first_of(",\n", start);
+  return row.replace(start, end - start, value);
+}
+
+}  // namespace
+
+TEST_CASE("energy rows: a good row reads with its fields", "[energy_rows]") {
+  const std::string file = write(std::string(kHeader) + kGoodRow);
+  const std::vector<validation::EnergyRow> rows = validation::read_energy_rows(file);
+  std::filesystem::remove(file);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].id == "E1");
+  CHECK(rows[0].covers == validation::EnergyCoverage::kGpu);
+  CHECK(rows[0].system_file == "h100-hgx8");
+  CHECK(rows[0].max_num_seqs == 8);
+  CHECK(rows[0].isl == 256);
+  CHECK(rows[0].energy_per_token_j == Approx(0.4548));
+  CHECK(rows[0].line == 2);
+}
+
+TEST_CASE("energy rows: malformed rows are refused at file, line, column and field",
+          "[energy_rows]") {
+  // Every message names the file and line 2 (the row), the field and what was expected.
+  auto check = [](const std::string& body, const std::string& field, const std::string& expected) {
+    const std::string message = error_of(body);
+    INFO(message);
+    CHECK(message.find("scoville_energy_rows_") != std::string::npos);
+    CHECK(message.find(field) != std::string::npos);
+    CHECK(message.find(expected) != std::string::npos);
+  };
+  check(with_field(15, "fast"), "output_tok_s", ":2:16");
+  check(with_field(16, "-3"), "avg_power_w", "expected a positive number");
+  check(with_field(17, ""), "energy_per_token_j", "expected a value");
+  check(with_field(11, "8.5"), "max_num_seqs", "expected a whole number");
+  check(with_field(2, "rack"), "covers", "expected gpu, node or wall");
+  check(with_field(3, "A100"), "gpu", "expected H100, H200 or B200");
+  check(with_field(4, "b200-hgx8"), "system", "'h100-hgx8' for a H100");
+  check(with_field(5, "2"), "tp", "tp or ep equal to chips");
+  check(with_field(9, "weights=fp7"), "precision", "fp7");
+  check(std::string(kGoodRow) + kGoodRow, "id", ":3:");
+  check("E1,src,gpu\n", "", "expected 19 fields, found 3");
+  // A header without a required column.
+  const std::string file = write("id,source\nE1,src\n");
+  std::string message;
+  try {
+    validation::read_energy_rows(file);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  std::filesystem::remove(file);
+  CHECK(message.find("expected a column named 'covers'") != std::string::npos);
+  CHECK(error_of(kGoodRow).empty());
+}
+
+TEST_CASE("energy rows: the nominal output length gives the measured mean", "[energy_rows]") {
+  // Uniform in [0.8 n, n] has mean 0.9 n: 388.7 measured -> n = 432.
+  CHECK(validation::nominal_output_tokens(388.7) == 432);
+  CHECK(validation::nominal_output_tokens(0.1) == 1);
+}
+
+TEST_CASE("energy rows: one row's prediction against the energy worked out by hand",
+          "[energy_rows]") {
+  // Llama 3.1 8B on one H100, batch 8, 8 input and about 64 output tokens, at the roofline
+  // without calibration or software overheads: every decode step streams the weights from HBM.
+  // By hand: weights 8.03e9 params x 2 B = 16.06 GB [HF config]; the KV of 8 sequences of about
+  // 40 tokens (32 layers x 8 KV heads x 128 x 2 x 2 B = 131 kB a token) adds 0.04 GB; a step takes
+  // 16.10 GB / 3.35 TB/s = 4.81 ms. Power: static 100 W (h100.yaml) + HBM 3.35e12 B/s x 8 bit x
+  // 3.9 pJ/bit = 104.5 W (tsmc-4n.yaml) + matrix 8 tokens x 8.03e9 MAC x 1.0 pJ / 4.81 ms = 13.4 W
+  // -> 218 W; J per output token = 218 W x 4.81 ms / 8 = 0.131 J. Prefill (8 tokens a request)
+  // and the vector and SRAM actions add a few per cent, the closed loop's tail (a part-full
+  // batch) a little more: the simulation must land within 12 % of 0.131 J and 218 W.
+  const std::string file = write(std::string(kHeader) +
+                                 "E1,src,gpu,H100,h100-hgx8,1,1,1,llama-3.1-8b,,chat,8,8,8,57.6,1,"
+                                 "1,1,1\n");
+  const std::vector<validation::EnergyRow> rows = validation::read_energy_rows(file);
+  std::filesystem::remove(file);
+  REQUIRE(rows.size() == 1);
+  const engine::ServingHardware hw = engine::resolve_hardware(
+      "h100", std::string(SCOVILLE_SOURCE_DIR) + "/arch/systems/h100-hgx8.yaml", 1, "", false,
+      engine::ServingFidelity::kRoofline);
+  const validation::EnergyPrediction p = validation::predict_energy_row(rows[0], hw, 4);
+  INFO("J/token " << p.energy_per_token_j << ", W " << p.avg_power_w << ", tok/s "
+                  << p.output_tok_s);
+  CHECK(p.energy_per_token_j == Approx(0.131).epsilon(0.12));
+  CHECK(p.avg_power_w == Approx(218.0).epsilon(0.12));
+  // Energy per token is power over throughput, both of the whole replica.
+  CHECK(p.energy_per_token_j == Approx(p.avg_power_w / p.output_tok_s).epsilon(1e-9));
+}

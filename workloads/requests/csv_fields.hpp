@@ -1,0 +1,25 @@
+// The field splitting both request-trace readers share (Scoville's CSV and the public formats):
+// comma-separated fields located by their 1-based character column, so that every error names
+// the file, line and column a user can jump to.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace scoville::workloads {
+
+struct CsvField {
+  std::string_view text;  // trimmed of spaces, tabs and a trailing '\r'
+  int column = 1;         // 1-based character column of the field's first character
+};
+
+// `s` without leading spaces and tabs, and without trailing spaces, tabs and '\r'.
+std::string_view trim_field(std::string_view s);
+
+// The line's comma-separated fields (no quoting: none of the supported formats quotes numbers).
+std::vector<CsvField> split_csv_fields(std::string_view line);
+
+// True for a blank line or a '#' comment.
+bool skipped_line(std::string_view line);
+
+}  // namespace scoville::workloads
