@@ -23,6 +23,21 @@ constexpr double kResidualFlopsPerValue = 1.0;  // one add
 constexpr double kRouterFlopsPerScore = 3.0;    // compare for top-k, then softmax of the kept
 constexpr double kCombineFlopsPerValue = 2.0;   // weighted sum of the top_k expert outputs
 constexpr double kSamplingFlopsPerLogit = 5.0;  // softmax over the vocabulary and a draw
+constexpr double kGateFlopsPerValue = 5.0;      // sigmoid(gate) = 1 / (1 + exp(-gate)), * output
+// DSA indexer, per scored (query token, key) pair and indexer head: ReLU, the head's weight,
+// the sum over heads; then per pair a compare for the top-k selection.
+constexpr double kIndexerFlopsPerHeadScore = 3.0;
+constexpr double kTopkFlopsPerScore = 1.0;
+// Gated DeltaNet, per value: the depthwise convolution (multiply-add per tap) and its SiLU;
+// per token and value head: the decay and beta gates (softplus, exp, sigmoid); per key value:
+// the L2 norm of q and k.
+constexpr double kSiluFlopsPerValue = 4.0;
+constexpr double kGateFlopsPerHead = 10.0;
+constexpr double kL2NormFlopsPerValue = 3.0;
+// The recurrence runs three products against each value head's [key x value] state per token:
+// the state's prediction for the key (S^T k), the rank-1 delta update (S += k delta^T) and the
+// output (S^T q); the decay scales the state once per token (vector work).
+constexpr int64_t kStateProductsPerToken = 3;
 
 double d(int64_t v) { return static_cast<double>(v); }
 
@@ -81,7 +96,7 @@ class TraceBuilder {
     trace.shape = shape_;
     ops_ = &trace.ops;
     routing_ = &trace.routing;
-    add_embedding("embedding", -1);
+    add_embedding("embedding", Sharding::kVocabLookup, -1);
     for (int layer = 0; layer < model_.layers(); ++layer) add_layer(layer);
     add_head(-1);
     for (int i = 0; i < model_.mtp_layers(); ++i) add_mtp(static_cast<int>(model_.layers()) + i);
@@ -90,12 +105,13 @@ class TraceBuilder {
 
  private:
   // instances x [m x k] * [k x n]. `weights` are the bytes of all instances' parameters.
-  void matmul(const std::string& name, int layer, int64_t m, int64_t n, int64_t k,
-              int64_t instances, NumberFormat weight_format, Bytes weights) {
+  void matmul(const std::string& name, Sharding sharding, int layer, int64_t m, int64_t n,
+              int64_t k, int64_t instances, NumberFormat weight_format, Bytes weights) {
     Op op;
     op.name = name;
     op.layer = layer;
     op.kind = OpKind::kMatmul;
+    op.sharding = sharding;
     op.m = m;
     op.n = n;
     op.k = k;
@@ -111,19 +127,20 @@ class TraceBuilder {
 
   // A matmul on `rows` tokens (default: all of the iteration) against one [k x n] weight (+ n
   // biases).
-  void dense_matmul(const std::string& name, int layer, int64_t n, int64_t k, bool bias,
-                    int64_t rows = -1) {
+  void dense_matmul(const std::string& name, Sharding sharding, int layer, int64_t n, int64_t k,
+                    bool bias, int64_t rows = -1) {
     const double parameters = d(k) * d(n) + (bias ? d(n) : 0.0);
-    matmul(name, layer, rows < 0 ? tokens_ : rows, n, k, 1, precision_.weights,
+    matmul(name, sharding, layer, rows < 0 ? tokens_ : rows, n, k, 1, precision_.weights,
            bytes_of(parameters, precision_.weights));
   }
 
-  void vector(const std::string& name, int layer, double flops, double values_in, double values_out,
-              Bytes weights = Bytes()) {
+  void vector(const std::string& name, Sharding sharding, int layer, double flops, double values_in,
+              double values_out, Bytes weights = Bytes()) {
     Op op;
     op.name = name;
     op.layer = layer;
     op.kind = OpKind::kVector;
+    op.sharding = sharding;
     op.m = tokens_;
     op.weight_format = precision_.weights;
     op.math = math_precision_of(precision_.activations);
@@ -134,51 +151,61 @@ class TraceBuilder {
     ops_->push_back(op);
   }
 
-  void norm(const std::string& name, int layer, int64_t width, int64_t rows) {
+  void norm(const std::string& name, Sharding sharding, int layer, int64_t width, int64_t rows) {
     const double values = d(rows) * d(width);
-    vector(name, layer, kNormFlopsPerValue * values, values, values,
+    vector(name, sharding, layer, kNormFlopsPerValue * values, values, values,
            bytes_of(d(width), precision_.weights));
   }
 
-  void residual(const std::string& name, int layer) {
+  void residual(const std::string& name, Sharding sharding, int layer) {
     const double values = d(tokens_) * d(hidden_);
-    vector(name, layer, kResidualFlopsPerValue * values, 2.0 * values, values);
+    vector(name, sharding, layer, kResidualFlopsPerValue * values, 2.0 * values, values);
   }
 
   Bytes activations(double values) const { return bytes_of(values, precision_.activations); }
 
-  void add_embedding(const std::string& name, int layer) {
+  // `sharding`: the main model's table is vocab-parallel; an MTP module's lookup is mapped with
+  // the MTP layer's FFN-side ops.
+  void add_embedding(const std::string& name, Sharding sharding, int layer) {
     // A lookup: one table row read per token, no arithmetic.
     const double values = d(tokens_) * d(hidden_);
-    vector(name, layer, 0.0, 0.0, values, bytes_of(values, precision_.embeddings));
+    vector(name, sharding, layer, 0.0, 0.0, values, bytes_of(values, precision_.embeddings));
   }
 
   void add_layer(int layer) {
-    norm("attn_norm", layer, hidden_, tokens_);
-    if (model_.attention().type == AttentionType::kMla) {
+    norm("attn_norm", Sharding::kAttentionNorm, layer, hidden_, tokens_);
+    if (model_.layer_attention(layer) == LayerAttention::kLinear) {
+      add_linear_attention(layer);
+    } else if (model_.attention().type == AttentionType::kMla) {
       add_mla_attention(layer);
     } else {
       add_gqa_attention(layer);
     }
-    residual("attn_residual", layer);
-    norm("ffn_norm", layer, hidden_, tokens_);
+    residual("attn_residual", Sharding::kAttentionResidual, layer);
+    norm("ffn_norm", Sharding::kFfnNorm, layer, hidden_, tokens_);
     if (model_.layer_is_moe(layer)) {
       add_moe(layer);
     } else {
       add_swiglu("ffn", layer, model_.ffn().intermediate_size, model_.ffn().bias);
     }
-    residual("ffn_residual", layer);
+    residual("ffn_residual", Sharding::kFfnResidual, layer);
   }
 
   void add_gqa_attention(int layer) {
     const AttentionConfig& a = model_.attention();
-    dense_matmul("attn_qkv", layer, (a.heads + 2 * a.kv_heads) * a.head_dim, hidden_, a.bias);
+    const int64_t qkv_out = (a.heads * a.query_projections() + 2 * a.kv_heads) * a.head_dim;
+    dense_matmul("attn_qkv", Sharding::kQkvColumns, layer, qkv_out, hidden_, a.bias);
     const double rotated = d(tokens_) * d(a.heads + a.kv_heads) * d(a.head_dim);
-    vector("attn_rope", layer, kRopeFlopsPerValue * rotated, rotated, rotated);
+    vector("attn_rope", Sharding::kRotary, layer, kRopeFlopsPerValue * rotated, rotated, rotated);
     for (const SequenceGroup& g : groups_) {
       add_attention_core(layer, g, a.kv_heads, a.heads / a.kv_heads, a.head_dim, a.head_dim);
     }
-    dense_matmul("attn_out", layer, hidden_, a.heads * a.head_dim, a.bias);
+    if (a.output_gate) {
+      const double values = d(tokens_) * d(a.heads) * d(a.head_dim);
+      vector("attn_gate", Sharding::kQueryHeadVector, layer, kGateFlopsPerValue * values,
+             2.0 * values, values);
+    }
+    dense_matmul("attn_out", Sharding::kOutputRows, layer, hidden_, a.heads * a.head_dim, a.bias);
   }
 
   // MLA: shared down-projections and norms on every token, then per phase the cheaper form.
@@ -186,33 +213,41 @@ class TraceBuilder {
     const AttentionConfig& a = model_.attention();
     const int64_t q_out = a.heads * a.qk_head_dim();
     if (a.q_lora_rank > 0) {
-      dense_matmul("attn_q_down", layer, a.q_lora_rank, hidden_, false);
-      norm("attn_q_norm", layer, a.q_lora_rank, tokens_);
-      dense_matmul("attn_q_up", layer, q_out, a.q_lora_rank, false);
+      dense_matmul("attn_q_down", Sharding::kAttentionReplicated, layer, a.q_lora_rank, hidden_,
+                   false);
+      norm("attn_q_norm", Sharding::kAttentionReplicated, layer, a.q_lora_rank, tokens_);
+      dense_matmul("attn_q_up", Sharding::kHeadColumns, layer, q_out, a.q_lora_rank, false);
     } else {
-      dense_matmul("attn_q", layer, q_out, hidden_, false);
+      dense_matmul("attn_q", Sharding::kHeadColumns, layer, q_out, hidden_, false);
     }
-    dense_matmul("attn_kv_down", layer, a.kv_lora_rank + a.qk_rope_head_dim, hidden_, false);
-    norm("attn_kv_norm", layer, a.kv_lora_rank, tokens_);
+    dense_matmul("attn_kv_down", Sharding::kAttentionReplicated, layer,
+                 a.kv_lora_rank + a.qk_rope_head_dim, hidden_, false);
+    norm("attn_kv_norm", Sharding::kAttentionReplicated, layer, a.kv_lora_rank, tokens_);
     const double rotated = d(tokens_) * d(a.heads + 1) * d(a.qk_rope_head_dim);
-    vector("attn_rope", layer, kRopeFlopsPerValue * rotated, rotated, rotated);
-    if (decode_tokens_ > 0) add_mla_absorbed(layer);
-    if (prefill_tokens_ > 0) add_mla_expanded(layer);
-    dense_matmul("attn_out", layer, hidden_, a.heads * a.v_head_dim, false);
+    vector("attn_rope", Sharding::kRotary, layer, kRopeFlopsPerValue * rotated, rotated, rotated);
+    // DSA runs MLA in its absorbed (MQA) form for prefill too (DeepSeek-V3.2-Exp paper, sec. 2.1):
+    // each query's top-k keys differ, so there is no shared context to expand once.
+    const bool sparse = a.has_indexer();
+    if (sparse) add_indexer(layer);
+    const int64_t absorbed_rows = sparse ? tokens_ : decode_tokens_;
+    if (absorbed_rows > 0) add_mla_absorbed(layer, absorbed_rows, sparse);
+    if (!sparse && prefill_tokens_ > 0) add_mla_expanded(layer);
+    dense_matmul("attn_out", Sharding::kOutputRows, layer, hidden_, a.heads * a.v_head_dim, false);
   }
 
   // Decode: W_UK (kv_b's K half) multiplies each head's no-RoPE query into the latent space and
   // W_UV (the V half) takes each head's latent output back to v_head_dim; attention itself runs
   // against one cached latent per token (kv_lora + rope wide for scores, kv_lora for values).
-  void add_mla_absorbed(int layer) {
+  // `rows`: the tokens it runs on (decode ones; every one when `all_phases`).
+  void add_mla_absorbed(int layer, int64_t rows, bool all_phases) {
     const AttentionConfig& a = model_.attention();
     const auto per_head = [&](const std::string& name, int64_t n, int64_t k) {
-      matmul(name, layer, decode_tokens_, n, k, a.heads, precision_.weights,
+      matmul(name, Sharding::kHeadInstances, layer, rows, n, k, a.heads, precision_.weights,
              bytes_of(d(a.heads) * d(k) * d(n), precision_.weights));
     };
     per_head("attn_k_absorb", a.kv_lora_rank, a.qk_nope_head_dim);
     for (const SequenceGroup& g : groups_) {
-      if (g.shape.phase != Phase::kDecode) continue;
+      if (g.shape.phase != Phase::kDecode && !all_phases) continue;
       add_attention_core(layer, g, 1, a.heads, a.kv_lora_rank + a.qk_rope_head_dim, a.kv_lora_rank);
     }
     per_head("attn_v_absorb", a.v_head_dim, a.kv_lora_rank);
@@ -231,8 +266,8 @@ class TraceBuilder {
       }
     }
     const int64_t n = a.heads * (a.qk_nope_head_dim + a.v_head_dim);
-    matmul("attn_kv_up", layer, keys, n, a.kv_lora_rank, 1, precision_.weights,
-           bytes_of(d(a.kv_lora_rank) * d(n), precision_.weights));
+    matmul("attn_kv_up", Sharding::kHeadColumns, layer, keys, n, a.kv_lora_rank, 1,
+           precision_.weights, bytes_of(d(a.kv_lora_rank) * d(n), precision_.weights));
     for (const SequenceGroup& g : groups_) {
       if (g.shape.phase != Phase::kPrefill) continue;
       add_attention_core(layer, g, a.heads, 1, a.qk_head_dim(), a.v_head_dim);
@@ -245,18 +280,19 @@ class TraceBuilder {
   void add_attention_core(int layer, const SequenceGroup& g, int64_t kv_heads, int64_t group,
                           int64_t qk_dim, int64_t pv_dim) {
     const AttentionConfig& a = model_.attention();
-    const bool sliding = model_.layer_attention(layer) == LayerAttention::kSliding;
-    const int64_t window = sliding ? a.sliding_window : 0;
-    const int64_t pairs = causal_attended_pairs(g.context_before(), g.shape.new_tokens, window);
+    const AttendedCounts counts = attended_counts(layer, g);
+    const int64_t pairs = counts.pairs;
     const double query_heads = d(kv_heads) * d(group);
     const double scored = d(g.count) * query_heads * d(pairs);  // all heads, all sequences
-    const Bytes kv_row = model_.kv_bytes_per_token_per_layer();
+    const Bytes kv_row = model_.attention_row_bytes();
     const int64_t tokens = g.tokens();
 
     Op op;
     op.name = "attention";
     op.layer = layer;
     op.kind = OpKind::kAttention;
+    op.sharding = Sharding::kAttentionCore;
+    op.cache = CacheUse::kKvCache;
     op.m = group * g.shape.new_tokens;
     op.n = model_.attended_context(layer, g.shape.context);
     op.k = qk_dim;
@@ -264,8 +300,7 @@ class TraceBuilder {
     op.weight_format = precision_.kv_cache;
     op.math = math_for(precision_.kv_cache, precision_.activations);
     op.flops = Flops(2.0 * scored * d(qk_dim + pv_dim));
-    op.kv_read_bytes =
-        kv_row * (d(g.count) * d(cached_tokens_attended(g.context_before(), window)));
+    op.kv_read_bytes = kv_row * (d(g.count) * d(counts.cached));
     op.kv_write_bytes = kv_row * d(tokens);
     op.activation_in_bytes = activations(d(tokens) * query_heads * d(qk_dim));
     op.activation_out_bytes = activations(d(tokens) * query_heads * d(pv_dim));
@@ -274,31 +309,159 @@ class TraceBuilder {
     // Scores stay in the fused attention kernel's on-chip tiles: no activation traffic.
     const double sink_flops = a.sinks ? kSinkFlopsPerRow * d(tokens) * query_heads : 0.0;
     const Bytes sink_weights = a.sinks ? bytes_of(query_heads, precision_.weights) : Bytes();
-    vector("attn_softmax", layer, kSoftmaxFlopsPerScore * scored + sink_flops, 0.0, 0.0,
-           sink_weights);
+    vector("attn_softmax", Sharding::kQueryHeadVector, layer,
+           kSoftmaxFlopsPerScore * scored + sink_flops, 0.0, 0.0, sink_weights);
+  }
+
+  // Per sequence of a group: query-key pairs scored and cached tokens read, by the layer's kind.
+  struct AttendedCounts {
+    int64_t pairs = 0;
+    int64_t cached = 0;
+  };
+  AttendedCounts attended_counts(int layer, const SequenceGroup& g) const {
+    const AttentionConfig& a = model_.attention();
+    const int64_t before = g.context_before();
+    const int64_t fresh = g.shape.new_tokens;
+    switch (model_.layer_attention(layer)) {
+      case LayerAttention::kSliding:
+        return {causal_attended_pairs(before, fresh, a.sliding_window),
+                cached_tokens_attended(before, a.sliding_window)};
+      case LayerAttention::kChunked:
+        return {chunked_attended_pairs(before, fresh, a.attention_chunk),
+                chunked_cached_tokens_attended(before, a.attention_chunk)};
+      case LayerAttention::kFull:
+      case LayerAttention::kLinear:  // not reached: linear layers have no attention core
+        break;
+    }
+    if (a.has_indexer()) {
+      return {causal_attended_pairs(before, fresh, a.index_topk),
+              selected_cached_tokens(before, fresh, a.index_topk)};
+    }
+    return {causal_attended_pairs(before, fresh, 0), cached_tokens_attended(before, 0)};
+  }
+
+  // DeepSeek Sparse Attention's lightning indexer (DeepSeek-V3.2-Exp inference/model.py,
+  // Indexer): per token, index_heads FP8 queries from the query latent, one FP8 key and a
+  // weight per head from the hidden state; per sequence, every cached key scored by every
+  // head (a ReLU'd dot product, weighted and summed over heads), then the top-k kept. Its
+  // keys are cached beside the latent (indexer_key_bytes per token). vLLM keeps the indexer
+  // whole on every attention rank [ASSUMPTION: ReplicatedLinear, as MLA's latent projections].
+  void add_indexer(int layer) {
+    const AttentionConfig& a = model_.attention();
+    const int64_t q_in = a.q_lora_rank > 0 ? a.q_lora_rank : hidden_;
+    const Sharding whole = Sharding::kAttentionReplicated;
+    dense_matmul("attn_indexer_q", whole, layer, a.index_heads * a.index_head_dim, q_in, false);
+    matmul(
+        "attn_indexer_k", whole, layer, tokens_, a.index_head_dim, hidden_, 1, precision_.weights,
+        bytes_of(d(hidden_) * d(a.index_head_dim) + 2.0 * d(a.index_head_dim), precision_.weights));
+    dense_matmul("attn_indexer_weights", whole, layer, a.index_heads, hidden_, false);
+    const Bytes key = model_.indexer_key_bytes();
+    for (const SequenceGroup& g : groups_) {
+      // Every key up to the token itself is scored: causal pairs with no window.
+      const int64_t pairs = causal_attended_pairs(g.context_before(), g.shape.new_tokens, 0);
+      const double scored = d(g.count) * d(pairs);
+      Op op;
+      op.name = "attn_indexer_scores";
+      op.layer = layer;
+      op.kind = OpKind::kMatmul;  // [heads x new tokens, head_dim] x [head_dim, keys]
+      op.sharding = whole;
+      op.cache = CacheUse::kIndexerKeys;
+      op.m = a.index_heads * g.shape.new_tokens;
+      op.n = g.shape.context;
+      op.k = a.index_head_dim;
+      op.instances = g.count;
+      op.weight_format = NumberFormat::kFp8;
+      op.math = MathPrecision::kFp8;  // FP8 queries against FP8 keys (the paper, sec. 2.1)
+      op.flops = Flops(2.0 * scored * d(a.index_heads) * d(a.index_head_dim));
+      op.kv_read_bytes = key * (d(g.count) * d(g.context_before()));
+      op.kv_write_bytes = key * d(g.tokens());
+      op.activation_in_bytes =
+          bytes_of(d(g.tokens()) * d(a.index_heads) * d(a.index_head_dim), NumberFormat::kFp8);
+      op.activation_out_bytes = activations(d(g.tokens()) * d(a.index_topk));  // selected ids
+      ops_->push_back(op);
+      vector("attn_indexer_topk", whole, layer,
+             (kIndexerFlopsPerHeadScore * d(a.index_heads) + kTopkFlopsPerScore) * scored, 0.0,
+             0.0);
+    }
+  }
+
+  // Gated DeltaNet (Qwen3-Next linear_attention layers): the input projection to q, k, v, the
+  // output gate z and the beta / decay inputs; the short depthwise convolution; then per
+  // sequence the delta-rule recurrence against a fixed [key x value] state per value head,
+  // read and written back once per iteration (a fresh prompt starts from zeros: no read);
+  // the gated RMSNorm and the output projection. The recurrence lowers to matmul-like work
+  // (three products per token against the state) plus the decay as vector work.
+  void add_linear_attention(int layer) {
+    const AttentionConfig& a = model_.attention();
+    const int64_t key_dim = a.linear_key_dim();
+    const int64_t value_dim = a.linear_value_dim();
+    const int64_t channels = a.linear_conv_channels();
+    dense_matmul("attn_linear_in_proj", Sharding::kHeadColumns, layer,
+                 2 * key_dim + 2 * value_dim + 2 * a.linear_value_heads, hidden_, false);
+    const double conv_values = d(tokens_) * d(channels);
+    const double conv_flops = (2.0 * d(a.linear_conv_kernel) + kSiluFlopsPerValue) * conv_values +
+                              kL2NormFlopsPerValue * d(tokens_) * 2.0 * d(key_dim) +
+                              kGateFlopsPerHead * d(tokens_) * d(a.linear_value_heads);
+    vector("attn_linear_conv", Sharding::kHeadElementwise, layer, conv_flops, conv_values,
+           conv_values,
+           bytes_of(d(channels) * d(a.linear_conv_kernel) + 2.0 * d(a.linear_value_heads),
+                    precision_.weights));
+    const double state_values =
+        d(a.linear_value_heads) * d(a.linear_key_head_dim) * d(a.linear_value_head_dim);
+    vector("attn_linear_decay", Sharding::kHeadElementwise, layer, d(tokens_) * state_values, 0.0,
+           0.0);
+    const Bytes state = model_.state_bytes_per_layer();
+    for (const SequenceGroup& g : groups_) {
+      Op op;
+      op.name = "attn_linear_recurrence";
+      op.layer = layer;
+      op.kind = OpKind::kMatmul;
+      op.sharding = Sharding::kHeadInstances;
+      op.cache = CacheUse::kRecurrentState;
+      op.m = kStateProductsPerToken * g.shape.new_tokens;
+      op.n = a.linear_value_head_dim;
+      op.k = a.linear_key_head_dim;
+      op.instances = g.count * a.linear_value_heads;
+      op.weight_format = precision_.kv_cache;
+      op.math = math_for(precision_.kv_cache, precision_.activations);
+      op.flops = Flops(2.0 * d(op.m) * d(op.n) * d(op.k) * d(op.instances));
+      op.kv_read_bytes = g.context_before() > 0 ? state * d(g.count) : Bytes();
+      op.kv_write_bytes = state * d(g.count);
+      op.activation_in_bytes = activations(d(g.tokens()) * d(2 * key_dim + value_dim));
+      op.activation_out_bytes = activations(d(g.tokens()) * d(value_dim));
+      ops_->push_back(op);
+    }
+    const double values = d(tokens_) * d(value_dim);
+    vector("attn_linear_norm", Sharding::kHeadElementwise, layer,
+           (kNormFlopsPerValue + kSwigluFlopsPerValue) * values, 2.0 * values, values,
+           bytes_of(d(a.linear_value_head_dim), precision_.weights));
+    dense_matmul("attn_linear_out", Sharding::kOutputRows, layer, hidden_, value_dim, false);
   }
 
   // Dense SwiGLU on every token: gate and up as one [hidden x 2I] matmul, then down.
   void add_swiglu(const std::string& prefix, int layer, int64_t intermediate, bool bias) {
-    dense_matmul(prefix + "_gate_up", layer, 2 * intermediate, hidden_, bias);
+    dense_matmul(prefix + "_gate_up", Sharding::kFfnColumns, layer, 2 * intermediate, hidden_,
+                 bias);
     const double values = d(tokens_) * d(intermediate);
-    vector(prefix + "_act", layer, kSwigluFlopsPerValue * values, 2.0 * values, values);
-    dense_matmul(prefix + "_down", layer, hidden_, intermediate, bias);
+    vector(prefix + "_act", Sharding::kFfnElementwise, layer, kSwigluFlopsPerValue * values,
+           2.0 * values, values);
+    dense_matmul(prefix + "_down", Sharding::kFfnRows, layer, hidden_, intermediate, bias);
   }
 
   void add_moe(int layer) {
     const FfnConfig& f = model_.ffn();
-    dense_matmul("moe_router", layer, f.experts, hidden_, f.router_bias);
+    dense_matmul("moe_router", Sharding::kFfnReplicated, layer, f.experts, hidden_, f.router_bias);
     const double scores = d(tokens_) * d(f.experts);
-    vector("moe_topk", layer, kRouterFlopsPerScore * scores, scores, d(tokens_) * d(f.top_k));
+    vector("moe_topk", Sharding::kFfnReplicated, layer, kRouterFlopsPerScore * scores, scores,
+           d(tokens_) * d(f.top_k));
     if (f.shared_experts > 0) {
       // Shared experts see every token: side by side they are one wider dense SwiGLU.
       add_swiglu("moe_shared", layer, f.shared_experts * f.expert_intermediate_size, f.bias);
     }
     add_routed_experts(layer);
     const double combined = d(tokens_) * d(f.top_k) * d(hidden_);
-    vector("moe_combine", layer, kCombineFlopsPerValue * combined, combined,
-           d(tokens_) * d(hidden_));
+    vector("moe_combine", Sharding::kFfnReplicated, layer, kCombineFlopsPerValue * combined,
+           combined, d(tokens_) * d(hidden_));
   }
 
   // Tokens of each expert this layer touches (entries > 0, in expert order) and the layer's
@@ -343,10 +506,11 @@ class TraceBuilder {
     const int64_t pairs = tokens_ * f.top_k;
     const int64_t m = (pairs + touched - 1) / touched;
     const int64_t inter = f.expert_intermediate_size;
-    const auto expert_matmul = [&](const std::string& name, int64_t n, int64_t k) {
+    const auto expert_matmul = [&](const std::string& name, Sharding sharding, int64_t n,
+                                   int64_t k) {
       const double matrix = d(touched) * d(k) * d(n);
       const double biases = f.bias ? d(touched) * d(n) : 0.0;
-      matmul(name, layer, m, n, k, touched, precision_.experts,
+      matmul(name, sharding, layer, m, n, k, touched, precision_.experts,
              bytes_of(matrix, precision_.experts) + bytes_of(biases, precision_.weights));
       Op& op = ops_->back();
       op.flops = Flops(2.0 * d(pairs) * d(n) * d(k));
@@ -354,21 +518,27 @@ class TraceBuilder {
       op.activation_out_bytes = activations(d(pairs) * d(n));
       op.tokens_per_instance = per_instance;
     };
-    expert_matmul("moe_experts_gate_up", 2 * inter, hidden_);
+    expert_matmul("moe_experts_gate_up", Sharding::kExpertColumns, 2 * inter, hidden_);
     const double values = d(pairs) * d(inter);
-    vector("moe_experts_act", layer, kSwigluFlopsPerValue * values, 2.0 * values, values);
-    expert_matmul("moe_experts_down", hidden_, inter);
+    vector("moe_experts_act", Sharding::kExpertElementwise, layer, kSwigluFlopsPerValue * values,
+           2.0 * values, values);
+    expert_matmul("moe_experts_down", Sharding::kExpertRows, hidden_, inter);
   }
 
+  // An MTP module's head (layer >= 0) is mapped with the MTP layer's FFN-side ops, its LM head
+  // column-parallel like the main one.
   void add_head(int layer) {
-    norm(layer < 0 ? "final_norm" : "mtp_final_norm", layer, hidden_, tokens_);
+    const bool main = layer < 0;
+    norm(main ? "final_norm" : "mtp_final_norm",
+         main ? Sharding::kHeadNorm : Sharding::kFfnReplicated, layer, hidden_, tokens_);
     // Prefill needs logits only for the last prompt token of each sequence; decode (and the
     // draft tokens it verifies) needs them for every new token.
     const int64_t vocab = model_.vocab_size();
-    matmul("lm_head", layer, head_rows_, vocab, hidden_, 1, precision_.embeddings,
-           bytes_of(d(hidden_) * d(vocab), precision_.embeddings));
+    matmul("lm_head", Sharding::kHeadColumns, layer, head_rows_, vocab, hidden_, 1,
+           precision_.embeddings, bytes_of(d(hidden_) * d(vocab), precision_.embeddings));
     const double logits = d(head_rows_) * d(vocab);
-    vector("sampling", layer, kSamplingFlopsPerLogit * logits, logits, d(head_rows_));
+    vector("sampling", main ? Sharding::kVocabSampling : Sharding::kFfnReplicated, layer,
+           kSamplingFlopsPerLogit * logits, logits, d(head_rows_));
     ops_->back().m = head_rows_;
   }
 
@@ -376,10 +546,10 @@ class TraceBuilder {
   // hidden state, each normed, concatenated and projected back to hidden; one MoE layer; the
   // shared LM head. Its predictions are the drafts the next iteration verifies.
   void add_mtp(int layer) {
-    add_embedding("mtp_embedding", layer);
-    norm("mtp_enorm", layer, hidden_, tokens_);
-    norm("mtp_hnorm", layer, hidden_, tokens_);
-    dense_matmul("mtp_eh_proj", layer, hidden_, 2 * hidden_, false);
+    add_embedding("mtp_embedding", Sharding::kFfnReplicated, layer);
+    norm("mtp_enorm", Sharding::kFfnReplicated, layer, hidden_, tokens_);
+    norm("mtp_hnorm", Sharding::kFfnReplicated, layer, hidden_, tokens_);
+    dense_matmul("mtp_eh_proj", Sharding::kFfnReplicated, layer, hidden_, 2 * hidden_, false);
     add_layer(layer);
     add_head(layer);
   }

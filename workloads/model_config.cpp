@@ -8,7 +8,17 @@ namespace scoville::workloads {
 
 std::string to_string(AttentionType type) { return type == AttentionType::kMla ? "mla" : "gqa"; }
 std::string to_string(LayerAttention kind) {
-  return kind == LayerAttention::kSliding ? "sliding" : "full";
+  switch (kind) {
+    case LayerAttention::kSliding:
+      return "sliding";
+    case LayerAttention::kChunked:
+      return "chunked";
+    case LayerAttention::kLinear:
+      return "linear";
+    case LayerAttention::kFull:
+      break;
+  }
+  return "full";
 }
 std::string to_string(FfnType type) { return type == FfnType::kMoe ? "moe" : "dense"; }
 
@@ -23,6 +33,11 @@ int64_t AttentionConfig::v_dim() const {
 int64_t AttentionConfig::kv_values_per_token() const {
   if (type == AttentionType::kMla) return kv_lora_rank + qk_rope_head_dim;
   return 2 * kv_heads * head_dim;
+}
+
+int64_t AttentionConfig::linear_state_values() const {
+  return linear_value_heads * linear_key_head_dim * linear_value_head_dim +
+         linear_conv_channels() * (linear_conv_kernel - 1);
 }
 
 int64_t ParameterCounts::total() const {
@@ -75,7 +90,9 @@ LayerAttention ModelConfig::layer_attention(int layer) const {
 }
 
 bool ModelConfig::layer_is_moe(int layer) const {
-  return ffn_.type == FfnType::kMoe && layer >= ffn_.first_dense_layers;
+  if (ffn_.type != FfnType::kMoe || layer < ffn_.first_dense_layers) return false;
+  // MTP layers (after the main ones) are MoE layers.
+  return layer >= layers_ || (layer + 1) % ffn_.moe_layer_step == 0;
 }
 
 int64_t ModelConfig::mtp_projection_parameters() const {
@@ -85,8 +102,31 @@ int64_t ModelConfig::mtp_projection_parameters() const {
 }
 
 int64_t ModelConfig::attended_context(int layer, int64_t context) const {
-  if (layer_attention(layer) == LayerAttention::kSliding) {
-    return std::min(context, attention_.sliding_window);
+  switch (layer_attention(layer)) {
+    case LayerAttention::kSliding:
+      return std::min(context, attention_.sliding_window);
+    case LayerAttention::kChunked:
+      return context <= 0 ? 0 : (context - 1) % attention_.attention_chunk + 1;
+    case LayerAttention::kLinear:
+      return 0;
+    case LayerAttention::kFull:
+      break;
+  }
+  return attention_.has_indexer() ? std::min(context, attention_.index_topk) : context;
+}
+
+int64_t ModelConfig::stored_context(int layer, int64_t context) const {
+  switch (layer_attention(layer)) {
+    case LayerAttention::kSliding:
+      return std::min(context, attention_.sliding_window);
+    case LayerAttention::kChunked:
+      // At most one chunk: earlier chunks are never attended again (vLLM frees them). Counted at
+      // the whole chunk rather than its filled part, as a block allocator must reserve it.
+      return std::min(context, attention_.attention_chunk);
+    case LayerAttention::kLinear:
+      return 0;
+    case LayerAttention::kFull:
+      break;
   }
   return context;
 }
@@ -103,12 +143,36 @@ int64_t ModelConfig::attention_parameters_per_layer() const {
     const int64_t kv = h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank +
                        a.kv_lora_rank * a.heads * (a.qk_nope_head_dim + a.v_head_dim);
     const int64_t o = a.heads * a.v_head_dim * h;
-    return q + kv + o;  // the loader rejects bias and sinks for MLA
+    return q + kv + o + indexer_parameters_per_layer();  // the loader rejects MLA bias, sinks
   }
-  const int64_t qkv_out = (a.heads + 2 * a.kv_heads) * a.head_dim;
+  const int64_t qkv_out = (a.heads * a.query_projections() + 2 * a.kv_heads) * a.head_dim;
   const int64_t matrices = h * qkv_out + a.heads * a.head_dim * h;
   const int64_t biases = a.bias ? qkv_out + h : 0;
   return matrices + biases + (a.sinks ? a.heads : 0);
+}
+
+int64_t ModelConfig::indexer_parameters_per_layer() const {
+  const AttentionConfig& a = attention_;
+  if (!a.has_indexer()) return 0;
+  // DeepSeek-V3.2 Indexer: wq_b [q_lora_rank -> heads x dim] (from the query latent), wk
+  // [hidden -> dim], k_norm (LayerNorm: weight and bias), weights_proj [hidden -> heads].
+  const int64_t q_in = a.q_lora_rank > 0 ? a.q_lora_rank : hidden_size_;
+  return q_in * a.index_heads * a.index_head_dim + hidden_size_ * a.index_head_dim +
+         2 * a.index_head_dim + hidden_size_ * a.index_heads;
+}
+
+int64_t ModelConfig::linear_attention_parameters_per_layer() const {
+  const AttentionConfig& a = attention_;
+  const int64_t h = hidden_size_;
+  // Qwen3-Next Gated DeltaNet: in_proj_qkvz [hidden -> 2 key_dim + 2 value_dim] (q, k, v and the
+  // output gate z), in_proj_ba [hidden -> 2 value heads] (beta and the decay input), the
+  // depthwise conv1d (kernel taps per channel, no bias), A_log and dt_bias (one per value
+  // head), the gated RMSNorm (one head_v_dim weight) and out_proj [value_dim -> hidden].
+  const int64_t in =
+      h * (2 * a.linear_key_dim() + 2 * a.linear_value_dim()) + h * 2 * a.linear_value_heads;
+  const int64_t conv = a.linear_conv_channels() * a.linear_conv_kernel;
+  const int64_t per_head = 2 * a.linear_value_heads;
+  return in + conv + per_head + a.linear_value_head_dim + a.linear_value_dim() * h;
 }
 
 int64_t ModelConfig::dense_ffn_parameters_per_layer() const {
@@ -136,14 +200,16 @@ ParameterCounts ModelConfig::count_parameters() const {
   ParameterCounts p;
   p.embedding = vocab_size_ * hidden_size_;
   p.lm_head = tied_embeddings_ ? 0 : vocab_size_ * hidden_size_;
-  p.attention = layers_ * attention_parameters_per_layer();
+  p.attention = (layers_ - linear_layers()) * attention_parameters_per_layer() +
+                linear_layers() * linear_attention_parameters_per_layer();
   p.norms = (2 * layers_ + 1) * hidden_size_;
   if (ffn_.type == FfnType::kDense) {
     p.dense_ffn = layers_ * dense_ffn_parameters_per_layer();
     return p;
   }
-  const int64_t moe_layers = layers_ - ffn_.first_dense_layers;
-  p.dense_ffn = ffn_.first_dense_layers * dense_ffn_parameters_per_layer();
+  int64_t moe_layers = 0;
+  for (int layer = 0; layer < layers_; ++layer) moe_layers += layer_is_moe(layer) ? 1 : 0;
+  p.dense_ffn = (layers_ - moe_layers) * dense_ffn_parameters_per_layer();
   p.router = moe_layers * (hidden_size_ * ffn_.experts + (ffn_.router_bias ? ffn_.experts : 0));
   p.shared_experts = moe_layers * ffn_.shared_experts *
                      (routed_expert_matrix_parameters() + routed_expert_bias_parameters());
@@ -201,21 +267,58 @@ Bytes ModelConfig::weight_bytes() const {
   return total;
 }
 
-Bytes ModelConfig::kv_bytes_per_token_per_layer() const {
+Bytes ModelConfig::attention_row_bytes() const {
   return Bytes(static_cast<double>(attention_.kv_values_per_token()) *
                bytes_per_value(precision_.kv_cache));
 }
 
+Bytes ModelConfig::indexer_key_bytes() const {
+  if (!attention_.has_indexer()) return Bytes();
+  // DeepSeek-V3.2-Exp inference/model.py, Indexer: k_cache float8_e4m3fn [.., index_head_dim]
+  // and k_scale_cache float32 [.., index_head_dim / block_size], block_size = 128.
+  constexpr int64_t kScaleBlock = 128;
+  constexpr double kScaleBytes = 4.0;  // float32
+  const int64_t blocks = (attention_.index_head_dim + kScaleBlock - 1) / kScaleBlock;
+  return Bytes(static_cast<double>(attention_.index_head_dim) *
+                   bytes_per_value(NumberFormat::kFp8) +
+               static_cast<double>(blocks) * kScaleBytes);
+}
+
+Bytes ModelConfig::kv_bytes_per_token_per_layer() const {
+  return attention_row_bytes() + indexer_key_bytes();
+}
+
+int64_t ModelConfig::linear_layers() const {
+  int64_t count = 0;
+  for (LayerAttention kind : layer_attention_) count += kind == LayerAttention::kLinear ? 1 : 0;
+  return count;
+}
+
+int64_t ModelConfig::kv_layers() const { return layers_ - linear_layers() + mtp_layers_; }
+
+Bytes ModelConfig::state_bytes_per_layer() const {
+  // The state is kept in the KV cache's format [ASSUMPTION: vLLM's mamba_ssm_cache_dtype "auto"
+  // follows the model dtype].
+  return Bytes(static_cast<double>(attention_.linear_state_values()) *
+               bytes_per_value(precision_.kv_cache));
+}
+
+Bytes ModelConfig::state_bytes_per_sequence() const {
+  return linear_layers() == 0 ? Bytes()
+                              : state_bytes_per_layer() * static_cast<double>(linear_layers());
+}
+
 Bytes ModelConfig::kv_bytes_per_token() const {
-  return kv_bytes_per_token_per_layer() * static_cast<double>(layers_ + mtp_layers_);
+  return kv_bytes_per_token_per_layer() * static_cast<double>(kv_layers());
 }
 
 Bytes ModelConfig::kv_bytes(int64_t context) const {
   int64_t cached_tokens = 0;
   for (int layer = 0; layer < layers_ + mtp_layers_; ++layer) {
-    cached_tokens += attended_context(layer, context);
+    cached_tokens += stored_context(layer, context);
   }
-  return kv_bytes_per_token_per_layer() * static_cast<double>(cached_tokens);
+  return kv_bytes_per_token_per_layer() * static_cast<double>(cached_tokens) +
+         state_bytes_per_sequence();
 }
 
 }  // namespace scoville::workloads

@@ -17,7 +17,10 @@ enum class AttentionType {
   kGqa,  // grouped-query attention (MHA and MQA are the kv_heads = heads and kv_heads = 1 cases)
   kMla,  // multi-head latent attention (DeepSeek-V2/V3): a compressed latent is cached
 };
-enum class LayerAttention { kFull, kSliding };
+// What one layer's token mixer is: attention over the whole context (or, with a DSA indexer, over
+// its top-k selected keys), a sliding window, the token's own chunk (Llama 4's chunked local
+// attention), or linear attention with a fixed-size recurrent state (Gated DeltaNet).
+enum class LayerAttention { kFull, kSliding, kChunked, kLinear };
 enum class FfnType { kDense, kMoe };
 
 std::string to_string(AttentionType type);
@@ -33,6 +36,27 @@ struct AttentionConfig {
   bool sinks = false;    // one learned sink logit per head joins the softmax denominator
   // Keys a sliding-window layer attends to, the query token included; 0 when no layer slides.
   int64_t sliding_window = 0;
+  // Chunked layers: the context is cut into chunks of this many tokens and a token attends to
+  // the tokens of its own chunk up to itself (Llama 4 attention_chunk_size); 0 when none is.
+  int64_t attention_chunk = 0;
+  // Gated attention (Qwen3-Next): the query projection also yields one sigmoid gate per query
+  // value, multiplied into the attention output before the output projection.
+  bool output_gate = false;
+
+  // DeepSeek Sparse Attention (V3.2): a lightning indexer with index_heads heads of
+  // index_head_dim scores every cached key (FP8) and full layers attend to the index_topk best.
+  // All 0 when the model has no indexer.
+  int64_t index_heads = 0;
+  int64_t index_head_dim = 0;
+  int64_t index_topk = 0;
+
+  // Linear-attention layers (Gated DeltaNet, Qwen3-Next); all 0 when no layer is linear. Names
+  // follow Qwen3-Next's config.json (linear_num_key_heads, ...).
+  int64_t linear_key_heads = 0;
+  int64_t linear_value_heads = 0;
+  int64_t linear_key_head_dim = 0;
+  int64_t linear_value_head_dim = 0;
+  int64_t linear_conv_kernel = 0;
 
   // MLA only (0 for GQA). Names follow DeepSeek-V3's config.json.
   int64_t q_lora_rank = 0;  // 0: queries are projected directly from the hidden state
@@ -46,6 +70,17 @@ struct AttentionConfig {
   int64_t v_dim() const;
   // Values cached per token per layer: K and V for GQA, the latent plus the RoPE key for MLA.
   int64_t kv_values_per_token() const;
+  // Query-projection outputs per query value: 2 with an output gate, else 1.
+  int64_t query_projections() const { return output_gate ? 2 : 1; }
+  bool has_indexer() const { return index_topk > 0; }
+  // Gated DeltaNet widths: q and k (key_dim each), v (value_dim), and the short convolution's
+  // channels (q, k and v).
+  int64_t linear_key_dim() const { return linear_key_heads * linear_key_head_dim; }
+  int64_t linear_value_dim() const { return linear_value_heads * linear_value_head_dim; }
+  int64_t linear_conv_channels() const { return 2 * linear_key_dim() + linear_value_dim(); }
+  // State values one sequence keeps per linear layer: a [key_dim x value_dim] matrix per value
+  // head, plus the last kernel - 1 inputs of the short convolution.
+  int64_t linear_state_values() const;
 };
 
 struct FfnConfig {
@@ -59,6 +94,9 @@ struct FfnConfig {
   int64_t expert_intermediate_size = 0;
   int64_t shared_experts = 0;  // always-active experts, each expert_intermediate_size wide
   int64_t first_dense_layers = 0;
+  // After the first dense layers, every moe_layer_step-th layer is MoE (layer + 1 a multiple of
+  // it, as Llama 4's interleave_moe_layer_step) and the others dense; 1: every one.
+  int64_t moe_layer_step = 1;
   bool router_bias = false;
 };
 
@@ -117,13 +155,22 @@ class ModelConfig {
   // Per-layer structure (layer in [0, layers)).
   LayerAttention layer_attention(int layer) const;
   bool layer_is_moe(int layer) const;
-  // Keys a token attends to when `context` tokens precede it (itself included): the context,
-  // capped at the window on sliding-window layers.
+  // Keys the last of `context` tokens attends to (itself included): the context, capped at the
+  // window on sliding-window layers, at index_topk on full layers with a DSA indexer, the
+  // tokens of its chunk on chunked layers; 0 on linear layers.
   int64_t attended_context(int layer, int64_t context) const;
+  // Tokens whose cache entries one sequence of `context` tokens keeps in a layer: the context,
+  // at most the window on sliding layers, at most one chunk on chunked layers, none on linear
+  // layers (their state is fixed-size: state_bytes_per_sequence).
+  int64_t stored_context(int layer, int64_t context) const;
+  // Whether the layer keeps a per-token cache (every kind but linear).
+  bool layer_has_kv(int layer) const { return layer_attention(layer) != LayerAttention::kLinear; }
 
   // Parameter counts of one instance of each part (used by the decomposition).
   int64_t mtp_projection_parameters() const;  // one MTP module: two norms + [2 hidden x hidden]
-  int64_t attention_parameters_per_layer() const;
+  int64_t attention_parameters_per_layer() const;  // a full / sliding / chunked layer
+  int64_t indexer_parameters_per_layer() const;    // DSA indexer (in attention_parameters...)
+  int64_t linear_attention_parameters_per_layer() const;  // a Gated DeltaNet layer
   int64_t dense_ffn_parameters_per_layer() const;
   int64_t routed_expert_matrix_parameters() const;  // one expert: gate, up and down
   int64_t routed_expert_bias_parameters() const;    // one expert
@@ -139,10 +186,22 @@ class ModelConfig {
   const std::map<NumberFormat, Bytes>& weight_bytes_by_format() const { return weight_bytes_; }
   Bytes weight_bytes() const;
 
-  // KV cache of one token in one layer, and in all layers (MTP layers included) with no window cap.
+  // Cache of one token in one layer that keeps one (the attention row plus any indexer key), and
+  // in all such layers (MTP layers included) with no window cap.
   Bytes kv_bytes_per_token_per_layer() const;
   Bytes kv_bytes_per_token() const;
-  // KV cache one sequence of `context` tokens holds: every layer keeps min(context, window) tokens.
+  // The part of a token's cache entry attention reads (K and V, or MLA's latent) and the part
+  // the DSA indexer reads (its FP8 key and scale; 0 without an indexer).
+  Bytes attention_row_bytes() const;
+  Bytes indexer_key_bytes() const;
+  // Linear attention: the recurrent and convolution state of one sequence in one linear layer,
+  // and in all of them (0 for a model without linear layers).
+  Bytes state_bytes_per_layer() const;
+  Bytes state_bytes_per_sequence() const;
+  int64_t linear_layers() const;
+  int64_t kv_layers() const;  // layers that keep a per-token cache, MTP layers included
+  // Cache one sequence of `context` tokens holds: every KV layer stored_context() tokens, plus
+  // the linear layers' state.
   Bytes kv_bytes(int64_t context) const;
 
  private:

@@ -40,12 +40,55 @@ class Resolver {
 
 std::string text(int64_t v) { return std::to_string(v); }
 
+// DSA indexer: all three fields, or none.
+void resolve_indexer(const AttentionSpec& spec, AttentionConfig& a, Resolver& resolver) {
+  const bool any =
+      spec.index_heads.present || spec.index_head_dim.present || spec.index_topk.present;
+  if (!any) return;
+  const std::string because = "a DSA indexer (index_heads, index_head_dim, index_topk)";
+  resolver.require(spec.index_heads, because);
+  resolver.require(spec.index_head_dim, because);
+  resolver.require(spec.index_topk, because);
+  if (spec.index_heads.valid && spec.index_head_dim.valid && spec.index_topk.valid) {
+    a.index_heads = spec.index_heads.value;
+    a.index_head_dim = spec.index_head_dim.value;
+    a.index_topk = spec.index_topk.value;
+  }
+}
+
+// Gated DeltaNet widths: all five, or none (checked against the layer pattern later).
+void resolve_linear(const AttentionSpec& spec, AttentionConfig& a, Resolver& resolver) {
+  const std::vector<const Located<int64_t>*> fields = {
+      &spec.linear_key_heads, &spec.linear_value_heads, &spec.linear_key_head_dim,
+      &spec.linear_value_head_dim, &spec.linear_conv_kernel};
+  bool any = false;
+  for (const Located<int64_t>* f : fields) any = any || f->present;
+  if (!any) return;
+  const std::string because = "linear-attention layers (linear_* fields)";
+  for (const Located<int64_t>* f : fields) resolver.require(*f, because);
+  a.linear_key_heads = spec.linear_key_heads.value;
+  a.linear_value_heads = spec.linear_value_heads.value;
+  a.linear_key_head_dim = spec.linear_key_head_dim.value;
+  a.linear_value_head_dim = spec.linear_value_head_dim.value;
+  a.linear_conv_kernel = spec.linear_conv_kernel.value;
+  if (spec.linear_key_heads.valid && spec.linear_value_heads.valid &&
+      a.linear_value_heads % a.linear_key_heads != 0) {
+    resolver.error(spec.linear_key_heads,
+                   "linear_key_heads " + text(a.linear_key_heads) +
+                       " does not divide linear_value_heads " + text(a.linear_value_heads) +
+                       ": expected a divisor (each q/k head serves a group of value heads)");
+  }
+}
+
 AttentionConfig resolve_attention(const AttentionSpec& spec, Resolver& resolver) {
   AttentionConfig a;
   a.heads = spec.heads.value;
   a.bias = spec.bias.value;
   a.sinks = spec.sinks.value;
   a.sliding_window = spec.sliding_window.value;
+  a.attention_chunk = spec.attention_chunk.value;
+  resolve_indexer(spec, a, resolver);
+  resolve_linear(spec, a, resolver);
   if (spec.type.value == "mla") {
     a.type = AttentionType::kMla;
     const std::string because = "attention type mla";
@@ -55,6 +98,7 @@ AttentionConfig resolve_attention(const AttentionSpec& spec, Resolver& resolver)
     resolver.forbid(spec.sinks, "attention type gqa");
     resolver.forbid(spec.kv_heads, "attention type gqa (MLA caches one latent per token)");
     resolver.forbid(spec.head_dim, "attention type gqa (MLA uses qk_nope/qk_rope/v_head_dim)");
+    resolver.forbid(spec.output_gate, "attention type gqa");
     resolver.require(spec.kv_lora_rank, because);
     resolver.require(spec.qk_nope_head_dim, because);
     resolver.require(spec.qk_rope_head_dim, because);
@@ -68,6 +112,7 @@ AttentionConfig resolve_attention(const AttentionSpec& spec, Resolver& resolver)
     return a;
   }
   a.type = AttentionType::kGqa;
+  a.output_gate = spec.output_gate.value;
   const std::string because = "attention type gqa";
   resolver.require(spec.kv_heads, because);
   resolver.require(spec.head_dim, because);
@@ -101,9 +146,14 @@ std::vector<LayerAttention> parse_window_pattern(const Located<std::string>& pat
       cycle.push_back(LayerAttention::kSliding);
     } else if (word == "full") {
       cycle.push_back(LayerAttention::kFull);
+    } else if (word == "chunked") {
+      cycle.push_back(LayerAttention::kChunked);
+    } else if (word == "linear") {
+      cycle.push_back(LayerAttention::kLinear);
     } else {
       resolver.error(pattern, "found \"" + word + "\" in \"" + pattern.value +
-                                  "\": expected a comma-separated cycle of 'sliding' and 'full'");
+                                  "\": expected a comma-separated cycle of 'sliding', 'full', "
+                                  "'chunked' and 'linear'");
       return {};
     }
   }
@@ -120,15 +170,34 @@ std::vector<LayerAttention> resolve_layer_attention(const AttentionSpec& spec, i
   }
   if (cycle.empty()) cycle = {LayerAttention::kFull};
   bool any_sliding = false;
+  bool any_chunked = false;
+  bool any_linear = false;
   std::vector<LayerAttention> per_layer;
   for (int64_t layer = 0; layer < layers; ++layer) {
     per_layer.push_back(cycle[static_cast<size_t>(layer) % cycle.size()]);
     any_sliding = any_sliding || per_layer.back() == LayerAttention::kSliding;
+    any_chunked = any_chunked || per_layer.back() == LayerAttention::kChunked;
+    any_linear = any_linear || per_layer.back() == LayerAttention::kLinear;
   }
   if (any_sliding && !spec.sliding_window.present) {
     resolver.error(spec.sliding_window,
                    "missing required field: window_pattern names sliding layers, so "
                    "sliding_window (tokens attended) is needed");
+  }
+  if (any_chunked) {
+    resolver.require(spec.attention_chunk, "chunked layers in window_pattern (tokens per chunk)");
+  } else {
+    resolver.forbid(spec.attention_chunk, "models with chunked layers in window_pattern");
+  }
+  if (any_linear) {
+    resolver.require(spec.linear_key_heads, "linear layers in window_pattern");
+    if (spec.type.value == "mla") {
+      resolver.error(spec.window_pattern,
+                     "linear layers beside MLA are not modelled: expected "
+                     "attention type gqa for a hybrid linear model");
+    }
+  } else {
+    resolver.forbid(spec.linear_key_heads, "models with linear layers in window_pattern");
   }
   return per_layer;
 }
@@ -148,6 +217,7 @@ FfnConfig resolve_ffn(const FfnSpec& spec, int64_t layers, const Located<int64_t
     resolver.forbid(spec.shared_experts, moe_only);
     resolver.forbid(spec.first_dense_layers, moe_only);
     resolver.forbid(spec.router_bias, moe_only);
+    resolver.forbid(spec.moe_layer_step, moe_only);
     return f;
   }
   f.type = FfnType::kMoe;
@@ -161,6 +231,7 @@ FfnConfig resolve_ffn(const FfnSpec& spec, int64_t layers, const Located<int64_t
   f.shared_experts = spec.shared_experts.value;
   f.first_dense_layers = spec.first_dense_layers.value;
   f.router_bias = spec.router_bias.value;
+  f.moe_layer_step = spec.moe_layer_step.valid ? spec.moe_layer_step.value : 1;
   if (spec.experts.valid && spec.top_k.valid && f.top_k > f.experts) {
     resolver.error(spec.top_k, "top_k " + text(f.top_k) + " exceeds experts " + text(f.experts) +
                                    ": expected at most " + text(f.experts));
@@ -172,11 +243,19 @@ FfnConfig resolve_ffn(const FfnSpec& spec, int64_t layers, const Located<int64_t
                                                 ": expected less than layers");
     f.first_dense_layers = 0;
   }
-  if (f.first_dense_layers > 0) {
-    resolver.require(spec.intermediate_size, "first_dense_layers > 0 (their dense FFN width)");
+  if (spec.moe_layer_step.valid && layers_field.valid && f.moe_layer_step > layers) {
+    resolver.error(spec.moe_layer_step, "moe_layer_step " + text(f.moe_layer_step) +
+                                            " leaves no MoE layer of " + text(layers) +
+                                            ": expected at most layers");
+    f.moe_layer_step = 1;
+  }
+  if (f.first_dense_layers > 0 || f.moe_layer_step > 1) {
+    resolver.require(spec.intermediate_size,
+                     "first_dense_layers > 0 or moe_layer_step > 1 (the dense layers' FFN width)");
   } else {
     resolver.forbid(spec.intermediate_size,
-                    "dense layers; an MoE model uses it only with first_dense_layers > 0");
+                    "dense layers; an MoE model uses it only with first_dense_layers > 0 or "
+                    "moe_layer_step > 1");
   }
   return f;
 }

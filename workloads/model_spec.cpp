@@ -92,6 +92,16 @@ AttentionSpec read_attention(MapReader reader, const Diagnostics& diagnostics) {
   a.qk_nope_head_dim = field.optional_count("qk_nope_head_dim", kMaxHeadDim);
   a.qk_rope_head_dim = field.optional_count("qk_rope_head_dim", kMaxHeadDim);
   a.v_head_dim = field.optional_count("v_head_dim", kMaxHeadDim);
+  a.attention_chunk = field.optional_count("attention_chunk", kMaxContext);
+  a.output_gate = field.flag("output_gate");
+  a.index_heads = field.optional_count("index_heads", kMaxHeads);
+  a.index_head_dim = field.optional_count("index_head_dim", kMaxHeadDim);
+  a.index_topk = field.optional_count("index_topk", kMaxContext);
+  a.linear_key_heads = field.optional_count("linear_key_heads", kMaxHeads);
+  a.linear_value_heads = field.optional_count("linear_value_heads", kMaxHeads);
+  a.linear_key_head_dim = field.optional_count("linear_key_head_dim", kMaxHeadDim);
+  a.linear_value_head_dim = field.optional_count("linear_value_head_dim", kMaxHeadDim);
+  a.linear_conv_kernel = field.optional_count("linear_conv_kernel", kMaxHeadDim);
   reader.finish();
   return a;
 }
@@ -110,6 +120,7 @@ FfnSpec read_ffn(MapReader reader, const Diagnostics& diagnostics) {
   f.expert_intermediate_size = field.optional_count("expert_intermediate_size", kMaxWidth);
   f.shared_experts = field.optional_count("shared_experts", kMaxExperts, 0);
   f.first_dense_layers = field.optional_count("first_dense_layers", kMaxLayers, 0);
+  f.moe_layer_step = field.optional_count("moe_layer_step", kMaxLayers);
   f.router_bias = field.flag("router_bias");
   reader.finish();
   return f;

@@ -31,12 +31,22 @@ struct AttentionSpec {
   Located<bool> bias;
   Located<bool> sinks;
   Located<int64_t> sliding_window;      // 0: none
-  Located<std::string> window_pattern;  // e.g. "sliding, full", repeated from layer 0
+  Located<std::string> window_pattern;  // e.g. "sliding, full" or "linear, linear, linear, full"
   Located<int64_t> q_lora_rank;         // MLA
   Located<int64_t> kv_lora_rank;        // MLA
   Located<int64_t> qk_nope_head_dim;    // MLA
   Located<int64_t> qk_rope_head_dim;    // MLA
   Located<int64_t> v_head_dim;          // MLA
+  Located<int64_t> attention_chunk;     // chunked layers' chunk (Llama 4)
+  Located<bool> output_gate;            // GQA: gated attention output (Qwen3-Next)
+  Located<int64_t> index_heads;         // DSA lightning indexer (DeepSeek-V3.2)
+  Located<int64_t> index_head_dim;      // DSA
+  Located<int64_t> index_topk;          // DSA
+  Located<int64_t> linear_key_heads;    // Gated DeltaNet layers (Qwen3-Next)
+  Located<int64_t> linear_value_heads;
+  Located<int64_t> linear_key_head_dim;
+  Located<int64_t> linear_value_head_dim;
+  Located<int64_t> linear_conv_kernel;
   SourceLocation where;
   std::string key_path;
 };
@@ -51,6 +61,7 @@ struct FfnSpec {
   Located<int64_t> expert_intermediate_size;
   Located<int64_t> shared_experts;
   Located<int64_t> first_dense_layers;
+  Located<int64_t> moe_layer_step;  // every n-th layer MoE (Llama 4 interleave_moe_layer_step)
   Located<bool> router_bias;
   SourceLocation where;
   std::string key_path;

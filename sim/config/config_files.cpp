@@ -270,6 +270,23 @@ std::string dump_model(const workloads::ModelConfig& m) {
     o << YAML::Key << "qk_rope_head_dim" << YAML::Value << a.qk_rope_head_dim;
     o << YAML::Key << "v_head_dim" << YAML::Value << a.v_head_dim;
   }
+  // Newer architectures' fields, only where the model uses them (older dumps stay as they were).
+  if (a.attention_chunk > 0)
+    o << YAML::Key << "attention_chunk" << YAML::Value << a.attention_chunk;
+  if (a.output_gate) o << YAML::Key << "output_gate" << YAML::Value << a.output_gate;
+  if (a.has_indexer()) {
+    o << YAML::Key << "index_heads" << YAML::Value << a.index_heads;
+    o << YAML::Key << "index_head_dim" << YAML::Value << a.index_head_dim;
+    o << YAML::Key << "index_topk" << YAML::Value << a.index_topk;
+  }
+  if (m.linear_layers() > 0) {
+    o << YAML::Key << "linear_layers" << YAML::Value << m.linear_layers();
+    o << YAML::Key << "linear_key_heads" << YAML::Value << a.linear_key_heads;
+    o << YAML::Key << "linear_value_heads" << YAML::Value << a.linear_value_heads;
+    o << YAML::Key << "linear_key_head_dim" << YAML::Value << a.linear_key_head_dim;
+    o << YAML::Key << "linear_value_head_dim" << YAML::Value << a.linear_value_head_dim;
+    o << YAML::Key << "linear_conv_kernel" << YAML::Value << a.linear_conv_kernel;
+  }
   o << YAML::EndMap;
   o << YAML::Key << "ffn" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "type" << YAML::Value << workloads::to_string(f.type);
@@ -282,6 +299,7 @@ std::string dump_model(const workloads::ModelConfig& m) {
     o << YAML::Key << "shared_experts" << YAML::Value << f.shared_experts;
     o << YAML::Key << "first_dense_layers" << YAML::Value << f.first_dense_layers;
     o << YAML::Key << "router_bias" << YAML::Value << f.router_bias;
+    if (f.moe_layer_step > 1) o << YAML::Key << "moe_layer_step" << YAML::Value << f.moe_layer_step;
   }
   o << YAML::EndMap;
   o << YAML::Key << "precision" << YAML::Value << YAML::BeginMap;
@@ -296,6 +314,10 @@ std::string dump_model(const workloads::ModelConfig& m) {
   o << YAML::Key << "active_parameters_per_token" << YAML::Value << m.active_parameters_per_token();
   o << YAML::Key << "weight_bytes" << YAML::Value << si(m.weight_bytes().si(), "B");
   o << YAML::Key << "kv_bytes_per_token" << YAML::Value << si(m.kv_bytes_per_token().si(), "B");
+  if (m.linear_layers() > 0) {
+    o << YAML::Key << "state_bytes_per_sequence" << YAML::Value
+      << si(m.state_bytes_per_sequence().si(), "B");
+  }
   o << YAML::EndMap << YAML::EndMap;
   return std::string(o.c_str()) + "\n";
 }

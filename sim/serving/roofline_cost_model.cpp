@@ -918,8 +918,17 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
     }
     const auto last = std::make_pair(full.layer_is_moe(static_cast<int>(full.layers() - 1)),
                                      full.layer_attention(static_cast<int>(full.layers() - 1)));
-    if (full.mtp_layers() == 0 || kinds.back() == last) {
+    // The reduced model lays its dense classes before its MoE ones (first_dense_layers); a
+    // dense class first met after an MoE one (interleaved layers) keeps the full model.
+    bool seen_moe = false;
+    bool dense_after_moe = false;
+    for (const auto& kind : kinds) {
+      dense_after_moe = dense_after_moe || (seen_moe && !kind.first);
+      seen_moe = seen_moe || kind.first;
+    }
+    if (!dense_after_moe && (full.mtp_layers() == 0 || kinds.back() == last)) {
       workloads::FfnConfig ffn = full.ffn();
+      ffn.moe_layer_step = 1;  // the reduced model's MoE classes follow its dense ones
       std::vector<workloads::LayerAttention> attention;
       int64_t dense = 0;
       for (const auto& [moe, kind] : kinds) {

@@ -22,7 +22,7 @@ const char* kCsv =
     "1000,59.3,50,16.85,,synthetic\n"
     "2,test,NVIDIA H200 (8-GPU),,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
     "1500,44,60,22.7,,synthetic\n"
-    "3,test,Google TPUv7 Ironwood,,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
+    "3,test,AWS Trainium2 (16-chip),,gpt-oss-120b,FP4(MXFP4),x,256,32,4,total_tok_s_per_chip,"
     "1500,44,60,22.7,,out of scope\n";
 
 struct DataCopy {

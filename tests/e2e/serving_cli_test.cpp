@@ -376,12 +376,13 @@ TEST_CASE("validate: predicts the rows in scope and says why it skips the others
       "1,x,NVIDIA H200 (8-GPU),,Llama-3.3-70B-Instruct,FP8,vLLM,128,8,2,total_tok_s_per_chip,"
       "100.0,50.0,,,,\"a note, with a comma\"\n"
       "2,x,NVIDIA B200 (8-GPU),,gpt-oss-120b,FP4,TRT,128,8,2,total_tok_s_per_chip,100.0,,,,,\n"
-      "3,x,Google TPUv7 Ironwood,,gpt-oss-120b,FP4,vLLM,128,8,2,total_tok_s_per_chip,100.0,,,,,\n");
+      "3,x,AWS Trainium2 "
+      "(16-chip),,gpt-oss-120b,FP4,vLLM,128,8,2,total_tok_s_per_chip,100.0,,,,,\n");
   const auto r = run_scoville("validate --fidelity roofline --measurements " + csv +
                               " --prompts-per-client 2");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // H200 and B200 rows are predicted (arch/systems names both); no system file names a TPU.
+  // H200 and B200 rows are predicted (arch/systems names both); no system file names a Trainium.
   CHECK_THAT(r.output, Catch::Contains("2 rows predicted, 1 skipped"));
   CHECK_THAT(r.output, Catch::Contains("system not named by any alias in arch/systems"));
   // The JSON's error is the signed difference from the published figure.

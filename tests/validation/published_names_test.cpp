@@ -45,7 +45,7 @@ TEST_CASE("a published system names the file whose alias it contains, the longes
 }
 
 TEST_CASE("a system no file names is refused with the reason", "[validation]") {
-  const validation::SystemMatch m = validation::match_system(shipped(), "Google TPUv7 Ironwood");
+  const validation::SystemMatch m = validation::match_system(shipped(), "AWS Trainium2 (16-chip)");
   CHECK(m.system_file.empty());
   CHECK(m.chip.empty());
   CHECK(m.why_not == "system not named by any alias in arch/systems");
@@ -71,6 +71,9 @@ TEST_CASE("a published model names the file whose name or alias equals it", "[va
   CHECK(validation::match_model(shipped(), "QWEN3-235B-A22B") == "qwen3-235b-a22b");  // any case
   // Whole names only: a combined or different model is not one of the library's.
   CHECK(validation::match_model(shipped(), "Kimi-K2.5/K2.6").empty());
-  CHECK(validation::match_model(shipped(), "Qwen3.5-397B").empty());
+  CHECK(validation::match_model(shipped(), "Qwen3.5-122B-A10B").empty());
   CHECK(validation::match_model(shipped(), "GLM-5").empty());
+  // The issue-26 additions, under the names InferenceX publishes.
+  CHECK(validation::match_model(shipped(), "Qwen3.5-397B") == "qwen3.5-397b-a17b");
+  CHECK(validation::match_system(shipped(), "Google TPUv7 Ironwood").system_file == "tpu7x-64");
 }

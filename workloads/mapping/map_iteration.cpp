@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
 #include "sim/base/rng.hpp"
@@ -12,6 +13,14 @@ namespace scoville::workloads {
 namespace {
 
 double d(int64_t v) { return static_cast<double>(v); }
+
+std::string unsharded_op_message(const Op& op) {
+  return "map_iteration: op '" + op.name + "' (layer " + std::to_string(op.layer) + ", " +
+         to_string(op.kind) +
+         ") declares no sharding rule: expected one of workloads/op.hpp's Sharding values, set "
+         "where the op is created";
+}
+
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Scales the work and traffic of an op (not its weights).
@@ -94,6 +103,7 @@ class RoleBuilder {
     const bool first_stage = role_.stage == 0;
     const bool last_stage = role_.stage == degrees_.pp - 1;
     const int64_t stride = degrees_.tp;  // ranks between the same position of adjacent stages
+    require_sharding_rules(local_.ops);
     if (!first_stage) {
       collective("pp_recv", stage_layers_.first, CollectiveKind::kRecv, "pp", degrees_.pp,
                  Bytes(d(local_tokens_) * token_bytes_), role_.ranks.front() - stride);
@@ -101,7 +111,7 @@ class RoleBuilder {
     for (size_t i = 0; i < local_.ops.size(); ++i) {
       const Op& op = local_.ops[i];
       const bool head = op.layer < 0;
-      const bool mine = head ? (op.name == "embedding" ? first_stage : last_stage)
+      const bool mine = head ? (op.sharding == Sharding::kVocabLookup ? first_stage : last_stage)
                              : op.layer >= stage_layers_.first && op.layer < stage_layers_.last;
       if (mine) add(op, replica_.ops[i]);
     }
@@ -121,99 +131,142 @@ class RoleBuilder {
   }
 
   // `local` is the op on this attention group's sequences, `replica` on the whole replica's.
+  // Dispatches on the rule the op declares (op.hpp, Sharding), never on its name.
   void add(const Op& local, const Op& replica) {
-    const std::string& name = local.name;
     const int layer = local.layer;
     const bool ep_layer = layer >= 0 && model_.layer_is_moe(layer) && degrees_.ep > 1;
     const bool all_to_all_layer = ep_layer && experts_by_all_to_all_;
-    if (name == "embedding") {
-      // Vocab-parallel table: each rank looks up the rows it holds; an all-reduce fills in.
-      compute(instance_split(local, attn_tp_));
-      reduce_partials("embedding", layer, "attn_tp", attn_tp_, local_tokens_);
-    } else if (name == "attn_norm") {
-      compute(token_op(local));
-      gather_tokens("attn", layer);
-    } else if (name == "attn_residual") {
-      compute(token_op(local));
-    } else if (name == "attn_qkv") {
-      const AttentionConfig& a = model_.attention();
-      const int64_t n = (q_local_ + 2 * kv_local_) * a.head_dim;
-      compute(column_split(local, d(n) / d(local.n), n));
-    } else if (name == "attn_q" || name == "attn_q_up" || name == "attn_kv_up" ||
-               name == "lm_head") {
-      // attn_kv_up: MLA prefill expands the latent per head, so heads split as for queries.
-      compute(column_split(local, attn_tp_));
-    } else if (name == "attn_k_absorb" || name == "attn_v_absorb") {
-      compute(instance_split(local, attn_tp_));
-    } else if (name == "attn_rope") {
-      const AttentionConfig& a = model_.attention();
-      Op op = local;
-      scale_work(op, d(q_local_ + kv_local_) / d(a.heads + a.kv_heads));
-      compute(op);
-    } else if (name == "attention") {
-      compute(attention_split(local));
-    } else if (name == "attn_softmax") {
-      Op op = local;
-      const double f = d(q_local_) / d(model_.attention().heads);
-      scale_work(op, f);
-      op.weight_bytes = op.weight_bytes * f;  // sink logits, one per head
-      compute(op);
-    } else if (name == "attn_out") {
-      compute(row_split(local, attn_tp_));
-      reduce_partials("attn_out", layer, "attn_tp", attn_tp_, local_tokens_);
-    } else if (name == "ffn_norm") {
-      compute(token_op(local));
-      if (!all_to_all_layer && sp_) {
-        gather_tokens("ffn", layer);
-      } else if (!ep_layer && degrees_.attn_dp > 1) {
-        collective("ffn_all_gather", layer, CollectiveKind::kAllGather, "attn_dp", degrees_.attn_dp,
-                   Bytes(d(local_tokens_) * token_bytes_));
+    switch (local.sharding) {
+      case Sharding::kVocabLookup:
+        // Vocab-parallel table: each rank looks up the rows it holds; an all-reduce fills in.
+        compute(instance_split(local, attn_tp_));
+        reduce_partials(local.name, layer, "attn_tp", attn_tp_, local_tokens_);
+        return;
+      case Sharding::kAttentionNorm:
+        compute(token_op(local));
+        gather_tokens("attn", layer);
+        return;
+      case Sharding::kAttentionResidual:
+        compute(token_op(local));
+        return;
+      case Sharding::kQkvColumns: {
+        const AttentionConfig& a = model_.attention();
+        const int64_t n = (q_local_ * a.query_projections() + 2 * kv_local_) * a.head_dim;
+        compute(column_split(local, d(n) / d(local.n), n));
+        return;
       }
-    } else if (name == "ffn_residual") {
-      if (!ep_layer) {
-        reduce_partials("ffn", layer, "tp", degrees_.tp, replica_tokens_);
-      } else if (!all_to_all_layer) {
-        reduce_partials("ffn", layer, "attn_tp", attn_tp_, local_tokens_);
-      } else if (attn_tp_ > 1 && !sp_) {
-        // Sequence parallel keeps the owned tokens sharded; otherwise every rank of the
-        // attention group needs all of them again.
-        collective("moe_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
-                   Bytes(d(local_tokens_) / d(attn_tp_) * token_bytes_));
+      case Sharding::kHeadColumns:
+        // Also MLA prefill's attn_kv_up (the latent expanded per head) and the LM head.
+        compute(column_split(local, attn_tp_));
+        return;
+      case Sharding::kHeadInstances:
+        compute(instance_split(local, attn_tp_));
+        return;
+      case Sharding::kHeadElementwise: {
+        Op op = token_split_work(local, attn_tp_);
+        op.weight_bytes = op.weight_bytes / d(attn_tp_);
+        compute(op);
+        return;
       }
-      compute(token_op(local));
-    } else if (layer >= 0 && name.rfind("attn_", 0) == 0) {
-      compute(replicated(local));  // MLA latent projections and norms (vLLM ReplicatedLinear)
-    } else if (ep_layer) {
-      add_expert_parallel(local, replica);
-    } else if (layer >= 0) {
-      add_tensor_parallel_ffn(replica);
-    } else if (name == "sampling") {
-      // Vocab-parallel sampling: each rank picks among its logits, then the ranks exchange
-      // their best (value, index) per row.
-      compute(token_split_work(local, attn_tp_));
-      if (attn_tp_ > 1) {
-        collective("sampling_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
-                   Bytes(2.0 * d(local.m) * bytes_per_value(model_.precision().activations)));
+      case Sharding::kRotary: {
+        const AttentionConfig& a = model_.attention();
+        Op op = local;
+        scale_work(op, d(q_local_ + kv_local_) / d(a.heads + a.kv_heads));
+        compute(op);
+        return;
       }
-    } else {
-      compute(token_op(local));  // final_norm
-      gather_tokens("head", layer);
+      case Sharding::kAttentionCore:
+        compute(attention_split(local));
+        return;
+      case Sharding::kQueryHeadVector: {
+        Op op = local;
+        const double f = d(q_local_) / d(model_.attention().heads);
+        scale_work(op, f);
+        op.weight_bytes = op.weight_bytes * f;  // sink logits, one per head
+        compute(op);
+        return;
+      }
+      case Sharding::kOutputRows:
+        compute(row_split(local, attn_tp_));
+        reduce_partials(local.name, layer, "attn_tp", attn_tp_, local_tokens_);
+        return;
+      case Sharding::kAttentionReplicated:
+        compute(replicated(local));  // MLA latent projections and norms (vLLM ReplicatedLinear)
+        return;
+      case Sharding::kFfnNorm:
+        compute(token_op(local));
+        if (!all_to_all_layer && sp_) {
+          gather_tokens("ffn", layer);
+        } else if (!ep_layer && degrees_.attn_dp > 1) {
+          collective("ffn_all_gather", layer, CollectiveKind::kAllGather, "attn_dp",
+                     degrees_.attn_dp, Bytes(d(local_tokens_) * token_bytes_));
+        }
+        return;
+      case Sharding::kFfnResidual:
+        if (!ep_layer) {
+          reduce_partials("ffn", layer, "tp", degrees_.tp, replica_tokens_);
+        } else if (!all_to_all_layer) {
+          reduce_partials("ffn", layer, "attn_tp", attn_tp_, local_tokens_);
+        } else if (attn_tp_ > 1 && !sp_) {
+          // Sequence parallel keeps the owned tokens sharded; otherwise every rank of the
+          // attention group needs all of them again.
+          collective("moe_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
+                     Bytes(d(local_tokens_) / d(attn_tp_) * token_bytes_));
+        }
+        compute(token_op(local));
+        return;
+      case Sharding::kFfnColumns:
+      case Sharding::kFfnRows:
+      case Sharding::kFfnElementwise:
+      case Sharding::kFfnReplicated:
+      case Sharding::kExpertColumns:
+      case Sharding::kExpertRows:
+      case Sharding::kExpertElementwise:
+        if (ep_layer) {
+          add_expert_parallel(local, replica);
+        } else {
+          add_tensor_parallel_ffn(replica);
+        }
+        return;
+      case Sharding::kVocabSampling:
+        // Vocab-parallel sampling: each rank picks among its logits, then the ranks exchange
+        // their best (value, index) per row.
+        compute(token_split_work(local, attn_tp_));
+        if (attn_tp_ > 1) {
+          collective("sampling_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
+                     Bytes(2.0 * d(local.m) * bytes_per_value(model_.precision().activations)));
+        }
+        return;
+      case Sharding::kHeadNorm:
+        compute(token_op(local));
+        gather_tokens("head", layer);
+        return;
+      case Sharding::kUnset:
+        break;
     }
+    throw std::invalid_argument(unsharded_op_message(local));
   }
 
   // Dense FFN, shared experts and (ep = 1) routed experts: Megatron column- then row-parallel
   // over the tp group, on the replica's tokens (gathered from the attention-DP groups).
   void add_tensor_parallel_ffn(const Op& replica) {
-    const std::string& name = replica.name;
     const int64_t tp = degrees_.tp;
-    if (ends_with(name, "_gate_up")) {
-      compute(column_split(replica, tp));
-    } else if (ends_with(name, "_down")) {
-      compute(row_split(replica, tp));
-    } else if (ends_with(name, "_act")) {
-      compute(token_split_work(replica, tp));
-    } else {
-      compute(replicated(replica));  // router, top-k, combine (on partial sums)
+    switch (replica.sharding) {
+      case Sharding::kFfnColumns:
+      case Sharding::kExpertColumns:
+        compute(column_split(replica, tp));
+        return;
+      case Sharding::kFfnRows:
+      case Sharding::kExpertRows:
+        compute(row_split(replica, tp));
+        return;
+      case Sharding::kFfnElementwise:
+      case Sharding::kExpertElementwise:
+        compute(token_split_work(replica, tp));
+        return;
+      default:
+        compute(replicated(replica));  // router, top-k, combine (on partial sums), MTP glue
+        return;
     }
   }
 
@@ -226,13 +279,14 @@ class RoleBuilder {
   // replica's tokens (whole attention groups, pool_mapping.cpp); the expert batch is that
   // average share.
   void add_expert_parallel(const Op& local, const Op& replica) {
-    const std::string& name = local.name;
+    const Sharding rule = local.sharding;
     const int64_t ep = degrees_.ep;
     const int64_t expert_replicas = degrees_.tp / ep;
     const double owned_tokens = d(local_tokens_) / d(attn_tp_);
     const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
-    if (name.rfind("moe_experts", 0) == 0) {
-      if (experts_by_all_to_all_ && name == "moe_experts_gate_up") {
+    if (rule == Sharding::kExpertColumns || rule == Sharding::kExpertRows ||
+        rule == Sharding::kExpertElementwise) {
+      if (experts_by_all_to_all_ && rule == Sharding::kExpertColumns) {
         collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
       }
       if (draws_ == nullptr) {
@@ -249,7 +303,7 @@ class RoleBuilder {
         compute(variants.per_rank.front());
         rank_experts_.push_back(std::move(variants));
       }
-      if (experts_by_all_to_all_ && name == "moe_experts_down") {
+      if (experts_by_all_to_all_ && rule == Sharding::kExpertRows) {
         collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
                    all_to_all);
       }
@@ -276,11 +330,6 @@ class RoleBuilder {
   static Op token_split_work(Op op, int64_t parts) {
     scale_work(op, 1.0 / d(parts));
     return op;
-  }
-
-  static bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
   // Row-parallel partial sums of `tokens` tokens: added by an all-reduce, or with sequence
@@ -363,6 +412,12 @@ int64_t share(int64_t total, int64_t parts, int64_t index) {
 }
 
 }  // namespace
+
+void require_sharding_rules(const std::vector<Op>& ops) {
+  for (const Op& op : ops) {
+    if (op.sharding == Sharding::kUnset) throw std::invalid_argument(unsharded_op_message(op));
+  }
+}
 
 bool spans_attention_groups(const ModelConfig& model, const ParallelDegrees& degrees,
                             const std::string& name, int layer) {

@@ -73,6 +73,11 @@ struct MappedIteration {
 bool spans_attention_groups(const ModelConfig& model, const ParallelDegrees& degrees,
                             const std::string& name, int layer);
 
+// Throws std::invalid_argument naming the first op that declares no sharding rule (Sharding::
+// kUnset): the mapper splits ops by their declared rule only, so an op without one cannot be
+// mapped. map_iteration() checks every op it maps this way.
+void require_sharding_rules(const std::vector<Op>& ops);
+
 // Throws InputError (from validate_mapping, or for a batch smaller than dp x attn_dp).
 // `routing`: kExpected (default) splits every MoE layer's experts evenly over the EP ranks; a
 // drawn distribution draws, per EP layer and replica batch, the tokens of each expert over the

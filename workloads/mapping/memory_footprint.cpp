@@ -31,7 +31,7 @@ Bytes resident_weights(const ModelConfig& model, const PoolMapping& mapping, con
     kv = 2.0 * d(a.kv_heads) * d(a.head_dim) * (d(h) + (a.bias ? 1.0 : 0.0));
   } else {
     whole = d(h) * d(a.q_lora_rank) + d(h) * d(a.kv_lora_rank + a.qk_rope_head_dim) +
-            d(a.q_lora_rank) + d(a.kv_lora_rank);
+            d(a.q_lora_rank) + d(a.kv_lora_rank) + d(model.indexer_parameters_per_layer());
   }
   const double split = d(model.attention_parameters_per_layer()) - whole - kv;
   const double kv_share = d(std::max<int64_t>(1, a.kv_heads / attn_tp)) / d(a.kv_heads);
@@ -41,10 +41,15 @@ Bytes resident_weights(const ModelConfig& model, const PoolMapping& mapping, con
   for (int layer = 0; layer < model.layers(); ++layer) moe_layers += model.layer_is_moe(layer);
   const bool ep = deg.ep > 1;
 
+  // Gated DeltaNet: every part split by heads over attn_tp (its one shared norm weight too, a
+  // rounding of head_v_dim values).
+  const double linear = d(model.linear_attention_parameters_per_layer()) / d(attn_tp);
+
   Bytes total;
   const StageLayers layers = stage_layers(model, deg.pp, role.stage);
   for (int layer = layers.first; layer < layers.last; ++layer) {
-    double values = attention + 2.0 * d(h);  // + the two norms, replicated
+    const bool is_linear = !model.layer_has_kv(layer);
+    double values = (is_linear ? linear : attention) + 2.0 * d(h);  // + the two norms
     if (model.layer_is_moe(layer)) {
       values += d(p.router) / d(moe_layers);
       values += d(p.shared_experts) / d(moe_layers) / (ep ? 1.0 : d(deg.tp));
@@ -76,6 +81,7 @@ std::vector<MemoryFootprint> memory_footprint(const ModelConfig& model,
   const AttentionConfig& a = model.attention();
   const double kv_share = d(std::max<int64_t>(1, a.kv_heads / mapping.attn_tp())) / d(a.kv_heads);
   const Bytes kv_row = model.kv_bytes_per_token_per_layer() * kv_share;
+  const Bytes state_row = model.state_bytes_per_layer() / d(mapping.attn_tp());
   const double act = bytes_per_value(model.precision().activations);
 
   std::vector<MemoryFootprint> result;
@@ -87,9 +93,14 @@ std::vector<MemoryFootprint> memory_footprint(const ModelConfig& model,
     m.weights = resident_weights(model, mapping, role);
     const StageLayers layers = stage_layers(model, mapping.degrees.pp, role.stage);
     for (int layer = layers.first; layer < layers.last; ++layer) {
+      if (!model.layer_has_kv(layer)) {
+        // A fixed state per sequence, its heads split over the attention ranks.
+        m.kv_cache += state_row * d(role.attn_batch);
+        continue;
+      }
       m.kv_bytes_per_token += kv_row;
       m.kv_cache +=
-          kv_row * (d(role.attn_batch) * d(model.attended_context(layer, mapped.shape.context)));
+          kv_row * (d(role.attn_batch) * d(model.stored_context(layer, mapped.shape.context)));
     }
     Bytes largest;
     for (const TraceNode& node : role.trace.nodes) {
@@ -100,8 +111,13 @@ std::vector<MemoryFootprint> memory_footprint(const ModelConfig& model,
         d(role.attn_batch) * d(mapped.shape.new_tokens) * d(model.hidden_size()) * act;
     m.activations = largest + Bytes(residual_stream);
     m.kv_capacity = std::max(Bytes(), hbm - m.weights - m.activations);
-    m.kv_capacity_tokens =
-        static_cast<int64_t>(std::floor(m.kv_capacity.si() / m.kv_bytes_per_token.si()));
+    // A stage of linear layers alone keeps no per-token cache: its capacity is unbounded by
+    // tokens (capped to stay an int64_t).
+    constexpr double kUnboundedTokens = 9e18;
+    m.kv_capacity_tokens = static_cast<int64_t>(
+        m.kv_bytes_per_token.si() > 0
+            ? std::min(kUnboundedTokens, std::floor(m.kv_capacity.si() / m.kv_bytes_per_token.si()))
+            : kUnboundedTokens);
     result.push_back(m);
   }
   return result;

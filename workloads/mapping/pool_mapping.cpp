@@ -73,6 +73,11 @@ void validate_mapping(const ModelConfig& model, const PoolMapping& mapping) {
                       ": one must divide the other (KV heads are split, or each is replicated " +
                       "on tp / kv_heads ranks when tp > kv_heads)");
     }
+    if (model.linear_layers() > 0 && a.linear_key_heads % attn_tp != 0) {
+      // Gated DeltaNet splits its q/k heads (and their groups of value heads) over the ranks.
+      fail(field, what + " does not divide the " + n(a.linear_key_heads) +
+                      " linear-attention key heads of " + model.name());
+    }
   }
   const FfnConfig& f = model.ffn();
   if (f.type == FfnType::kDense && d.ep != 1) {
