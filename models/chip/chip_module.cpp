@@ -175,7 +175,9 @@ void ChipModule::run_program() {
     // Without a governor the op runs at the configured clocks: a scale a governor set for an
     // earlier op must not stay on the tiles (the op table installs one only for ops it prices
     // at a lowered clock, and the ops after such an op ran 3 % slow at the nominal clock).
-    if (governor_) record.clock_scale = governor_(i, records_).clock_scale;
+    OpControl control;
+    if (governor_) control = governor_(i, records_);
+    record.clock_scale = control.clock_scale;
     for (auto& tile : tiles_) tile->set_clock_scale(record.clock_scale);
 
     // Each op's transfers start whole: a byte fraction carried over from the previous op would
@@ -189,7 +191,27 @@ void ChipModule::run_program() {
       tiles_[t]->start(current->assignments[t],
                        next ? next->assignments[t] : TileModule::Assignment{});
     }
-    if (pending_tiles_ > 0) sc_core::wait(all_tiles_done_);
+    const bool switches =
+        control.low_work_share > 0 && control.low_clock_scale < control.clock_scale;
+    if (pending_tiles_ > 0 && switches) {
+      // Sub-op control: firmware lowers the clock inside the op; each tile's next block runs at
+      // the new clock (a block in flight finishes at the old one).
+      sc_core::wait(to_sc_time(control.switch_after), all_tiles_done_);
+      if (pending_tiles_ > 0) {
+        const sc_core::sc_time switched = sc_core::sc_time_stamp();
+        for (auto& tile : tiles_) tile->set_clock_scale(control.low_clock_scale);
+        sc_core::wait(all_tiles_done_);
+        record.low_clock_scale = control.low_clock_scale;
+        record.low_clock_time = from_sc_time(sc_core::sc_time_stamp() - switched);
+        // Work share at the lower clock, taking the work rate as proportional to the clock (a
+        // compute-bound op; the op table's blends have the exact share).
+        const double low_work = control.low_clock_scale * record.low_clock_time.si();
+        const double high_work = control.clock_scale * (from_sc_time(switched) - record.start).si();
+        record.low_work_share = low_work + high_work > 0 ? low_work / (low_work + high_work) : 0;
+      }
+    } else if (pending_tiles_ > 0) {
+      sc_core::wait(all_tiles_done_);
+    }
 
     record.end = from_sc_time(sc_core::sc_time_stamp());
     record.exact_elapsed = from_sc_time(sc_core::sc_time_stamp() - started);

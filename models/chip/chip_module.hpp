@@ -27,6 +27,11 @@ struct OpRecord {
   WorkBlock planned;  // sums over the op's blocks (compute, MACs, bytes)
   double max_tile_compute_cycles = 0;
   double clock_scale = 1.0;  // tile clocks / configured clocks while the op ran (DVFS)
+  // Sub-op control: the op switched to `low_clock_scale` for its last `low_clock_time`, doing
+  // `low_work_share` of its work there (0 and 0 when it ran at one clock).
+  double low_clock_scale = 1.0;
+  Duration low_clock_time;
+  double low_work_share = 0;
 
   Duration elapsed() const { return end - start; }
   // end - start taken in SystemC's integer time: the same bits wherever in simulated time the op
@@ -38,6 +43,11 @@ struct OpRecord {
 // configured one.
 struct OpControl {
   double clock_scale = 1.0;
+  // Sub-op control: switch the tiles to `low_clock_scale` once the op has run `switch_after`
+  // (when low_work_share > 0; the share the governor planned at the lower clock).
+  double low_clock_scale = 1.0;
+  double low_work_share = 0;
+  Duration switch_after;
 };
 // Called before op `index` starts, with the records of the ops done so far.
 using OpGovernor = std::function<OpControl(size_t index, const std::vector<OpRecord>& done)>;

@@ -10,7 +10,9 @@ CapController::CapController(const PowerManagementParams& params, Power static_n
       cap_(params.cap),
       tau_(params.time_constant),
       static_nominal_(static_nominal),
-      frequency_(curve_.nominal().frequency) {}
+      hysteresis_(params.hysteresis),
+      frequency_(curve_.nominal().frequency),
+      blend_{frequency_, frequency_, 0} {}
 
 void CapController::observe(Duration dt, Power total, Power static_part) {
   if (dt.si() <= 0) return;
@@ -23,10 +25,18 @@ void CapController::observe(Duration dt, Power total, Power static_part) {
     const double alpha = tau_.si() > 0 ? 1.0 - std::exp(-(dt / tau_)) : 1.0;
     average_ += (total - average_) * alpha;
   }
-  dynamic_nominal_last_ = (total - static_part) / curve_.dynamic_power_scale(frequency_);
+  // A blended span's dynamic power scale: its two clocks' scales, weighted by work (close to
+  // the time weights; only the forecast of the next span uses it).
+  const double scale = blend_.blended()
+                           ? curve_.dynamic_power_scale(blend_.high) * (1.0 - blend_.low_share) +
+                                 curve_.dynamic_power_scale(blend_.low) * blend_.low_share
+                           : curve_.dynamic_power_scale(frequency_);
+  dynamic_nominal_last_ = (total - static_part) / scale;
   // Energy still owed (debt > 0) keeps the controller regulating even at the nominal clock,
-  // so that a short light op that lets the clock back up does not wipe the debt.
-  regulating_ = throttled() || average_ > cap_ || debt_.si() > 0;
+  // so that a short light op that lets the clock back up does not wipe the debt; so does an
+  // average within the hysteresis band under the cap once regulating.
+  const bool within_band = regulating_ && average_ > cap_ * (1.0 - hysteresis_);
+  regulating_ = throttled() || average_ > cap_ || debt_.si() > 0 || within_band;
   if (!regulating_) {
     debt_ = Energy();
     return;

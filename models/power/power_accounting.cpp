@@ -17,6 +17,23 @@ EnergyBreakdown at_operating_point(const EnergyBreakdown& nominal, const DvfsCur
   return e;
 }
 
+EnergyBreakdown at_clock_blend(const EnergyBreakdown& nominal, const DvfsCurve& curve,
+                               const ClockBlend& blend, double low_time_share) {
+  const EnergyBreakdown high = at_operating_point(nominal, curve, blend.high);
+  if (!blend.blended()) return high;
+  const EnergyBreakdown low = at_operating_point(nominal, curve, blend.low);
+  const double x = blend.low_share;
+  EnergyBreakdown e = high;
+  e.matrix = high.matrix * (1.0 - x) + low.matrix * x;
+  e.vector = high.vector * (1.0 - x) + low.vector * x;
+  e.tile_sram = high.tile_sram * (1.0 - x) + low.tile_sram * x;
+  e.shared_sram = high.shared_sram * (1.0 - x) + low.shared_sram * x;
+  e.noc = high.noc * (1.0 - x) + low.noc * x;
+  e.static_energy =
+      high.static_energy * (1.0 - low_time_share) + low.static_energy * low_time_share;
+  return e;
+}
+
 Energy gating_saving(Energy static_energy, const GatingParams& gating, double busy_fraction) {
   if (!gating.enabled) return Energy();
   const double idle = 1.0 - std::clamp(busy_fraction, 0.0, 1.0);

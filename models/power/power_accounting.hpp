@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/energy/energy_model.hpp"
+#include "models/power/clock_blend.hpp"
 #include "models/power/dvfs_curve.hpp"
 
 namespace scoville::models {
@@ -14,6 +15,11 @@ namespace scoville::models {
 // span's own, already stretched, elapsed time).
 EnergyBreakdown at_operating_point(const EnergyBreakdown& nominal, const DvfsCurve& curve,
                                    Frequency f);
+
+// The same for a span run as a blend of two clocks (sub-op control): dynamic energy by the share
+// of the work done at each clock, static energy by the share of the time spent at each.
+EnergyBreakdown at_clock_blend(const EnergyBreakdown& nominal, const DvfsCurve& curve,
+                               const ClockBlend& blend, double low_time_share);
 
 // Static energy saved by gating the matrix engines over a span: their share of the static
 // energy, for the part of the span they do not compute, less the residual leakage.

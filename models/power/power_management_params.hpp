@@ -37,6 +37,10 @@ struct PowerManagementParams {
   Power cap;                           // average power the controller holds the chip to
   Duration time_constant;              // of the exponential moving average the controller reads
   Frequency frequency_step;            // granularity of the clock between points (0: points only)
+  // Once regulating, the controller keeps regulating (and keeps the energy credit light spans
+  // earned) until its average falls below cap x (1 - hysteresis): a short light op between two
+  // heavy ones must not reset it. 0: it stops as soon as the average is under the cap again.
+  double hysteresis = 0;
   GatingParams gating;
 
   const OperatingPoint& nominal() const { return points.back(); }

@@ -185,6 +185,7 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
     o << YAML::Key << "frequency_step" << YAML::Value << si(pm.frequency_step.si(), "Hz");
     o << YAML::Key << "time_constant" << YAML::Value << si(pm.time_constant.si(), "s");
     o << YAML::Key << "cap" << YAML::Value << si(pm.cap.si(), "W");
+    if (pm.hysteresis > 0) o << YAML::Key << "hysteresis" << YAML::Value << pm.hysteresis;
     if (pm.gating.enabled || !pm.gating.phases.empty()) {
       const models::GatingParams& g = pm.gating;
       o << YAML::Key << "gating" << YAML::Value << YAML::BeginMap;

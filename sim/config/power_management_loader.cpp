@@ -64,6 +64,8 @@ models::PowerManagementParams read_power_management(MapReader r, Diagnostics& di
   pm.cap = r.quantity_or<Power>("cap", tdp);
   pm.time_constant = r.quantity<Duration>("time_constant");
   pm.frequency_step = r.quantity_or<Frequency>("frequency_step", Frequency(0), Range::kNonNegative);
+  // Fraction of the cap under which a regulating controller lets go (docs/power.md).
+  pm.hysteresis = r.number_or("hysteresis", 0.0, 0.0, 0.5);
   // The controller scans every grid clock after every op: keep the grid a table, not a sweep.
   if (pm.frequency_step.si() > 0 && pm.points.size() > 1 &&
       (pm.points.back().frequency - pm.points.front().frequency) / pm.frequency_step >

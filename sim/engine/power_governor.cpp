@@ -30,15 +30,53 @@ models::EnergyBreakdown PowerGovernor::stall_energy(const OpPowerState& state) c
   return e;
 }
 
-models::EnergyBreakdown PowerGovernor::adjust(const stats::OpResult& row,
-                                              const OpPowerState& state) const {
-  models::EnergyBreakdown e = models::at_operating_point(row.energy, curve(), state.frequency);
+models::EnergyBreakdown PowerGovernor::adjust(const stats::OpResult& row, const OpPowerState& state,
+                                              const models::OpRecord& record) const {
+  const double low_time_share =
+      record.elapsed().si() > 0 ? record.low_clock_time / record.elapsed() : 0.0;
+  models::ClockBlend blend = state.blend;
+  if (!(blend.high.si() > 0)) blend = models::ClockBlend{state.frequency, state.frequency, 0};
+  // The record says what really ran: a switch the op finished before never happened.
+  if (record.low_clock_time.si() <= 0) blend.low_share = 0;
+  if (blend.blended() && record.low_work_share > 0) blend.low_share = record.low_work_share;
+  models::EnergyBreakdown e = models::at_clock_blend(row.energy, curve(), blend, low_time_share);
   if (state.gated) {
     // Gated units leak only while they compute.
     const double busy = row.duration.si() > 0 ? row.compute_time / row.duration : 1.0;
     e.static_energy -= models::gating_saving(e.static_energy, chip_.power.management.gating, busy);
   }
   return e;
+}
+
+std::optional<models::SpanCost> PowerGovernor::cost_at(size_t index, Frequency f) const {
+  const double scale = f / curve().nominal().frequency;
+  models::OpRecord record;
+  if (pricer_) {
+    record = pricer_(index, scale);
+  } else {
+    // Forecast from the op's last run: its clock-bound time stretches with the clock, the rest
+    // (HBM, latency) stays (the serving layer's rule, docs/power.md).
+    const auto last = last_run_.find(key(index));
+    if (last == last_run_.end()) return std::nullopt;
+    const models::OpRecord& seen = last->second;
+    const Duration compute =
+        cycles_to_duration(seen.max_tile_compute_cycles, chip_.tiles.clock * seen.clock_scale);
+    const Duration elapsed = seen.elapsed() + compute * (seen.clock_scale / scale - 1.0);
+    record = seen;
+    record.start = Duration();
+    record.end = elapsed.si() > 0 ? elapsed : seen.elapsed();
+    record.clock_scale = scale;
+    record.low_clock_scale = scale;
+    record.low_clock_time = Duration();
+    record.low_work_share = 0;
+  }
+  const stats::OpResult row =
+      stats::account_op(record, program_[index], chip_, 0, -1, "", Duration());
+  OpPowerState state;
+  state.frequency = f;
+  state.blend = models::ClockBlend{f, f, 0};
+  state.gated = gated(op_phases_[index]);
+  return models::SpanCost{row.duration, adjust(row, state, record).total()};
 }
 
 std::string PowerGovernor::key(size_t index) const {
@@ -52,16 +90,35 @@ models::OpControl PowerGovernor::before_op(size_t index,
     const models::OpRecord& record = done[index - 1];
     const stats::OpResult row =
         stats::account_op(record, program_[index - 1], chip_, 0, -1, "", Duration());
-    const models::EnergyBreakdown e = adjust(row, states_[index - 1]);
+    const models::EnergyBreakdown e = adjust(row, states_[index - 1], record);
     const Duration elapsed = record.elapsed();
     if (elapsed.si() > 0) {
       controller_.observe(elapsed, e.total() / elapsed, e.static_energy / elapsed);
       forecast_[key(index - 1)] = controller_.last_dynamic_at_nominal();
+      if (!pricer_) last_run_[key(index - 1)] = record;
     }
     const auto seen = forecast_.find(key(index));
     if (seen != forecast_.end()) controller_.forecast(seen->second);
   }
+  models::OpControl control;
+  Duration time_at_high;
+  const bool priced = pricer_ || last_run_.count(key(index)) > 0;
+  if (priced) {
+    // Sub-op control: two adjacent grid clocks whose blend pays the debt back exactly.
+    std::map<double, models::SpanCost> costs;  // each clock priced once
+    const auto price = [&](Frequency f) {
+      auto at = costs.find(f.si());
+      if (at == costs.end()) at = costs.emplace(f.si(), *cost_at(index, f)).first;
+      return at->second;
+    };
+    const auto landed = last_clock_.find(key(index));
+    const models::ClockBlend& blend = controller_.choose_blend(
+        price, landed != last_clock_.end() ? landed->second : controller_.frequency());
+    time_at_high = price(blend.high).time;
+    last_clock_[key(index)] = blend.high;
+  }
   OpPowerState state;
+  state.blend = controller_.blend();
   state.frequency = controller_.frequency();
   state.throttled = controller_.throttled();
   const std::string& phase = op_phases_[index];
@@ -71,9 +128,14 @@ models::OpControl PowerGovernor::before_op(size_t index,
     state.wake_energy = chip_.power.management.gating.wake_energy;
   }
   states_.push_back(state);
-  models::OpControl control;
   // Exactly 1.0 at the nominal point, so an unthrottled run times bit-identically.
-  control.clock_scale = state.frequency / curve().nominal().frequency;
+  const Frequency nominal = curve().nominal().frequency;
+  control.clock_scale = state.frequency / nominal;
+  if (state.blend.blended()) {
+    control.low_clock_scale = state.blend.low / nominal;
+    control.low_work_share = state.blend.low_share;
+    control.switch_after = time_at_high * (1.0 - state.blend.low_share);
+  }
   return control;
 }
 
@@ -87,7 +149,8 @@ void PowerGovernor::begin_iteration(size_t first_op, const std::vector<models::O
     OpPowerState at_nominal;
     at_nominal.frequency = curve().nominal().frequency;
     at_nominal.gated = gated(op_phases_[first_op + i]);
-    const models::EnergyBreakdown e = adjust(row, at_nominal);
+    at_nominal.blend = models::ClockBlend{at_nominal.frequency, at_nominal.frequency, 0};
+    const models::EnergyBreakdown e = adjust(row, at_nominal, nominal[i]);
     total += e.total();
     static_energy += e.static_energy;
     time += nominal[i].elapsed();

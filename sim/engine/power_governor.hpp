@@ -4,8 +4,16 @@
 // energy are added to the phase once by the reports, outside the simulated timeline (so that a
 // sampled iteration does not multiply them, and HBM prefetch does not overlap them). The op
 // energies it reports are the ones the controller saw.
+//
+// Sub-op control: while the controller regulates, an op runs as a blend of two adjacent grid
+// clocks (models/power/clock_blend.hpp). With a pricer (the op table: an op's record at any
+// clock, exactly) the blend is chosen from the op's own costs at the grid clocks; without one
+// (the SystemC chip run) from a forecast made from the same op's last run (layers repeat), and
+// the chip model switches the tile clocks inside the op after the forecast time at the higher
+// clock. An op met for the first time runs at one clock.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,12 +27,17 @@ namespace scoville::engine {
 
 // The power state an op ran in.
 struct OpPowerState {
-  Frequency frequency;  // tile clock (the matrix engine's sustained clock scales with it)
+  Frequency frequency;       // tile clock (the matrix engine's sustained clock scales with it)
+  models::ClockBlend blend;  // frequency is blend.high; blend.low for the op's last part
   bool throttled = false;
   bool gated = false;  // the op's phase has its matrix engines gated
   Duration stall;      // gating wake-up before the op (added to its phase, not to the op)
   Energy wake_energy;  // and its energy
 };
+
+// An op's record as the chip model would write it had the op run whole at `clock_scale` of the
+// configured clocks (the op table prices one).
+using OpPricer = std::function<models::OpRecord(size_t index, double clock_scale)>;
 
 class PowerGovernor {
  public:
@@ -32,6 +45,8 @@ class PowerGovernor {
   PowerGovernor(const models::ChipParams& chip, const std::vector<models::WorkDescriptor>& program,
                 std::vector<std::string> op_phases);
 
+  // Exact sub-op control: the governor prices op candidates at grid clocks through `pricer`.
+  void set_pricer(OpPricer pricer) { pricer_ = std::move(pricer); }
   models::OpControl before_op(size_t index, const std::vector<models::OpRecord>& done);
   // Starts the iteration whose first program op is `first_op` from the state a run of such
   // iterations would leave: the controller's moving average at the iteration's own power at the
@@ -44,14 +59,18 @@ class PowerGovernor {
   const models::DvfsCurve& curve() const { return controller_.curve(); }
 
   // The energy of an op whose row was priced at the nominal point (stats::account_op), as it
-  // was run: at its operating point, with gating savings and the wake-up energy.
-  models::EnergyBreakdown adjust(const stats::OpResult& nominal_row,
-                                 const OpPowerState& state) const;
+  // was run: at its operating point(s) (`record` says how long it ran at the lower clock of a
+  // blend), with gating savings.
+  models::EnergyBreakdown adjust(const stats::OpResult& nominal_row, const OpPowerState& state,
+                                 const models::OpRecord& record) const;
   // Energy of the wake-up before an op: the wake energy, and static power over the stall.
   models::EnergyBreakdown stall_energy(const OpPowerState& state) const;
 
  private:
   bool gated(const std::string& phase) const;
+  // The op's cost had it run whole at f: exactly through the pricer, or forecast from the same
+  // op's last run (nullopt when it has not run yet).
+  std::optional<models::SpanCost> cost_at(size_t index, Frequency f) const;
 
   const models::ChipParams& chip_;
   const std::vector<models::WorkDescriptor>& program_;
@@ -61,6 +80,11 @@ class PowerGovernor {
   // Dynamic power at the nominal point last seen per op (phase and name): layers repeat, so
   // the same op of the previous layer is the best forecast of the next one's power.
   std::map<std::string, Power> forecast_;
+  // The last run of each op (phase and name), for the forecast pricer of the SystemC path.
+  std::map<std::string, models::OpRecord> last_run_;
+  OpPricer pricer_;
+  // Where each op's blend landed last time: the search for the next one starts there.
+  std::map<std::string, Frequency> last_clock_;
   size_t fresh_from_ = 0;  // begin_iteration's first op: before it, nothing is observed
   std::string key(size_t index) const;
 };

@@ -215,7 +215,9 @@ SimulatedOp SimulatedOpCost::simulate(const models::WorkDescriptor& work,
   // The tile clocks at `clock_scale` of the configured ones, as a DVFS governor sets them.
   if (clock_scale != 1.0) {
     module_->set_governor([clock_scale](size_t, const std::vector<models::OpRecord>&) {
-      return models::OpControl{clock_scale};
+      models::OpControl control;
+      control.clock_scale = clock_scale;
+      return control;
     });
   }
   module_->set_program({work});

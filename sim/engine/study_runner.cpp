@@ -96,11 +96,28 @@ void run_on_table(ChipJob& job) {
     }
     return plan->second;
   };
+  // The op's record had it run whole at a clock scale, from `start`.
+  const auto record_at = [&](size_t index, double clock_scale, Duration start) {
+    const models::WorkDescriptor& work = job.program[index];
+    const auto& plan = plan_of(work);
+    models::OpRecord record;
+    record.start = start;
+    record.end = start + job.table->price_work(work, clock_scale).time;
+    record.planned = plan.first;
+    record.max_tile_compute_cycles = plan.second;
+    record.clock_scale = clock_scale;
+    record.low_clock_scale = clock_scale;
+    return record;
+  };
+  if (job.governor) {
+    job.governor->set_pricer([&](size_t index, double clock_scale) {
+      return record_at(index, clock_scale, Duration());
+    });
+  }
   Duration cursor;
   size_t next_iteration = 0;   // index in *job.iterations of the iteration starting next
   size_t iteration_start = 0;  // its first program op
   for (size_t i = 0; i < job.program.size(); ++i) {
-    const models::WorkDescriptor& work = job.program[i];
     if (job.governor && i == iteration_start && next_iteration < job.iterations->size()) {
       // The iteration's ops at the nominal point, for the governor's starting state.
       const size_t count = (*job.iterations)[next_iteration].ops.size();
@@ -120,18 +137,22 @@ void run_on_table(ChipJob& job) {
     }
     models::OpControl control;
     if (job.governor) control = job.governor->before_op(i, job.table_records);
-    const serving::OpPrice price = job.table->price_work(work, control.clock_scale);
-    const auto& plan = plan_of(work);
-    models::OpRecord record;
-    record.start = cursor;
-    record.end = cursor + price.time;
-    record.planned = plan.first;
-    record.max_tile_compute_cycles = plan.second;
-    record.clock_scale = control.clock_scale;
+    models::OpRecord record = record_at(i, control.clock_scale, cursor);
+    if (control.low_work_share > 0 && control.low_clock_scale < control.clock_scale) {
+      // Sub-op control: the op's work split between its two clocks, each part at that clock's
+      // price (the op table's entries at both grid clocks).
+      const models::OpRecord low = record_at(i, control.low_clock_scale, cursor);
+      const double x = control.low_work_share;
+      record.low_clock_scale = control.low_clock_scale;
+      record.low_work_share = x;
+      record.low_clock_time = low.elapsed() * x;
+      record.end = cursor + record.elapsed() * (1.0 - x) + record.low_clock_time;
+    }
     cursor = record.end;
     job.table_hbm_bytes += record.planned.hbm_read + record.planned.hbm_write;
     job.table_records.push_back(record);
   }
+  if (job.governor) job.governor->set_pricer(nullptr);  // it priced through this frame
 }
 
 // Software time of one iteration: a launch per op, a barrier per layer, the host's share.
@@ -190,6 +211,7 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
     iteration.weight = planned.weight;
     const Duration start = records[op_index].start;
     models::EnergyBreakdown transition_energy;  // wake-ups in this iteration, counted once
+    std::vector<stats::OpPowerSample> samples;  // for the power timeline
     for (const workloads::Op& op : planned.ops) {
       const models::OpRecord& record = records[op_index];
       const models::WorkDescriptor& work = job.program[op_index];
@@ -199,16 +221,30 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
       Frequency clock = chip.tiles.clock;
       if (job.governor) {
         const OpPowerState& state = job.governor->states()[op_index - 1];
-        row.energy = job.governor->adjust(row, state);
+        row.energy = job.governor->adjust(row, state, record);
         clock = state.frequency;
         if (state.stall.si() > 0) {
           // A phase change happens once, however many real iterations this one stands for.
           iteration.power.stall_time += state.stall;
           transition_energy += job.governor->stall_energy(state);
         }
-        if (state.throttled) iteration.power.throttled_time += row.duration;
+        const Duration low_time = record.low_clock_time;
+        if (clock < chip.tiles.clock) {
+          iteration.power.throttled_time += row.duration;
+        } else if (low_time.si() > 0) {
+          iteration.power.throttled_time += low_time;  // a blend from the nominal clock down
+        }
+        iteration.power.frequency_seconds +=
+            clock.si() * (row.duration - low_time).si() +
+            (chip.tiles.clock * record.low_clock_scale).si() * low_time.si();
+      } else {
+        iteration.power.frequency_seconds += clock.si() * row.duration.si();
       }
-      iteration.power.frequency_seconds += clock.si() * row.duration.si();
+      if (job.governor) {
+        samples.push_back(stats::OpPowerSample{row.start, row.duration, row.energy.total(), clock,
+                                               chip.tiles.clock * record.low_clock_scale,
+                                               record.low_clock_time});
+      }
       account_peaks(iteration.power, row);
       iteration.counts += row.counts;
       iteration.energy += row.energy;
@@ -217,6 +253,17 @@ stats::ChipResult collect(const ChipJob& job, const workloads::ModelConfig& mode
       iteration.time += row.duration;
       iteration.time_by_bound[row.bound] += row.duration;
       result.ops.push_back(std::move(row));
+    }
+    if (job.governor) {
+      const Duration window = chip.power.management.time_constant;
+      const int index = static_cast<int>(it);
+      for (stats::PowerWindow& w : stats::power_windows(samples, window, index, iteration.phase)) {
+        result.power_windows.push_back(std::move(w));
+      }
+      for (stats::ClockSegment& c : stats::clock_segments(samples, index, iteration.phase)) {
+        result.clock_segments.push_back(std::move(c));
+      }
+      result.power_window = window;
     }
     iteration.software_time = software_time(planned, software);
     stats::PhaseResult& phase =

@@ -10,6 +10,7 @@
 #include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "sim/output/power_timeline_tables.hpp"
 #include "sim/output/terminal_style.hpp"
 
 namespace scoville::output {
@@ -243,7 +244,7 @@ Table energy_table(const engine::StudyResult& r) {
 Table power_table(const engine::StudyResult& r) {
   std::vector<std::string> chip, phase;
   std::vector<int64_t> managed;
-  std::vector<double> cap, avg, peak, throttled, share, freq, nominal, stall, idle;
+  std::vector<double> cap, avg, peak, throttled, share, freq, nominal, stall, idle, window_peak;
   for (const stats::ChipResult& c : r.chips) {
     for (const stats::PhaseResult& p : c.phases) {
       chip.push_back(c.chip);
@@ -258,6 +259,7 @@ Table power_table(const engine::StudyResult& r) {
       nominal.push_back(c.nominal_clock.si());
       stall.push_back(p.power.stall_time.si());
       idle.push_back(c.idle_power.si());
+      window_peak.push_back(peak_window_power(c, p.name).si());
     }
   }
   return Table{
@@ -268,7 +270,8 @@ Table power_table(const engine::StudyResult& r) {
        real_column("throttled_s", "s", throttled), real_column("throttled_share", "1", share),
        real_column("effective_frequency_Hz", "Hz", freq),
        real_column("nominal_frequency_Hz", "Hz", nominal),
-       real_column("gating_stall_s", "s", stall), real_column("idle_power_W", "W", idle)},
+       real_column("gating_stall_s", "s", stall), real_column("idle_power_W", "W", idle),
+       real_column("peak_window_power_W", "W", window_peak)},
       {{"description", std::string("power management per phase (docs/power.md); peaks are per "
                                    "op, power_cap_W is 0 without power management")}}};
 }
@@ -389,6 +392,11 @@ H5Document build_h5(const engine::StudyResult& r, const Provenance& p) {
   }
   doc.tables = {summary_table(r), phases_table(r),     energy_table(r),
                 power_table(r),   iterations_table(r), ops_table(r)};
+  if (std::any_of(r.chips.begin(), r.chips.end(),
+                  [](const stats::ChipResult& c) { return !c.power_windows.empty(); })) {
+    doc.tables.push_back(power_windows_table(r.chips));
+    doc.tables.push_back(clock_timeline_table(r.chips));
+  }
   return doc;
 }
 

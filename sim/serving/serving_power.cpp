@@ -84,11 +84,16 @@ PhasePower& PoolPowerState::phase_of(const IterationBatch& batch) {
 }
 
 void PoolPowerState::account(PhasePower& phase, const IterationCost& cost, Frequency f,
-                             bool throttled) {
+                             bool throttled, Frequency low, double low_time_share) {
   phase.iterations += 1;
   phase.time += cost.time;
-  if (throttled) phase.throttled_time += cost.time;
-  phase.frequency_seconds += f.si() * cost.time.si();
+  if (f.si() < report_.nominal_frequency) {
+    phase.throttled_time += cost.time;
+  } else if (throttled) {
+    phase.throttled_time += cost.time * low_time_share;  // a blend from the nominal clock down
+  }
+  phase.frequency_seconds +=
+      (f.si() * (1.0 - low_time_share) + low.si() * low_time_share) * cost.time.si();
   const PowerGroups e = groups_of(cost);
   phase.energy.onchip += e.onchip;
   phase.energy.hbm += e.hbm;
@@ -106,7 +111,8 @@ void PoolPowerState::account(PhasePower& phase, const IterationCost& cost, Frequ
 IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationBatch& batch) {
   PhasePower& phase = phase_of(batch);
   if (!controller_ || !nominal.power) {
-    account(phase, nominal, Frequency(report_.nominal_frequency), false);
+    account(phase, nominal, Frequency(report_.nominal_frequency), false,
+            Frequency(report_.nominal_frequency), 0);
     return nominal;
   }
   models::CapController& c = *controller_;
@@ -118,23 +124,48 @@ IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationB
   const Energy onchip = parts.energy.matrix + parts.energy.vector + parts.energy.tile_sram +
                         parts.energy.shared_sram + parts.energy.noc;
   const Energy offchip = parts.energy.hbm + parts.energy.link;
-  c.forecast_with([&](Frequency f) {
-    // at_clock's arithmetic without building the cost (this runs for every grid clock).
-    if (f == curve.nominal().frequency) return nominal.energy / nominal.time / chips;
+  // Sub-op control as in the engine (models/power/clock_blend.hpp): the iteration runs as a blend
+  // of two adjacent grid clocks whose energy above the cap pays the debt back, so an iteration
+  // as long as tau or longer holds the cap instead of swinging around it.
+  const auto per_chip = [&](Frequency f) {
+    // at_clock's arithmetic without building the cost (the search prices a few grid clocks).
+    if (f == curve.nominal().frequency) {
+      return models::SpanCost{nominal.time, nominal.energy / chips};
+    }
     const Duration time =
         nominal.time + parts.clock_bound_time * (curve.nominal().frequency / f - 1.0);
     const Energy energy =
         onchip * curve.dynamic_energy_scale(f) + offchip +
         parts.energy.static_energy * (time / nominal.time) * curve.static_power_scale(f);
-    return energy / time / chips;
-  });
-  const Frequency f = c.frequency();
+    return models::SpanCost{time, energy / chips};
+  };
+  const models::ClockBlend blend = c.choose_blend(per_chip, c.frequency());
+  const Frequency f = blend.high;
   const bool throttled = c.throttled();
-  const IterationCost cost = throttled ? at_clock(nominal, curve, f) : nominal;
+  IterationCost cost = f == curve.nominal().frequency ? nominal : at_clock(nominal, curve, f);
+  double low_time_share = 0;
+  if (blend.blended()) {
+    // Each component and the time blend by the share of the work done at each clock.
+    const IterationCost low = at_clock(nominal, curve, blend.low);
+    const double x = blend.low_share;
+    low_time_share = low.time * x / (cost.time * (1.0 - x) + low.time * x);
+    cost.time = cost.time * (1.0 - x) + low.time * x;
+    models::EnergyBreakdown& e = cost.power->energy;
+    const models::EnergyBreakdown& l = low.power->energy;
+    for (auto part : {&models::EnergyBreakdown::matrix, &models::EnergyBreakdown::vector,
+                      &models::EnergyBreakdown::tile_sram, &models::EnergyBreakdown::shared_sram,
+                      &models::EnergyBreakdown::noc, &models::EnergyBreakdown::hbm,
+                      &models::EnergyBreakdown::link, &models::EnergyBreakdown::static_energy}) {
+      e.*part = e.*part * (1.0 - x) + l.*part * x;
+    }
+    cost.power->clock_bound_time =
+        cost.power->clock_bound_time * (1.0 - x) + low.power->clock_bound_time * x;
+    cost.energy = e.total();
+  }
   c.observe(cost.time, cost.energy / cost.time / chips,
             cost.power->energy.static_energy / cost.time / chips);
   started_ = true;
-  account(phase, cost, f, throttled);
+  account(phase, cost, f, throttled, blend.low, low_time_share);
   return cost;
 }
 

@@ -79,7 +79,8 @@ class PoolPowerState {
 
  private:
   PhasePower& phase_of(const IterationBatch& batch);
-  void account(PhasePower& phase, const IterationCost& cost, Frequency f, bool throttled);
+  void account(PhasePower& phase, const IterationCost& cost, Frequency f, bool throttled,
+               Frequency low, double low_time_share);
 
   PoolPower power_;
   int64_t chips_;

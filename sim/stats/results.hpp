@@ -8,6 +8,7 @@
 
 #include "models/energy/energy_model.hpp"
 #include "sim/base/units.hpp"
+#include "sim/stats/power_timeline.hpp"
 
 namespace scoville::stats {
 
@@ -109,6 +110,11 @@ struct ChipResult {
   std::vector<PhaseResult> phases;
   std::vector<IterationResult> iterations;
   std::vector<OpResult> ops;
+  // Power timeline (power-managed chips): per iteration, windows of the controller's time
+  // constant and the tile clock over time.
+  Duration power_window;
+  std::vector<PowerWindow> power_windows;
+  std::vector<ClockSegment> clock_segments;
 };
 
 }  // namespace scoville::stats

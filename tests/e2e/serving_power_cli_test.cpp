@@ -92,7 +92,7 @@ TEST_CASE("inferencex --power-cap throttles the clock and raises TPOT", "[cli][s
 
 TEST_CASE("a power cap on a chip without power management is refused", "[cli][serving][power]") {
   const auto r = run_scoville(
-      "inferencex --fidelity roofline --system b200 --chips 1 --model llama-3.1-8b --isl 128 --osl "
+      "inferencex --fidelity roofline --system gb200 --chips 1 --model llama-3.1-8b --isl 128 --osl "
       "8 --concurrency 1 "
       "--power-cap 500W --quiet");
   CHECK(r.exit_code == 2);
@@ -126,7 +126,7 @@ TEST_CASE("serve prints the power report and takes the scenario's cap", "[cli][s
   CHECK_THAT(over.output, Catch::Contains("\"power_cap_w\": 5000"));
   {
     std::ofstream f(scenario);
-    f << "scenario:\n  name: capped\n  system: {chip: b200, chips: 1}\n  model: llama-3.1-8b\n"
+    f << "scenario:\n  name: capped\n  system: {chip: gb200, chips: 1}\n  model: llama-3.1-8b\n"
          "  mapping:\n    default: {chips: 1, tp: 1}\n  requests:\n    pattern: poisson\n"
          "    isl: 512\n    osl: 32\n    rate: 2\n    num_prompts: 10\n  power:\n"
          "    cap: 250 W\n";

@@ -102,8 +102,9 @@ if browser:
         check('data-ready="1"' in tag, f"the page script did not finish: {tag}")
         check("data-js-errors" not in tag, f"script errors: {tag}")
         charts = re.search(r'data-charts="(\d+)"', tag)
-        # Pareto + (time by bound, energy by component) for the run file.
-        check(charts is not None and int(charts.group(1)) == 3, f"charts: {tag}")
+        # Pareto + (time by bound, energy by component) for the run file, + the power timeline
+        # (power per window, clock) of each of its two power-managed chips (h200, jalapeno).
+        check(charts is not None and int(charts.group(1)) == 7, f"charts: {tag}")
     console = [line for line in loaded.stderr.splitlines() if "CONSOLE" in line]
     check(not console, f"console messages: {console}")
 
