@@ -133,6 +133,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
           << "\", \"workload_model\": \"" << p.model << "\", \"precision\": \""
           << output::json_escape(p.precision_override) << "\", \"isl\": " << p.isl
           << ", \"osl\": " << p.osl << ", \"concurrency\": " << p.concurrency
+          << ", \"scenario\": \"" << validation::to_string(p.scenario) << "\""
           << ", \"replica_chips\": " << p.replica_chips
           << ", \"implied_chips\": " << output::json_number(p.implied_chips) << ", \"metric\": \""
           << p.metric << "\", \"set\": \"" << o.set << "\", \"calibration\": \""
@@ -147,8 +148,20 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
           << ", \"intvty_error_pct\": "
           << (p.published_intvty ? output::json_number(validation::signed_error(
                                        o.predicted.intvty, *p.published_intvty))
-                                 : "null")
-          << "}";
+                                 : "null");
+      if (!o.sweep.empty()) {  // every point the sweep ran, the chosen one at "concurrency"
+        out << ", \"sweep\": [";
+        for (size_t k = 0; k < o.sweep.size(); ++k) {
+          const validation::SweptPoint& s = o.sweep[k];
+          out << (k ? ", " : "") << "{\"concurrency\": " << s.concurrency
+              << ", \"replica_chips\": " << s.replica_chips
+              << ", \"throughput\": " << output::json_number(s.throughput)
+              << ", \"p99_ttft_ms\": " << output::json_number(s.p99_ttft_ms)
+              << ", \"p99_tpot_ms\": " << output::json_number(s.p99_tpot_ms) << "}";
+        }
+        out << "]";
+      }
+      out << "}";
     }
     out << "], \"mape\": {";
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -179,7 +192,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
                                  : overlay_text)
       << "; one replica of the chips its concurrency is per, TP = EP = those chips)\n";
   out << "#  id  chip   model           isl/osl    conc  rep  set       metric           "
-         "published  predicted   error   intvty pub  intvty pred   error\n";
+         "published  predicted   error   intvty pub  intvty pred   error  sweep\n";
   int predicted = 0;
   for (const validation::Outcome& o : outcomes) {
     const validation::RowPlan& p = o.plan;
@@ -196,13 +209,15 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
                   validation::signed_error(o.predicted.throughput, p.published));
     out << b;
     if (p.published_intvty) {
-      std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%\n", *p.published_intvty,
-                    o.predicted.intvty,
+      std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%", *p.published_intvty, o.predicted.intvty,
                     validation::signed_error(o.predicted.intvty, *p.published_intvty));
     } else {
-      std::snprintf(b, sizeof b, " %11s %12.1f\n", "-", o.predicted.intvty);
+      std::snprintf(b, sizeof b, " %11s %12.1f %8s", "-", o.predicted.intvty, "");
     }
     out << b;
+    // A swept row: its scenario (conc is the concurrency the sweep chose).
+    if (p.scenario != validation::RowScenario::kPoint) out << "  " << to_string(p.scenario);
+    out << "\n";
   }
   out << "# mean absolute percentage error (throughput per chip | interactivity, rows):\n";
   for (const auto& [group, table] : groups) {

@@ -13,10 +13,14 @@ SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
   SystemCalibration result;
   std::vector<std::string>& held_out = result.held_out;
   std::vector<std::string>& infeasible = result.infeasible;
-  // The system's predictable rows (by id order), then the chosen ones.
+  // The system's predictable rows (by id order), then the chosen ones. Only closed-loop points
+  // at a published concurrency: a swept row's best point moves with the knobs (it is validated,
+  // not fitted on).
   std::vector<RowPlan> candidates;
   for (const RowPlan& p : plans) {
-    if (p.skipped.empty() && p.system_file == system_name) candidates.push_back(p);
+    if (p.skipped.empty() && p.system_file == system_name && p.scenario == RowScenario::kPoint) {
+      candidates.push_back(p);
+    }
   }
   std::sort(candidates.begin(), candidates.end(), [](const RowPlan& x, const RowPlan& y) {
     return std::stoll("0" + x.id) < std::stoll("0" + y.id);

@@ -12,6 +12,7 @@
 #include "sim/base/utf8.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/serving/percentile.hpp"
 #include "sim/validation/published_names.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
@@ -173,6 +174,21 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows) {
 
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes) {
+  // The benchmarks file is read only when a row needs it (a data folder without MLPerf rows
+  // need not ship it).
+  bool any_mlperf = false;
+  for (const MeasurementRow& r : rows) {
+    const bool lengths = count_field(r, "isl") && count_field(r, "osl");
+    any_mlperf = any_mlperf || (!lengths && notes_scenario(r.at("notes")).has_value());
+  }
+  return plan_rows(rows, recipes,
+                   any_mlperf ? shipped_mlperf_benchmarks(config::DataPaths::from_environment())
+                              : std::vector<MlperfBenchmark>{});
+}
+
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
+                               const std::vector<DeploymentRecipe>& recipes,
+                               const std::vector<MlperfBenchmark>& benchmarks) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<std::string> chips_known = paths.available("arch/chips");
   const std::vector<std::string> systems_known = paths.available("arch/systems");
@@ -208,16 +224,25 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       const double e2e_s = *ttft / 1e3 + std::max(0.0, 0.9 * *osl - 1.0) * *tpot / 1e3;
       if (e2e_s > 0) o.implied_chips = *conc * 0.9 * (*isl + *osl) / e2e_s / *published;
     }
+    if (chips) o.row_chips = static_cast<int64_t>(*chips);
+    // An MLPerf row: no lengths of its own, a scenario in its notes (docs/validation.md).
+    const std::optional<RowScenario> mlperf =
+        !isl || !osl ? notes_scenario(r.at("notes")) : std::nullopt;
+    const MlperfBenchmark* benchmark = mlperf ? find_benchmark(benchmarks, o.model) : nullptr;
     if (o.chip.empty()) {
       o.skipped = named.why_not;
     } else if (o.model.empty()) {
       o.skipped = "model not named by any workloads/models file or alias";
     } else if (std::find(chips_known.begin(), chips_known.end(), o.chip) == chips_known.end()) {
       o.skipped = "no " + o.chip + " in arch/chips";
-    } else if (!isl || !osl) {
-      o.skipped = "no isl / osl (MLPerf scenario, not a closed-loop point)";
-    } else if (!conc) {
-      o.skipped = "best-throughput point without its concurrency (would need a sweep)";
+    } else if ((!isl || !osl) && !mlperf) {
+      o.skipped = "no isl / osl and no MLPerf scenario in its notes";
+    } else if (mlperf && o.metric != "output_tok_s_per_chip") {
+      o.skipped = "an MLPerf row in " + o.metric + " (MLPerf counts output tokens only)";
+    } else if (mlperf && !benchmark) {
+      o.skipped =
+          "an MLPerf row of a model without a line in "
+          "workloads/measurements/mlperf-benchmarks.csv";
     } else if (!published) {
       o.skipped = "no published throughput";
     } else if (split) {
@@ -231,16 +256,38 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       }
     } else if (o.mtp) {
       o.skipped = "MTP without a published prefill/decode split";
-    } else if (contains(o.system, "multinode") || (chips && *chips > 8) || o.implied_chips > 12) {
+    } else if (!mlperf &&
+               (contains(o.system, "multinode") || (chips && *chips > 8) || o.implied_chips > 12)) {
+      // (An MLPerf row reports per chip over identical replicas: one replica is simulated.)
       o.skipped = "multi-node deployment not modelled";
     } else if (contains(r.at("framework"), "Dynamo")) {
       o.skipped = "disaggregated serving (Dynamo) with an unpublished prefill/decode split";
     }
-    if (o.skipped.empty()) {
+    if (o.skipped.empty() && benchmark) {
+      // The dataset's means (the row's own mean output when its notes publish it), every
+      // request at them; one replica of the benchmark's chips, at most the row's.
+      o.scenario = *mlperf;
+      // Lengths uniform in [0.8, 1] x nominal as InferenceX draws them (mean 0.9 x nominal), so
+      // the closed loop's clients fall out of step as MLPerf's varied samples do.
+      const double mean_output =
+          notes_mean_output(r.at("notes")).value_or(benchmark->mean_output_tokens);
+      o.isl = std::llround(benchmark->mean_input_tokens / 0.9);
+      o.osl = std::llround(mean_output / 0.9);
+      o.range_ratio = 0.8;
+      if (o.scenario == RowScenario::kServer) o.limits = benchmark->server;
+      if (o.scenario == RowScenario::kInteractive) o.limits = benchmark->interactive;
+      o.replica_chips = o.row_chips > 0 ? std::min(benchmark->replica_chips, o.row_chips)
+                                        : benchmark->replica_chips;
+      o.published = *published;
+    } else if (o.skipped.empty()) {
       o.isl = static_cast<int64_t>(*isl);
       o.osl = static_cast<int64_t>(*osl);
-      o.concurrency = static_cast<int64_t>(*conc);
+      // Without its concurrency: InferenceX's best-throughput point, found by a sweep.
+      if (!conc) o.scenario = RowScenario::kBestThroughput;
+      o.concurrency = conc ? static_cast<int64_t>(*conc) : 0;
       o.published = *published;
+    }
+    if (o.skipped.empty()) {
       auto it = models.find(o.model);
       if (it == models.end()) {
         it =
@@ -427,14 +474,24 @@ RowPrediction RowSimulator::run(const serving::EfficiencyKnobs& knobs) {
   sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
   sc.workload.concurrency = s.plan.concurrency;
   sc.workload.num_prompts = s.prompts_per_client * s.plan.concurrency;
-  sc.workload.lengths = {s.plan.isl, s.plan.osl, 0.8};
+  sc.workload.lengths = {s.plan.isl, s.plan.osl, s.plan.range_ratio};
   sc.system = s.engine.system;
-  const serving::ServingMetrics metrics = serving::run_serving(sc, *s.engine.cost, 1).metrics;
+  const serving::ServingResult result = serving::run_serving(sc, *s.engine.cost, 1);
+  const serving::ServingMetrics& metrics = result.metrics;
   RowPrediction p;
   p.throughput = s.plan.metric == "output_tok_s_per_chip"  ? metrics.output_tput_per_chip
                  : s.plan.metric == "input_tok_s_per_chip" ? metrics.input_tput_per_chip
                                                            : metrics.tput_per_chip;
   p.intvty = metrics.intvty;
+  // p99 TTFT of the steady state: the requests sent after the closed loop's first wave (all
+  // sent at once, queueing behind each other's prefill as no Server-scenario load does).
+  std::vector<double> steady_ttft_ms;
+  for (const serving::RequestRecord& r : result.trace.records) {
+    if (r.sent.si() > 0) steady_ttft_ms.push_back(r.ttft().si() * 1e3);
+  }
+  p.p99_ttft_ms = steady_ttft_ms.empty() ? metrics.ttft_ms.p99
+                                         : serving::percentile(std::move(steady_ttft_ms), 99.0);
+  p.p99_tpot_ms = metrics.tpot_ms.p99;
   return p;
 }
 

@@ -24,6 +24,7 @@
 #include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/serving_point.hpp"
 #include "sim/validation/deployment_recipes.hpp"
+#include "sim/validation/mlperf_benchmarks.hpp"
 
 namespace scoville::validation {
 
@@ -61,6 +62,14 @@ struct RowPlan {
   // limits and its MTP depth replace the assumptions below. Absent: the assumptions hold.
   std::optional<DeploymentRecipe> recipe;
   double implied_chips = 0;  // Little's law on the row's medians (0: no medians)
+  // How the row is predicted: one closed-loop point at its concurrency, or a concurrency sweep
+  // keeping its best point (concurrency_sweep.hpp): an MLPerf scenario (lengths whose means are
+  // its dataset's, Server and Interactive within `limits`) or an InferenceX best-throughput
+  // point without its concurrency (concurrency 0 until swept).
+  RowScenario scenario = RowScenario::kPoint;
+  std::optional<LatencyLimits> limits;
+  double range_ratio = 0.8;  // lengths uniform in [range_ratio, 1] x isl / osl
+  int64_t row_chips = 0;     // the row's chips column (0: not published)
   double published = 0;
   std::optional<double> published_intvty;
   int line = 0;
@@ -73,6 +82,12 @@ struct RowPlan {
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes);
+// With the MLPerf benchmarks given (the forms above read workloads/measurements/
+// mlperf-benchmarks.csv): an MLPerf row (its notes name a scenario, its metric is output tokens)
+// of a listed model is planned as a sweep of its scenario.
+std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
+                               const std::vector<DeploymentRecipe>& recipes,
+                               const std::vector<MlperfBenchmark>& benchmarks);
 
 // MTP as the published rows ran it is not given: [ASSUMPTION] TensorRT-LLM's DeepSeek R1 MTP
 // recipes draft 3 positions; each accepted with probability 0.7 (a mean of 2.5 tokens per
@@ -99,6 +114,7 @@ engine::ServingEngine make_row_engine(const RowPlan& plan, const engine::Serving
 struct RowPrediction {
   double throughput = 0;  // in the row's metric
   double intvty = 0;
+  double p99_ttft_ms = 0, p99_tpot_ms = 0;
 };
 
 // One planned row, its engine built once; run() re-prices it with other knobs (the roofline's op

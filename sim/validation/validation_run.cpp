@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "sim/base/error.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/validation/concurrency_sweep.hpp"
 
 namespace scoville::validation {
 
@@ -51,8 +53,15 @@ std::vector<Outcome> validate_rows(const std::vector<RowPlan>& plans,
       const engine::ServingHardware& hw = hardware.at(plan.system_file);
       try {
         o.calibration = hw.calibration;
-        RowSimulator sim(plan, hw, settings.prompts_per_client);
-        o.predicted = sim.run(hw.efficiency);
+        if (plan.scenario == RowScenario::kPoint) {
+          RowSimulator sim(plan, hw, settings.prompts_per_client);
+          o.predicted = sim.run(hw.efficiency);
+        } else {  // the best point of a concurrency sweep: its replica and concurrency as chosen
+          SweptRow swept = predict_swept_row(plan, hw, settings.prompts_per_client);
+          o.plan = std::move(swept.plan);
+          o.predicted = swept.predicted;
+          o.sweep = std::move(swept.points);
+        }
         if (fitted[plan.system_file].count(plan.id)) {
           o.set = "fit";
         } else if (calibration && !hw.calibration.empty()) {

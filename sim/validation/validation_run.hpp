@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/engine/serving_hardware.hpp"
+#include "sim/validation/concurrency_sweep.hpp"
 #include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::validation {
@@ -20,6 +21,7 @@ struct Outcome {
   validation::RowPrediction predicted;
   std::string set;  // "fit" (an overlay was fitted on it), "held-out", or "" (no fitted overlay)
   std::string calibration;
+  std::vector<SweptPoint> sweep;  // a swept row's points (plan.scenario not kPoint)
 };
 
 // Mean absolute percentage errors over a group of predicted rows.

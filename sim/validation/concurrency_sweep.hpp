@@ -1,0 +1,78 @@
+// Rows published as the best point of a benchmark rather than at one concurrency: an MLPerf
+// Offline row (the highest output throughput), an MLPerf Server or Interactive row (the highest
+// whose p99 TTFT and TPOT meet the scenario's limits) and InferenceX's "best-throughput config per
+// GPU" without its concurrency. Each is predicted as InferenceX and MLPerf submitters find
+// theirs: by sweeping the closed-loop concurrency of one replica and keeping the best point
+// (docs/validation.md, "Rows predicted by a sweep").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/validation/measurement_rows.hpp"
+#include "sim/validation/mlperf_benchmarks.hpp"
+
+namespace scoville::validation {
+
+// [ASSUMPTION] The largest concurrency per replica a sweep tries: above InferenceX's published
+// points (at most 16,130 over whole multi-node deployments, 1,024 per 8-GPU node) and the
+// batch sizes TensorRT-LLM and vLLM run (max_num_seqs 256-2048).
+inline constexpr int64_t kMaxSweepConcurrency = 2048;
+// A point must beat the best throughput so far by this fraction to count as still rising; two
+// points in a row that do not end the sweep (the curve has flattened: KV or compute bound).
+inline constexpr double kPlateauGain = 0.01;
+// [ASSUMPTION] The weights may take at most this share of a replica's HBM; a larger share
+// leaves too little KV cache for a throughput point, and submissions spread such models over
+// more chips (Llama 2 70B FP8 on one 80 GB H100 would leave 10 GB).
+inline constexpr double kMaxWeightShareOfHbm = 0.7;
+
+struct SweptPoint {
+  int64_t concurrency = 0;
+  int64_t replica_chips = 0;
+  double throughput = 0;  // in the row's metric
+  double intvty = 0;
+  double p99_ttft_ms = 0;
+  double p99_tpot_ms = 0;
+};
+
+// The best of `points`: the highest throughput, among those whose p99 TTFT and TPOT are within
+// `limits` when there are limits. nullopt when no point qualifies.
+std::optional<size_t> choose_point(const std::vector<SweptPoint>& points,
+                                   const std::optional<LatencyLimits>& limits);
+
+struct SweepOutcome {
+  std::vector<SweptPoint> points;
+  std::optional<size_t> best;
+  std::string why_not;  // when no best: the reason
+};
+
+// Runs `run` at concurrencies 1, 2, 4, ... up to max_concurrency. Stops after two successive
+// points that do not raise the best throughput by kPlateauGain, after two successive points over
+// the TPOT limit (TPOT only grows with the batch), or at a point `run` cannot price (it throws
+// InputError: the first point's error is the reason when no point ran).
+SweepOutcome sweep_concurrency(const std::function<SweptPoint(int64_t)>& run,
+                               const std::optional<LatencyLimits>& limits, int64_t max_concurrency);
+
+// [ASSUMPTION] The largest replica an MLPerf row's sweep tries: one 8-GPU node's tensor
+// parallel group (MLPerf submissions on NVL72 racks also run 4- or 8-GPU instances).
+inline constexpr int64_t kMaxSweepReplicaChips = 8;
+
+// A row whose scenario is not RowScenario::kPoint, predicted: the plan as simulated (its
+// replica and the chosen concurrency), the prediction at that concurrency and every point swept.
+// An MLPerf row sweeps its replica too, as submitters choose their tensor parallelism: from the
+// smallest that holds the weights (kMaxWeightShareOfHbm) up to kMaxSweepReplicaChips, the
+// system's and the row's chips; InferenceX's best-throughput rows keep their planned replica.
+struct SweptRow {
+  RowPlan plan;
+  RowPrediction predicted;
+  std::vector<SweptPoint> points;
+};
+// InputError ("no concurrency meets ...") when no point qualifies.
+SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& hw,
+                           int64_t prompts_per_client);
+
+}  // namespace scoville::validation

@@ -1,0 +1,181 @@
+#include "sim/validation/mlperf_benchmarks.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <utility>
+
+#include "sim/base/utf8.hpp"
+#include "sim/validation/measurement_rows.hpp"
+
+namespace scoville::validation {
+
+namespace {
+
+const char* const kColumns[] = {"model",
+                                "dataset",
+                                "mean_input_tokens",
+                                "mean_output_tokens",
+                                "replica_chips",
+                                "server_ttft_ms",
+                                "server_tpot_ms",
+                                "interactive_ttft_ms",
+                                "interactive_tpot_ms"};
+
+// Far above any dataset mean or latency limit; refuses absurd values.
+constexpr double kMaxTokens = 1e6;
+constexpr double kMaxLatencyMs = 1e6;
+constexpr int64_t kMaxReplicaChips = 1024;
+
+struct Record {
+  const std::string& path;
+  int line;
+  const std::vector<std::string>& header;
+  const std::vector<std::string>& cells;
+
+  SourceLocation at(const std::string& column) const {
+    const auto it = std::find(header.begin(), header.end(), column);
+    return SourceLocation{path, line, static_cast<int>(it - header.begin()) + 1};
+  }
+  const std::string& text(const std::string& column) const {
+    static const std::string empty;
+    const auto it = std::find(header.begin(), header.end(), column);
+    const size_t i = static_cast<size_t>(it - header.begin());
+    return i < cells.size() ? cells[i] : empty;
+  }
+  // A positive number up to `most`.
+  double positive(const std::string& column, double most) const {
+    const std::string& s = text(column);
+    double v = -1;
+    try {
+      size_t used = 0;
+      v = std::stod(s, &used);
+      if (used != s.size()) v = -1;
+    } catch (const std::exception&) {
+    }
+    if (!std::isfinite(v) || v <= 0 || v > most) {
+      std::ostringstream what;
+      what << "expected a number above 0 and at most " << most << ", got '" << s << "'";
+      throw InputError(at(column), column, what.str());
+    }
+    return v;
+  }
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::vector<MlperfBenchmark> read_mlperf_benchmarks(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the benchmarks file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_mlperf_benchmarks(text.str(), path);
+}
+
+std::vector<MlperfBenchmark> parse_mlperf_benchmarks(const std::string& text,
+                                                     const std::string& path) {
+  require_utf8(text, path, true);
+  std::istringstream in(text);
+  std::vector<std::string> header;
+  std::vector<MlperfBenchmark> out;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#' || line == "\r") continue;
+    const std::vector<std::string> cells = split_csv(line);
+    if (header.empty()) {
+      header = cells;
+      for (const char* need : kColumns) {
+        if (std::find(header.begin(), header.end(), need) == header.end()) {
+          throw InputError(SourceLocation{path, number, 1}, need,
+                           "expected this column in the header");
+        }
+      }
+      continue;
+    }
+    const Record r{path, number, header, cells};
+    MlperfBenchmark b;
+    b.model = r.text("model");
+    if (b.model.empty()) throw InputError(r.at("model"), "model", "expected a model name");
+    if (find_benchmark(out, b.model) != nullptr) {
+      throw InputError(r.at("model"), "model", "a second line for model '" + b.model + "'");
+    }
+    b.dataset = r.text("dataset");
+    b.mean_input_tokens = r.positive("mean_input_tokens", kMaxTokens);
+    b.mean_output_tokens = r.positive("mean_output_tokens", kMaxTokens);
+    const double replica = r.positive("replica_chips", static_cast<double>(kMaxReplicaChips));
+    if (replica != std::floor(replica)) {
+      throw InputError(r.at("replica_chips"), "replica_chips",
+                       "expected a whole number of chips, got '" + r.text("replica_chips") + "'");
+    }
+    b.replica_chips = static_cast<int64_t>(replica);
+    b.server = {r.positive("server_ttft_ms", kMaxLatencyMs),
+                r.positive("server_tpot_ms", kMaxLatencyMs)};
+    b.interactive = {r.positive("interactive_ttft_ms", kMaxLatencyMs),
+                     r.positive("interactive_tpot_ms", kMaxLatencyMs)};
+    b.where = SourceLocation{path, number, 1};
+    out.push_back(std::move(b));
+  }
+  if (header.empty()) throw InputError(SourceLocation{path, 0, 0}, "", "no header line");
+  return out;
+}
+
+std::vector<MlperfBenchmark> shipped_mlperf_benchmarks(const config::DataPaths& paths) {
+  const std::filesystem::path file =
+      std::filesystem::path(paths.root) / "workloads" / "measurements" / "mlperf-benchmarks.csv";
+  return read_mlperf_benchmarks(file.string());
+}
+
+const MlperfBenchmark* find_benchmark(const std::vector<MlperfBenchmark>& benchmarks,
+                                      const std::string& model) {
+  for (const MlperfBenchmark& b : benchmarks) {
+    if (b.model == model) return &b;
+  }
+  return nullptr;
+}
+
+std::string to_string(RowScenario scenario) {
+  switch (scenario) {
+    case RowScenario::kOffline:
+      return "offline";
+    case RowScenario::kServer:
+      return "server";
+    case RowScenario::kInteractive:
+      return "interactive";
+    case RowScenario::kBestThroughput:
+      return "best-throughput";
+    case RowScenario::kPoint:
+      break;
+  }
+  return "point";
+}
+
+std::optional<RowScenario> notes_scenario(const std::string& notes) {
+  static const std::regex pattern(R"(scenario (offline|server|interactive)\b)");
+  const std::string text = lower(notes);
+  std::smatch m;
+  if (!std::regex_search(text, m, pattern)) return std::nullopt;
+  if (m[1] == "offline") return RowScenario::kOffline;
+  if (m[1] == "server") return RowScenario::kServer;
+  return RowScenario::kInteractive;
+}
+
+std::optional<double> notes_mean_output(const std::string& notes) {
+  static const std::regex pattern(R"(mean output tokens/sample (\d{1,7}(?:\.\d+)?))");
+  const std::string text = lower(notes);
+  std::smatch m;
+  if (!std::regex_search(text, m, pattern)) return std::nullopt;
+  return std::stod(m[1]);
+}
+
+}  // namespace scoville::validation

@@ -1,0 +1,216 @@
+// MLPerf Offline / Server / Interactive rows and InferenceX best-throughput rows: the benchmarks
+// file (workloads/measurements/mlperf-benchmarks.csv), how rows are planned as sweeps, and how a
+// sweep chooses its point.
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/config/data_paths.hpp"
+#include "sim/validation/concurrency_sweep.hpp"
+#include "sim/validation/measurement_rows.hpp"
+#include "sim/validation/mlperf_benchmarks.hpp"
+
+using namespace scoville;
+using validation::LatencyLimits;
+using validation::RowScenario;
+using validation::SweptPoint;
+
+namespace {
+
+const char* kHeader =
+    "model,dataset,mean_input_tokens,mean_output_tokens,replica_chips,server_ttft_ms,"
+    "server_tpot_ms,interactive_ttft_ms,interactive_tpot_ms\n";
+
+std::string parse_error(const std::string& body) {
+  try {
+    validation::parse_mlperf_benchmarks(std::string("# comment\n") + kHeader + body, "b.csv");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<validation::RowPlan> plan(const std::string& body) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("scoville_mlperf_rows_" + std::to_string(::getpid()) + ".csv"))
+                               .string();
+  {
+    std::ofstream out(file);
+    out << "id,system,chips,model,precision,framework,isl,osl,concurrency,throughput_metric,"
+           "throughput,interactivity_tok_s_user,ttft_ms,tpot_ms,notes\n"
+        << body;
+  }
+  const std::vector<validation::RowPlan> plans =
+      validation::plan_rows(validation::read_measurements(file));
+  std::filesystem::remove(file);
+  return plans;
+}
+
+SweptPoint point(int64_t c, double tput, double ttft, double tpot) {
+  SweptPoint p;
+  p.concurrency = c;
+  p.throughput = tput;
+  p.p99_ttft_ms = ttft;
+  p.p99_tpot_ms = tpot;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("the benchmarks file reads every column and locates a bad value") {
+  const auto b = validation::parse_mlperf_benchmarks(
+      std::string("# sources\n") + kHeader + "llama-2-70b,OpenOrca,700,294.45,1,2000,200,450,40\n",
+      "b.csv");
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].mean_input_tokens == 700);
+  CHECK(b[0].mean_output_tokens == Approx(294.45));
+  CHECK(b[0].server.tpot_ms == 200);
+  CHECK(b[0].interactive.ttft_ms == 450);
+  CHECK(b[0].where.line == 3);
+  // Line 3 (after a comment and the header), column 3: mean_input_tokens.
+  const std::string bad = parse_error("llama-2-70b,OpenOrca,-5,294,1,2000,200,450,40\n");
+  CHECK(bad.find("b.csv:3:3") != std::string::npos);
+  CHECK(bad.find("mean_input_tokens") != std::string::npos);
+  CHECK(bad.find("'-5'") != std::string::npos);
+  CHECK(parse_error("x,d,700,294,1.5,2000,200,450,40\n").find("replica_chips") !=
+        std::string::npos);
+  CHECK(parse_error("x,d,700,294,1,2000,abc,450,40\n").find("server_tpot_ms") != std::string::npos);
+  CHECK(parse_error("x,d,700,294,1,2000,200,450,40\nx,d,700,294,1,2000,200,450,40\n")
+            .find("a second line for model 'x'") != std::string::npos);
+  std::string missing;
+  try {
+    validation::parse_mlperf_benchmarks("model,dataset\nx,d\n", "b.csv");
+  } catch (const InputError& e) {
+    missing = e.what();
+  }
+  CHECK(missing.find("mean_input_tokens") != std::string::npos);
+}
+
+TEST_CASE("the shipped benchmarks file holds the MLPerf limits of loadgen/mlperf.conf") {
+  const auto b = validation::shipped_mlperf_benchmarks(config::DataPaths{SCOVILLE_SOURCE_DIR});
+  const validation::MlperfBenchmark* r1 = validation::find_benchmark(b, "deepseek-r1");
+  REQUIRE(r1 != nullptr);
+  CHECK(r1->server.ttft_ms == 2000);
+  CHECK(r1->server.tpot_ms == 80);
+  CHECK(r1->interactive.tpot_ms == 15);
+  const validation::MlperfBenchmark* l405 = validation::find_benchmark(b, "llama-3.1-405b");
+  REQUIRE(l405 != nullptr);
+  CHECK(l405->server.ttft_ms == 6000);
+  CHECK(l405->server.tpot_ms == 175);
+}
+
+TEST_CASE("a row's notes give its MLPerf scenario and mean output") {
+  CHECK(validation::notes_scenario("MLPerf v5.1; scenario Offline; total 1 Tokens/s") ==
+        RowScenario::kOffline);
+  CHECK(validation::notes_scenario("x; scenario Server; y") == RowScenario::kServer);
+  CHECK(validation::notes_scenario("NVIDIA scenario Interactive") == RowScenario::kInteractive);
+  CHECK(!validation::notes_scenario("MLPerf v5.0 closed AMD Offline 33,928.1 tok/s"));
+  CHECK(validation::notes_mean_output("...; mean output tokens/sample 3759") == 3759.0);
+  CHECK(!validation::notes_mean_output("no such field"));
+}
+
+TEST_CASE("a Server point over the TPOT limit is not chosen, and Offline takes the maximum") {
+  const LatencyLimits limits{2000, 200};
+  const std::vector<SweptPoint> points{point(8, 100, 300, 50), point(16, 180, 600, 120),
+                                       point(32, 250, 900, 210), point(64, 260, 2500, 150)};
+  // Offline: the highest throughput, whatever its latencies.
+  CHECK(validation::choose_point(points, std::nullopt) == size_t{3});
+  // Server: 32 breaks TPOT, 64 breaks TTFT; 16 is the best within both.
+  CHECK(validation::choose_point(points, limits) == size_t{1});
+  // None within: no choice.
+  CHECK(!validation::choose_point(points, LatencyLimits{100, 10}));
+}
+
+TEST_CASE("a sweep runs until the throughput flattens or TPOT stays over its limit") {
+  // Throughput rises to concurrency 64 and falls after: the sweep stops two points later and
+  // chooses 64.
+  std::vector<int64_t> ran;
+  auto curve = [&](int64_t c) {
+    ran.push_back(c);
+    const double tput = c <= 64 ? 10.0 * static_cast<double>(c) : 640.0 - static_cast<double>(c);
+    return point(c, tput, 100, 5.0 * static_cast<double>(c));
+  };
+  const validation::SweepOutcome offline = validation::sweep_concurrency(curve, std::nullopt, 2048);
+  REQUIRE(offline.best);
+  CHECK(offline.points[*offline.best].concurrency == 64);
+  CHECK(ran == std::vector<int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256});
+  // Server with TPOT <= 100 ms: 5 ms x c is over from 32 on; the sweep stops after 32 and 64
+  // and chooses 16.
+  ran.clear();
+  const validation::SweepOutcome server =
+      validation::sweep_concurrency(curve, LatencyLimits{2000, 100}, 2048);
+  REQUIRE(server.best);
+  CHECK(server.points[*server.best].concurrency == 16);
+  CHECK(ran.back() == 64);
+  // No point within the limits: the reason names them.
+  const validation::SweepOutcome none =
+      validation::sweep_concurrency(curve, LatencyLimits{2000, 1}, 2048);
+  CHECK(!none.best);
+  CHECK(none.why_not.find("p99 TPOT <= 1 ms") != std::string::npos);
+  // A point that cannot run ends the sweep; the first one's error is the reason.
+  const validation::SweepOutcome broken = validation::sweep_concurrency(
+      [](int64_t) -> SweptPoint { throw InputError(SourceLocation{}, "", "KV does not fit"); },
+      std::nullopt, 2048);
+  CHECK(!broken.best);
+  CHECK(broken.why_not.find("KV does not fit") != std::string::npos);
+}
+
+TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say why not") {
+  const std::string notes_offline =
+      "\"OUTPUT tok/s. MLPerf v5.1; scenario Offline; total 35,316.7 Tokens/s; mean output "
+      "tokens/sample 292\"";
+  const auto plans = plan(
+      "133,Dell XE9680 (8xH200-SXM-141GB) [H200],8,Llama-2-70B,fp8,TensorRT,,,,"
+      "output_tok_s_per_chip,4414.6,,,," +
+      notes_offline + "\n" +
+      "137,Nebius (8x B200-SXM-180GB) [B200],8,Llama-2-70B,fp4,TensorRT,,,,"
+      "output_tok_s_per_chip,12701.4,,,,\"scenario Server; mean output tokens/sample 274\"\n"
+      "153,(72x GB200-186GB_aarch64) [GB200],72,Llama-3.1-405B,fp4,TensorRT,,,,"
+      "output_tok_s_per_chip,161.3,,,,\"scenario Interactive\"\n"
+      "255,QuantaGrid 8xMI325X,8,Llama-2-70B,fp8,vLLM,,,,total_tok_s_per_chip,4241.0,,,,"
+      "\"MLPerf v5.0 closed scenario Offline\"\n"
+      "256,Azure ND GB200 v6,72,Llama-2-70B,FP4?,TRT-LLM,,,,output_tok_s_per_chip,12013.9,,,,"
+      "\"UNVERIFIED\"\n"
+      "301,NVIDIA B200 (8-GPU),8,Llama-3.1-70B,fp8,TensorRT,,,,output_tok_s_per_chip,100,,,,"
+      "\"scenario Offline\"\n"
+      "64,NVIDIA B200 (8-GPU) TRT,,Llama-3.3-70B-Instruct,FP8,TRT-LLM,8192,1024,,"
+      "total_tok_s_per_chip,9420.6,,,,\"best-throughput config per GPU; peak tput only\"\n");
+  REQUIRE(plans.size() == 7);
+  std::map<std::string, const validation::RowPlan*> by_id;
+  int predicted = 0;
+  for (const auto& p : plans) {
+    by_id[p.id] = &p;
+    predicted += p.skipped.empty() ? 1 : 0;
+  }
+  CHECK(predicted == 4);
+  const validation::RowPlan& offline = *by_id.at("133");
+  CHECK(offline.skipped.empty());
+  CHECK(offline.scenario == RowScenario::kOffline);
+  CHECK(!offline.limits);
+  CHECK(offline.isl == 778);  // 700 / 0.9: lengths uniform in [0.8, 1] x nominal
+  CHECK(offline.osl == 324);  // the row's own 292 / 0.9
+  CHECK(offline.replica_chips == 1);
+  const validation::RowPlan& server = *by_id.at("137");
+  CHECK(server.scenario == RowScenario::kServer);
+  REQUIRE(server.limits);
+  CHECK(server.limits->tpot_ms == 200);
+  const validation::RowPlan& interactive = *by_id.at("153");
+  CHECK(interactive.skipped.empty());  // 72 chips: one replica of them is simulated
+  CHECK(interactive.scenario == RowScenario::kInteractive);
+  CHECK(interactive.limits->ttft_ms == 4500);
+  CHECK(interactive.replica_chips == 8);
+  CHECK(interactive.row_chips == 72);
+  CHECK(by_id.at("255")->skipped.find("MLPerf counts output tokens only") != std::string::npos);
+  CHECK(by_id.at("256")->skipped == "no isl / osl and no MLPerf scenario in its notes");
+  CHECK(by_id.at("301")->skipped.find("mlperf-benchmarks.csv") != std::string::npos);
+  const validation::RowPlan& best = *by_id.at("64");
+  CHECK(best.skipped.empty());
+  CHECK(best.scenario == RowScenario::kBestThroughput);
+  CHECK(best.concurrency == 0);
+}
