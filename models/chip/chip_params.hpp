@@ -131,6 +131,12 @@ struct ChipPortParams {
 struct PowerParams {
   Power tdp;
   Power static_power;  // leakage and always-on logic, paid whenever the chip is powered
+  // Drawn above static power while kernels run at the nominal clock, whatever they compute:
+  // clock distribution, instruction fetch and issue, schedulers, register files and the
+  // memory path kept toggling at the top clock. Paid for busy (kernel) time only, not for
+  // host/software time or idle gaps; dynamic, so it scales with f V^2 under DVFS. 0: not
+  // modelled (the chip's whole dynamic energy is in its per-action energy table).
+  Power active_power;
   // DVFS, power cap and gating; absent (present == false): the chip always runs at its clock.
   PowerManagementParams management;
 };

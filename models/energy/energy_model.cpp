@@ -20,7 +20,7 @@ Energy EnergyBreakdown::total() const {
 }
 
 std::vector<Energy> EnergyBreakdown::by_component() const {
-  return {matrix, vector, tile_sram, shared_sram, noc, hbm, link, static_energy};
+  return {matrix, vector, tile_sram, shared_sram, noc, hbm, link, active, static_energy};
 }
 
 EnergyBreakdown& EnergyBreakdown::operator+=(const EnergyBreakdown& o) {
@@ -31,6 +31,7 @@ EnergyBreakdown& EnergyBreakdown::operator+=(const EnergyBreakdown& o) {
   noc += o.noc;
   hbm += o.hbm;
   link += o.link;
+  active += o.active;
   static_energy += o.static_energy;
   return *this;
 }
@@ -44,13 +45,14 @@ EnergyBreakdown EnergyBreakdown::scaled(double k) const {
   out.noc = noc * k;
   out.hbm = hbm * k;
   out.link = link * k;
+  out.active = active * k;
   out.static_energy = static_energy * k;
   return out;
 }
 
 const std::vector<std::string>& component_names() {
-  static const std::vector<std::string> names = {"matrix", "vector", "tile_sram", "shared_sram",
-                                                 "noc",    "hbm",    "link",      "static"};
+  static const std::vector<std::string> names = {
+      "matrix", "vector", "tile_sram", "shared_sram", "noc", "hbm", "link", "active", "static"};
   return names;
 }
 
@@ -65,6 +67,13 @@ EnergyBreakdown price(const ActionCounts& counts, const EnergyTable& table, Powe
   e.hbm = table.hbm * counts.hbm;
   e.link = table.link * counts.link;
   e.static_energy = static_power * elapsed;
+  return e;
+}
+
+EnergyBreakdown price(const ActionCounts& counts, const EnergyTable& table, Power static_power,
+                      Power active_power, Duration elapsed) {
+  EnergyBreakdown e = price(counts, table, static_power, elapsed);
+  e.active = active_power * elapsed;
   return e;
 }
 

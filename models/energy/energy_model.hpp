@@ -32,6 +32,7 @@ struct EnergyBreakdown {
   Energy noc;
   Energy hbm;
   Energy link;
+  Energy active;  // active power x busy time: clocks, issue, register files (chip power.active)
   Energy static_energy;
 
   Energy total() const;
@@ -46,5 +47,8 @@ const std::vector<std::string>& component_names();
 
 EnergyBreakdown price(const ActionCounts& counts, const EnergyTable& table, Power static_power,
                       Duration elapsed);
+// The same, with the chip's active power paid over the span too (the span is busy time).
+EnergyBreakdown price(const ActionCounts& counts, const EnergyTable& table, Power static_power,
+                      Power active_power, Duration elapsed);
 
 }  // namespace scoville::models

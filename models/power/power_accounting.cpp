@@ -13,6 +13,7 @@ EnergyBreakdown at_operating_point(const EnergyBreakdown& nominal, const DvfsCur
   e.tile_sram = nominal.tile_sram * dynamic;
   e.shared_sram = nominal.shared_sram * dynamic;
   e.noc = nominal.noc * dynamic;
+  e.active = nominal.active * curve.dynamic_power_scale(f);
   e.static_energy = nominal.static_energy * curve.static_power_scale(f);
   return e;
 }

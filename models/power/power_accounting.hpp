@@ -12,7 +12,8 @@ namespace scoville::models {
 // Energy of a span run at clock f, given its energy at the nominal point. On-chip dynamic
 // components (matrix, vector, tile and shared SRAM, NoC) scale with (V/V_nom)^2; HBM and links
 // sit on their own supplies and do not; static energy scales with V/V_nom (static power x the
-// span's own, already stretched, elapsed time).
+// span's own, already stretched, elapsed time); active energy (active power x busy time) scales
+// with f V^2, its power at the lower clock, over the same already stretched time.
 EnergyBreakdown at_operating_point(const EnergyBreakdown& nominal, const DvfsCurve& curve,
                                    Frequency f);
 

@@ -182,6 +182,12 @@ ChipSpec read_chip_document(const YAML::Node& root, const std::string& file) {
     if (diagnostics.empty() && p.power.static_power > p.power.tdp) {
       power.error("static", "static power exceeds the TDP");
     }
+    if (power.has("active")) {
+      p.power.active_power = power.quantity<Power>("active", Range::kNonNegative);
+      if (diagnostics.empty() && p.power.static_power + p.power.active_power > p.power.tdp) {
+        power.error("active", "static plus active power exceeds the TDP");
+      }
+    }
     power.finish();
   }
   if (std::optional<MapReader> pm = r.optional_map("power_management")) {

@@ -94,7 +94,8 @@ namespace {
 
 std::string si(double value, const std::string& unit) { return format_si(value, unit, 6); }
 
-std::string dump_chip(const models::ChipParams& p, const std::string& energy, int digits = 6) {
+std::string dump_chip(const models::ChipParams& p, const std::string& energy, int digits = 6,
+                      bool with_active_power = true) {
   const auto si = [digits](double value, const std::string& unit) {
     return format_si(value, unit, digits);
   };
@@ -171,7 +172,10 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
     << si(p.ports.bandwidth_per_port.si(), "B/s") << YAML::EndMap;
   o << YAML::Key << "power" << YAML::Value << YAML::BeginMap << YAML::Key << "tdp" << YAML::Value
     << si(p.power.tdp.si(), "W") << YAML::Key << "static" << YAML::Value
-    << si(p.power.static_power.si(), "W") << YAML::EndMap;
+    << si(p.power.static_power.si(), "W");
+  if (with_active_power && p.power.active_power.si() > 0)
+    o << YAML::Key << "active" << YAML::Value << si(p.power.active_power.si(), "W");
+  o << YAML::EndMap;
   if (p.power.management.present) {
     const models::PowerManagementParams& pm = p.power.management;
     o << YAML::Key << "power_management" << YAML::Value << YAML::BeginMap;
@@ -219,8 +223,10 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
 }  // namespace
 
 std::string chip_fingerprint(const models::ChipParams& chip) {
-  // Every field at full precision: two chips that differ anywhere differ here.
-  return dump_chip(chip, chip.energy.name, 17);
+  // Every field at full precision: two chips that differ anywhere differ here, except the active
+  // power, which changes neither an op's time nor its action counts (what the op cache keeps:
+  // energy is priced from the counts afterwards), so a cache filled before it was set holds.
+  return dump_chip(chip, chip.energy.name, 17, false);
 }
 
 namespace {

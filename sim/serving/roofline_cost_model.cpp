@@ -740,6 +740,10 @@ struct RooflineCostModel::Impl {
           for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p] * w;
           counts.vector_flops += a.vector_flops * w;
           counts.hbm = counts.hbm + Bytes(bytes * w);
+          // Every HBM byte crosses the on-chip network and is written into and read out of
+          // tile buffers, as stats::count_actions has it for the cycle model's ops.
+          counts.noc = counts.noc + Bytes(bytes * w);
+          counts.tile_sram = counts.tile_sram + Bytes(2.0 * bytes * w);
         }
         stage_time += op_s * layer_count;
         hbm_time += op_mem * layer_count;
@@ -785,7 +789,9 @@ struct RooflineCostModel::Impl {
       }
       layers += (*ops.front())[static_cast<size_t>(s)].layers;
       time += stage_time;
-      dynamic += models::price(counts, chip.energy, Power(0), Duration(stage_time))
+      // The stage's chips are busy for its whole time (kernels, collectives): active power.
+      dynamic += models::price(counts, chip.energy, Power(0), chip.power.active_power,
+                               Duration(stage_time))
                      .scaled(chips_per_stage);
     }
     const double sw = software.per_op_launch.si() * d(fused_ops) +

@@ -15,7 +15,7 @@ PowerGroups groups_of(const IterationCost& cost) {
     return g;
   }
   const models::EnergyBreakdown& e = cost.power->energy;
-  g.onchip = (e.matrix + e.vector + e.tile_sram + e.shared_sram + e.noc).si();
+  g.onchip = (e.matrix + e.vector + e.tile_sram + e.shared_sram + e.noc + e.active).si();
   g.hbm = e.hbm.si();
   g.link = e.link.si();
   g.static_part = e.static_energy.si();
@@ -44,10 +44,15 @@ IterationCost at_clock(const IterationCost& nominal, const models::DvfsCurve& cu
   const IterationPowerParts& parts = *nominal.power;
   const double slow = curve.nominal().frequency / f;  // >= 1 below the nominal clock
   out.time = nominal.time + parts.clock_bound_time * (slow - 1.0);
-  // Static energy is static power x the stretched time; at_operating_point then scales it by V.
+  // Static and active energy are powers x the stretched time; at_operating_point then scales
+  // them by V and by f V^2. (Active power is paid over busy time only; the iteration's software
+  // time does not stretch, so stretching active energy by the whole iteration's ratio is a
+  // slight underestimate when software time is a large share.)
   models::EnergyBreakdown stretched = parts.energy;
-  if (nominal.time.si() > 0)
+  if (nominal.time.si() > 0) {
     stretched.static_energy = parts.energy.static_energy * (out.time / nominal.time);
+    stretched.active = parts.energy.active * (out.time / nominal.time);
+  }
   out.power->energy = models::at_operating_point(stretched, curve, f);
   out.power->clock_bound_time = parts.clock_bound_time * slow;
   out.energy = out.power->energy.total();
@@ -136,7 +141,8 @@ IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationB
         nominal.time + parts.clock_bound_time * (curve.nominal().frequency / f - 1.0);
     const Energy energy =
         onchip * curve.dynamic_energy_scale(f) + offchip +
-        parts.energy.static_energy * (time / nominal.time) * curve.static_power_scale(f);
+        parts.energy.static_energy * (time / nominal.time) * curve.static_power_scale(f) +
+        parts.energy.active * (time / nominal.time) * curve.dynamic_power_scale(f);
     return models::SpanCost{time, energy / chips};
   };
   const models::ClockBlend blend = c.choose_blend(per_chip, c.frequency());

@@ -31,7 +31,8 @@ struct PoolPower {
   Power static_per_chip;                     // static power at the nominal point
 };
 
-// The components of the report: on-chip dynamic (matrix, vector, SRAMs, NoC: scale with V^2),
+// The components of the report: on-chip dynamic (matrix, vector, SRAMs, NoC: scale with V^2;
+// active power x busy time: with f V^2),
 // HBM and links (own supplies: do not), static power.
 struct PowerGroups {
   double onchip = 0, hbm = 0, link = 0, static_part = 0;  // J, or W for peaks

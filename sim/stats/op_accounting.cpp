@@ -44,7 +44,8 @@ OpResult account_op(const models::OpRecord& r, const models::WorkDescriptor& w,
   op.compute_time = cycles_to_duration(r.max_tile_compute_cycles, chip.tiles.clock * r.clock_scale);
   op.hbm_time = op.hbm_bytes / chip.hbm.peak_bandwidth();
   op.counts = count_actions(r, w);
-  op.energy = models::price(op.counts, chip.energy, chip.power.static_power, op.duration);
+  op.energy = models::price(op.counts, chip.energy, chip.power.static_power,
+                            chip.power.active_power, op.duration);
   op.bound = classify_bound(op.duration, op.compute_time, op.hbm_time);
   return op;
 }

@@ -1,6 +1,7 @@
 // Energy = counts x table per component + static power x time.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "models/chip/chip_params.hpp"  // index_of(MathPrecision)
@@ -76,6 +77,25 @@ TEST_CASE("price multiplies counts by the table per component", "[models][energy
   CHECK(parts.front() == e.matrix);
   CHECK(component_names().back() == "static");
   CHECK(parts.back() == e.static_energy);
+}
+
+TEST_CASE("price pays the chip's active power over the span, as a dynamic component",
+          "[models][energy]") {
+  const EnergyTable t = table();
+  const ActionCounts c = counts(1.0);
+  const Duration elapsed = milliseconds(3);
+  const EnergyBreakdown without = price(c, t, watts(120), elapsed);
+  const EnergyBreakdown with = price(c, t, watts(120), watts(100), elapsed);
+  CHECK(without.active.si() == 0.0);
+  CHECK(with.active.si() == Approx(100.0 * 3e-3));
+  CHECK(with.total().si() == Approx(without.total().si() + 0.3));
+  CHECK(with.dynamic().si() == Approx(without.dynamic().si() + 0.3));
+  CHECK(with.static_energy == without.static_energy);
+  const std::vector<std::string>& names = component_names();
+  const size_t k =
+      static_cast<size_t>(std::find(names.begin(), names.end(), "active") - names.begin());
+  REQUIRE(k < names.size());
+  CHECK(with.by_component()[k] == with.active);
 }
 
 TEST_CASE("zero counts and zero time cost nothing", "[models][energy]") {

@@ -135,6 +135,7 @@ TEST_CASE("a span priced at an operating point scales on-chip energy only", "[po
   nominal.noc = Energy(5);
   nominal.hbm = Energy(6);
   nominal.link = Energy(7);
+  nominal.active = Energy(9);
   nominal.static_energy = Energy(8);
   const EnergyBreakdown same = at_operating_point(nominal, curve, curve.nominal().frequency);
   CHECK(same.by_component() == nominal.by_component());
@@ -146,6 +147,8 @@ TEST_CASE("a span priced at an operating point scales on-chip energy only", "[po
   CHECK(e.hbm == nominal.hbm);
   CHECK(e.link == nominal.link);
   CHECK(e.static_energy.si() == Approx(8 * v));
+  // Active power at the lower clock: f V^2 (0.6 of 1.1 GHz), over the caller's stretched time.
+  CHECK(e.active.si() == Approx(9 * (0.6 / 1.1) * v * v));
 }
 
 TEST_CASE("gating saves the idle matrix share of static energy, and idle power", "[power]") {

@@ -324,9 +324,22 @@ TEST_CASE("roofline: energy is the ops' action counts priced by the chip's table
     counts.hbm = counts.hbm + op.weight_bytes + op.kv_read_bytes + op.kv_write_bytes +
                  op.activation_in_bytes + op.activation_out_bytes;
   }
+  // Every HBM byte also crosses the NoC and is written into and read out of tile buffers (as
+  // stats::count_actions has it), and the chip draws its active power over the busy (non-
+  // software) part of the iteration.
+  counts.noc = counts.hbm;
+  counts.tile_sram = counts.hbm * 2.0;
+  Duration software;
+  for (const auto& [name, t] : c.breakdown) {
+    if (name == "software") software = t;
+  }
+  REQUIRE(chip.power.active_power.si() > 0);
   const double expected =
-      models::price(counts, chip.energy, chip.power.static_power, c.time).total().si();
+      models::price(counts, chip.energy, chip.power.static_power, c.time).total().si() +
+      (chip.power.active_power * (c.time - software)).si();
   CHECK(c.energy.si() == Approx(expected).epsilon(1e-9));
+  CHECK(c.power->energy.active.si() ==
+        Approx((chip.power.active_power * (c.time - software)).si()).epsilon(1e-9));
 }
 
 TEST_CASE("roofline: attention-DP and pipeline mappings price small and large batches",
