@@ -4,10 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <utility>
 
-#include "sim/base/utf8.hpp"
+#include "sim/validation/data_table.hpp"
 #include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::validation {
@@ -93,36 +92,15 @@ struct Record {
 }  // namespace
 
 std::vector<DeploymentRecipe> read_deployment_recipes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the recipe file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_deployment_recipes(text.str(), path);
+  return parse_deployment_recipes(read_data_file(path, "recipe file"), path);
 }
 
 std::vector<DeploymentRecipe> parse_deployment_recipes(const std::string& text,
                                                        const std::string& path) {
-  require_utf8(text, path, true);
-  std::istringstream in(text);
-  std::vector<std::string> header;
   std::vector<DeploymentRecipe> out;
   std::set<std::pair<std::string, int64_t>> seen;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    const std::vector<std::string> cells = split_csv(line);
-    if (header.empty()) {
-      header = cells;
-      for (const char* need : kColumns) {
-        if (std::find(header.begin(), header.end(), need) == header.end()) {
-          throw InputError(SourceLocation{path, number, 1}, need,
-                           "expected this column in the header");
-        }
-      }
-      continue;
-    }
+  const auto read_row = [&](int number, const std::vector<std::string>& header,
+                            const std::vector<std::string>& cells) {
     const Record r{path, number, header, cells};
     DeploymentRecipe d;
     d.system = r.text("system");
@@ -138,8 +116,9 @@ std::vector<DeploymentRecipe> parse_deployment_recipes(const std::string& text,
                        "a second recipe for " + d.system + " at this concurrency");
     }
     out.push_back(std::move(d));
-  }
-  if (header.empty()) throw InputError(SourceLocation{path, 0, 0}, "", "no header line");
+  };
+  const std::vector<std::string> columns(std::begin(kColumns), std::end(kColumns));
+  for_each_data_row(text, path, columns, read_row);
   return out;
 }
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <utility>
 
-#include "sim/base/utf8.hpp"
+#include "sim/validation/data_table.hpp"
 #include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::validation {
@@ -74,35 +74,14 @@ std::string lower(std::string s) {
 }  // namespace
 
 std::vector<MlperfBenchmark> read_mlperf_benchmarks(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the benchmarks file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_mlperf_benchmarks(text.str(), path);
+  return parse_mlperf_benchmarks(read_data_file(path, "benchmarks file"), path);
 }
 
 std::vector<MlperfBenchmark> parse_mlperf_benchmarks(const std::string& text,
                                                      const std::string& path) {
-  require_utf8(text, path, true);
-  std::istringstream in(text);
-  std::vector<std::string> header;
   std::vector<MlperfBenchmark> out;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#' || line == "\r") continue;
-    const std::vector<std::string> cells = split_csv(line);
-    if (header.empty()) {
-      header = cells;
-      for (const char* need : kColumns) {
-        if (std::find(header.begin(), header.end(), need) == header.end()) {
-          throw InputError(SourceLocation{path, number, 1}, need,
-                           "expected this column in the header");
-        }
-      }
-      continue;
-    }
+  const auto read_row = [&](int number, const std::vector<std::string>& header,
+                            const std::vector<std::string>& cells) {
     const Record r{path, number, header, cells};
     MlperfBenchmark b;
     b.model = r.text("model");
@@ -125,8 +104,9 @@ std::vector<MlperfBenchmark> parse_mlperf_benchmarks(const std::string& text,
                      r.positive("interactive_tpot_ms", kMaxLatencyMs)};
     b.where = SourceLocation{path, number, 1};
     out.push_back(std::move(b));
-  }
-  if (header.empty()) throw InputError(SourceLocation{path, 0, 0}, "", "no header line");
+  };
+  const std::vector<std::string> columns(std::begin(kColumns), std::end(kColumns));
+  for_each_data_row(text, path, columns, read_row);
   return out;
 }
 

@@ -1,0 +1,49 @@
+#include "sim/validation/data_table.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "sim/base/error.hpp"
+#include "sim/base/utf8.hpp"
+#include "sim/validation/measurement_rows.hpp"
+
+namespace scoville::validation {
+
+std::string read_data_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the " + what);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void for_each_data_row(const std::string& text, const std::string& path,
+                       const std::vector<std::string>& required,
+                       const std::function<void(int line, const std::vector<std::string>& header,
+                                                const std::vector<std::string>& cells)>& row) {
+  require_utf8(text, path, true);
+  std::istringstream in(text);
+  std::vector<std::string> header;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#' || line == "\r") continue;
+    const std::vector<std::string> cells = split_csv(line);
+    if (header.empty()) {
+      header = cells;
+      for (const std::string& need : required) {
+        if (std::find(header.begin(), header.end(), need) == header.end()) {
+          throw InputError(SourceLocation{path, number, 1}, need,
+                           "expected this column in the header");
+        }
+      }
+      continue;
+    }
+    row(number, header, cells);
+  }
+  if (header.empty()) throw InputError(SourceLocation{path, 0, 0}, "", "no header line");
+}
+
+}  // namespace scoville::validation

@@ -1,0 +1,23 @@
+// The small CSV data files of the validation layer (deployment recipes, MLPerf benchmarks): read
+// whole, checked as UTF-8, '#' comments and blank lines skipped, a header that must name the
+// required columns, and each row handed on with its line so that errors are located.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace scoville::validation {
+
+// The file's text; InputError "cannot read the <what>" at the file otherwise.
+std::string read_data_file(const std::string& path, const std::string& what);
+
+// Calls `row(line, header, cells)` for every data row of `text` (read from `path`). InputError
+// naming the file, line and column when the header lacks one of `required`, or when there is no
+// header at all.
+void for_each_data_row(const std::string& text, const std::string& path,
+                       const std::vector<std::string>& required,
+                       const std::function<void(int line, const std::vector<std::string>& header,
+                                                const std::vector<std::string>& cells)>& row);
+
+}  // namespace scoville::validation
