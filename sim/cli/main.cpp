@@ -7,6 +7,7 @@
 #include "sim/base/error.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/sweep/child_signals.hpp"
 
 namespace {
 constexpr int kExitOk = 0;
@@ -16,6 +17,9 @@ constexpr int kExitOutput = 3;
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A sweep's point dies with its sweep, even one killed with SIGKILL
+  // (sim/sweep/child_signals.hpp).
+  scoville::sweep::die_with_sweep_parent();
   // SystemC prints a banner on first use unless told not to.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   const std::vector<std::string> args(argv + 1, argv + argc);

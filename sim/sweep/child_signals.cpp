@@ -1,8 +1,11 @@
 #include "sim/sweep/child_signals.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace scoville::sweep {
@@ -67,5 +70,15 @@ void ChildSignalScope::remove(pid_t pid) {
 }
 
 int ChildSignalScope::interrupted() { return g_signal; }
+
+void die_with_sweep_parent() {
+  const char* parent = std::getenv(kSweepParentVariable);
+  if (parent == nullptr || *parent == '\0') return;
+  const long pid = std::strtol(parent, nullptr, 10);
+  if (pid <= 0) return;
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The sweep may have died between the spawn and the line above: then nobody will signal us.
+  if (::getppid() != static_cast<pid_t>(pid)) ::_exit(128 + SIGKILL);
+}
 
 }  // namespace scoville::sweep

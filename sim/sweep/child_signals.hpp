@@ -27,4 +27,12 @@ class ChildSignalScope {
   static int interrupted();
 };
 
+// SIGKILL cannot be forwarded: a sweep killed with it would leave its points running, writing
+// results a rerun then counts as its own. A point is started with kSweepParentVariable set to
+// the sweep's pid, and its process calls die_with_sweep_parent() first: the kernel then kills it
+// when the sweep dies (Linux PR_SET_PDEATHSIG), and it exits at once if the sweep is already
+// gone. A result being written when that happens is lost whole (results are written atomically).
+inline constexpr const char* kSweepParentVariable = "SCOVILLE_SWEEP_PARENT";
+void die_with_sweep_parent();
+
 }  // namespace scoville::sweep

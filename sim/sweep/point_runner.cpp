@@ -58,8 +58,18 @@ pid_t spawn_point(const std::string& executable, const SweepPoint& point, const 
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The environment, with the sweep's pid for die_with_sweep_parent (child_signals.hpp).
+  const std::string parent_entry =
+      std::string(kSweepParentVariable) + "=" + std::to_string(::getpid());
+  const std::string prefix = std::string(kSweepParentVariable) + "=";
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) envp.push_back(*e);
+  }
+  envp.push_back(const_cast<char*>(parent_entry.c_str()));
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     throw OutputError("cannot start " + executable + " for " + files.study + ": " +
