@@ -92,7 +92,8 @@ TEST_CASE("inferencex --power-cap throttles the clock and raises TPOT", "[cli][s
 
 TEST_CASE("a power cap on a chip without power management is refused", "[cli][serving][power]") {
   const auto r = run_scoville(
-      "inferencex --fidelity roofline --system gb200 --chips 1 --model llama-3.1-8b --isl 128 --osl "
+      "inferencex --fidelity roofline --system gb200 --chips 1 --model llama-3.1-8b --isl 128 "
+      "--osl "
       "8 --concurrency 1 "
       "--power-cap 500W --quiet");
   CHECK(r.exit_code == 2);
