@@ -10,6 +10,18 @@
 
 namespace scoville::validation {
 
+SourceLocation DataRow::at(const std::string& column) const {
+  const auto it = std::find(header.begin(), header.end(), column);
+  return SourceLocation{path, line, static_cast<int>(it - header.begin()) + 1};
+}
+
+const std::string& DataRow::text(const std::string& column) const {
+  static const std::string empty;
+  const auto it = std::find(header.begin(), header.end(), column);
+  const size_t i = static_cast<size_t>(it - header.begin());
+  return i < cells.size() ? cells[i] : empty;
+}
+
 std::string read_data_file(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the " + what);

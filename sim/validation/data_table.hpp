@@ -7,7 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/error.hpp"
+
 namespace scoville::validation {
+
+// One data row, its cells found by column name and located for errors.
+struct DataRow {
+  const std::string& path;
+  int line;
+  const std::vector<std::string>& header;
+  const std::vector<std::string>& cells;
+
+  SourceLocation at(const std::string& column) const;        // file, line, the column's position
+  const std::string& text(const std::string& column) const;  // empty when the row is short
+};
 
 // The file's text; InputError "cannot read the <what>" at the file otherwise.
 std::string read_data_file(const std::string& path, const std::string& what);

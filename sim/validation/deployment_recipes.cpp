@@ -33,22 +33,8 @@ const char* const kColumns[] = {"system",
                                 "mtp_depth",
                                 "recipe"};
 
-struct Record {
-  const std::string& path;
-  int line;
-  const std::vector<std::string>& header;
-  const std::vector<std::string>& cells;
-
-  SourceLocation at(const std::string& column) const {
-    const auto it = std::find(header.begin(), header.end(), column);
-    return SourceLocation{path, line, static_cast<int>(it - header.begin()) + 1};
-  }
-  const std::string& text(const std::string& column) const {
-    static const std::string empty;
-    const auto it = std::find(header.begin(), header.end(), column);
-    const size_t i = static_cast<size_t>(it - header.begin());
-    return i < cells.size() ? cells[i] : empty;
-  }
+// A row with the typed readers of this file.
+struct Record : DataRow {
   int64_t count(const std::string& column, int64_t least, int64_t most) const {
     const std::string& s = text(column);
     const bool digits = !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -101,7 +87,7 @@ std::vector<DeploymentRecipe> parse_deployment_recipes(const std::string& text,
   std::set<std::pair<std::string, int64_t>> seen;
   const auto read_row = [&](int number, const std::vector<std::string>& header,
                             const std::vector<std::string>& cells) {
-    const Record r{path, number, header, cells};
+    const Record r{{path, number, header, cells}};
     DeploymentRecipe d;
     d.system = r.text("system");
     if (d.system.empty()) throw InputError(r.at("system"), "system", "expected a system name");

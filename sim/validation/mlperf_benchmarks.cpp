@@ -31,22 +31,8 @@ constexpr double kMaxTokens = 1e6;
 constexpr double kMaxLatencyMs = 1e6;
 constexpr int64_t kMaxReplicaChips = 1024;
 
-struct Record {
-  const std::string& path;
-  int line;
-  const std::vector<std::string>& header;
-  const std::vector<std::string>& cells;
-
-  SourceLocation at(const std::string& column) const {
-    const auto it = std::find(header.begin(), header.end(), column);
-    return SourceLocation{path, line, static_cast<int>(it - header.begin()) + 1};
-  }
-  const std::string& text(const std::string& column) const {
-    static const std::string empty;
-    const auto it = std::find(header.begin(), header.end(), column);
-    const size_t i = static_cast<size_t>(it - header.begin());
-    return i < cells.size() ? cells[i] : empty;
-  }
+// A row with the typed readers of this file.
+struct Record : DataRow {
   // A positive number up to `most`.
   double positive(const std::string& column, double most) const {
     const std::string& s = text(column);
@@ -82,7 +68,7 @@ std::vector<MlperfBenchmark> parse_mlperf_benchmarks(const std::string& text,
   std::vector<MlperfBenchmark> out;
   const auto read_row = [&](int number, const std::vector<std::string>& header,
                             const std::vector<std::string>& cells) {
-    const Record r{path, number, header, cells};
+    const Record r{{path, number, header, cells}};
     MlperfBenchmark b;
     b.model = r.text("model");
     if (b.model.empty()) throw InputError(r.at("model"), "model", "expected a model name");
