@@ -71,3 +71,19 @@ TEST_CASE("saved fuzz findings stay fixed", "[fuzz]") {
     replay(*entry, files_in(dir));
   }
 }
+
+TEST_CASE("the committed fuzz corpus is handled by its entries", "[fuzz]") {
+  // tools/fuzz --save-corpus keeps each entry's minimised corpus in tests/fuzz/corpus/<entry>/
+  // (docs/errors.md, "Fuzzing that ends"); every input in it must stay accepted or refused
+  // cleanly, like the seeds.
+  const fs::path root = fs::path(SCOVILLE_SOURCE_DIR) / "tests" / "fuzz" / "corpus";
+  if (!fs::is_directory(root)) return;
+  for (const fs::directory_entry& e : fs::directory_iterator(root)) {
+    if (!e.is_directory()) continue;
+    const scoville::fuzz::FuzzEntry* entry =
+        scoville::fuzz::find_fuzz_entry(e.path().filename().string());
+    INFO("tests/fuzz/corpus/" << e.path().filename().string() << " names no fuzz entry");
+    REQUIRE(entry != nullptr);
+    replay(*entry, files_in(e.path()));
+  }
+}
