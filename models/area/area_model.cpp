@@ -16,6 +16,14 @@ double bf16_equivalent_macs(const MatrixEngineParams& m, const AreaComponents& c
   return lanes * std::max({bf16, fp8 * c.fp8_mac_share, fp4 * c.fp4_mac_share});
 }
 
+int64_t physical_tiles(const ChipParams& chip, const ChipAreaProfile& profile) {
+  return std::max(chip.tiles.count, profile.physical_tiles.value_or(0));
+}
+
+int64_t physical_hbm_stacks(const ChipParams& chip, const ChipAreaProfile& profile) {
+  return std::max(chip.hbm.stacks, profile.physical_hbm_stacks.value_or(0));
+}
+
 namespace {
 
 Area logic_area(double transistors, const ProcessNode& node) {
@@ -70,7 +78,7 @@ AreaBreakdown estimate_area(const ChipParams& chip, const ChipAreaProfile& profi
   Builder b(out);
 
   // Tiles: every physical tile, including those fused off for yield.
-  const double tiles = static_cast<double>(profile.physical_tiles.value_or(chip.tiles.count));
+  const double tiles = static_cast<double>(physical_tiles(chip, profile));
   const double macs = bf16_equivalent_macs(chip.tiles.matrix, c);
   const double lanes = chip.tiles.vector.flops_per_cycle / 2.0;  // an FMA lane: 2 FLOP/cycle
   const TileClass& tc = tile_class->second;
@@ -106,7 +114,7 @@ AreaBreakdown estimate_area(const ChipParams& chip, const ChipAreaProfile& profi
   }
 
   // Off-chip memory and links.
-  const double stacks = static_cast<double>(profile.physical_hbm_stacks.value_or(chip.hbm.stacks));
+  const double stacks = static_cast<double>(physical_hbm_stacks(chip, profile));
   b.add("HBM controllers", memory_die, stacks, "stack",
         logic_area(c.hbm_controller_transistors, uncore_node));
   b.add("HBM PHYs", memory_die, stacks, "stack", c.hbm_phy_per_stack);

@@ -53,6 +53,11 @@ struct AreaNodes {
 // sized by its most demanding precision, an FP8 lane costing fp8_mac_share of a BF16 one.
 double bf16_equivalent_macs(const MatrixEngineParams& m, const AreaComponents& c);
 
+// Units on the silicon: the profile's physical count (enabled plus fused-off), never fewer than
+// the chip file enables (so that --set tiles.count=N past the die's count grows the die).
+int64_t physical_tiles(const ChipParams& chip, const ChipAreaProfile& profile);
+int64_t physical_hbm_stacks(const ChipParams& chip, const ChipAreaProfile& profile);
+
 AreaBreakdown estimate_area(const ChipParams& chip, const ChipAreaProfile& profile,
                             const AreaComponents& components, const AreaNodes& nodes,
                             Area reticle_limit);

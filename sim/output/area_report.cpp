@@ -61,8 +61,7 @@ AreaReport area_report(const config::AreaInputs& in, const std::string& label) {
   nodes.compute = &in.nodes.at(in.profile.node);
   if (in.profile.io_dies > 0) nodes.io = &in.nodes.at(in.profile.io_node);
   r.area = models::estimate_area(in.chip, in.profile, in.components, nodes, in.cost.reticle_limit);
-  r.cost = models::estimate_cost(r.area, in.chip,
-                                 in.profile.physical_hbm_stacks.value_or(in.chip.hbm.stacks),
+  r.cost = models::estimate_cost(r.area, in.chip, models::physical_hbm_stacks(in.chip, in.profile),
                                  in.nodes, in.cost);
   return r;
 }

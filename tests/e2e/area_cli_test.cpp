@@ -43,9 +43,8 @@ TEST_CASE("cli: area --set shows the change against the unchanged chip", "[cli][
   REQUIRE(base.exit_code == 0);
   REQUIRE(more.exit_code == 0);
   CHECK_THAT(more.output, Catch::Contains("\"base\""));
-  // 144 physical SMs in the profile: a product with more enabled SMs than the die has is
-  // still priced on the profile's physical count, so change the profile's count too.
-  const auto tiles = run_scoville("area --chip h200 --set area.physical_tiles=160 --json");
+  // Past the die's 144 physical SMs the die grows.
+  const auto tiles = run_scoville("area --chip h200 --set tiles.count=160 --json");
   REQUIRE(tiles.exit_code == 0);
   CHECK(json_value(tiles.output, "delta_silicon_mm2") > 0);
   CHECK(json_value(tiles.output, "delta_cost_usd") > 0);
