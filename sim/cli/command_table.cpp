@@ -20,6 +20,7 @@ extern const char kValidateUsage[];
 extern const char kCalibrateUsage[];
 extern const char kOpCacheUsage[];
 extern const char kListUsage[];
+extern const char kAreaUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -38,6 +39,7 @@ const std::vector<CommandEntry>& command_table() {
       {"calibrate", kCalibrateUsage, calibrate_command},
       {"op-cache", kOpCacheUsage, op_cache_command},
       {"list", kListUsage, list_command},
+      {"area", kAreaUsage, area_command},
   };
   return table;
 }
