@@ -5,13 +5,11 @@
 #include <map>
 #include <vector>
 
+#include "sim/output/svg_chart.hpp"
+
 namespace scoville::output {
 
 namespace {
-
-constexpr int kWidth = 640;
-constexpr int kHeight = 260;
-constexpr int kMargin = 50;
 
 const Table* find(const H5Document& doc, const std::string& path) {
   for (const Table& t : doc.tables) {
@@ -28,48 +26,28 @@ const std::vector<T>* values(const Table& t, const std::string& name) {
   return nullptr;
 }
 
-std::string fixed(double v, const char* format = "%.4g") {
+std::string fixed(double v) {
   char b[32];
-  std::snprintf(b, sizeof(b), format, v);
+  std::snprintf(b, sizeof(b), "%.4g", v);
   return b;
 }
 
-// One polyline chart over [0, x_max] x [0, y_max]; `lines` are (colour, dashed, points).
-struct Line {
-  std::string colour;
-  bool dashed = false;
-  std::vector<std::pair<double, double>> points;
-};
-
-void chart(std::ostringstream& out, const std::string& id, const std::string& title,
-           const std::string& unit, double x_max, double y_max, const std::vector<Line>& lines,
-           const std::string& legend) {
-  const int plot_w = kWidth - 2 * kMargin;
-  const int plot_h = kHeight - 2 * kMargin;
-  const auto px = [&](double x) { return kMargin + plot_w * x / x_max; };
-  const auto py = [&](double y) { return kMargin + plot_h - plot_h * y / y_max; };
-  out << "<figure><figcaption>" << title << "</figcaption><svg class=chart id=\"" << id
-      << "\" width=" << kWidth << " height=" << kHeight + 20 << ">\n<text x=8 y=" << kMargin - 10
-      << " class=axis>" << unit << "</text>";
-  for (int t = 0; t <= 4; ++t) {
-    out << "<line x1=" << kMargin << " x2=" << kMargin + plot_w << " y1=" << py(y_max * t / 4)
-        << " y2=" << py(y_max * t / 4) << " class=grid /><text x=4 y=" << py(y_max * t / 4) + 4
-        << " class=axis>" << fixed(y_max * t / 4, "%.3g")
-        << "</text><text x=" << px(x_max * t / 4) - 10 << " y=" << kMargin + plot_h + 16
-        << " class=axis>" << fixed(x_max * t / 4, "%.3g") << " s</text>";
-  }
-  for (const Line& line : lines) {
-    out << "<polyline fill=none stroke=\"" << line.colour << "\""
-        << (line.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
-    for (const auto& [x, y] : line.points)
-      out << fixed(px(x), "%.2f") << "," << fixed(py(y), "%.2f") << " ";
-    out << "\"/>\n";
-  }
-  out << "</svg><div class=legend>" << legend << "</div></figure>\n";
+// A step line over time (no markers: the windows are contiguous).
+XYSeries line(const std::string& name, bool dashed = false) {
+  XYSeries s;
+  s.name = name;
+  s.markers = false;
+  s.dashed = dashed;
+  return s;
 }
 
-std::string key(const std::string& colour, const std::string& name) {
-  return "<span><i style=\"background:" + colour + "\"></i>" + name + "</span>";
+void add_step(XYSeries& s, double from, double to, double value) {
+  s.xs.push_back(from);
+  s.ys.push_back(value);
+  s.line.push_back(s.xs.size() - 1);
+  s.xs.push_back(to);
+  s.ys.push_back(value);
+  s.line.push_back(s.xs.size() - 1);
 }
 
 }  // namespace
@@ -100,38 +78,38 @@ int render_power_timeline(std::ostringstream& out, const H5Document& doc, int fi
   }
   int drawn = 0;
   for (const std::string& chip : chips) {
-    Line average{"#4e79a7", false, {}}, peak{"#bab0ac", false, {}}, cap{"#e15759", true, {}};
-    double x_max = 0, y_max = 0, cap_w = 0;
+    XYSeries peak = line("highest op in window"), average = line("window average");
+    double x_max = 0, cap_w = 0;
     for (size_t r = 0; r < w_chip->size(); ++r) {
       if ((*w_chip)[r] != chip || (*w_it)[r] != 0) continue;
       const double from = (*w_start)[r], to = from + (*w_len)[r];
-      average.points.push_back({from, (*w_avg)[r]});
-      average.points.push_back({to, (*w_avg)[r]});
-      peak.points.push_back({from, (*w_peak)[r]});
-      peak.points.push_back({to, (*w_peak)[r]});
+      add_step(average, from, to, (*w_avg)[r]);
+      add_step(peak, from, to, (*w_peak)[r]);
       x_max = std::max(x_max, to);
-      y_max = std::max({y_max, (*w_peak)[r], (*w_cap)[r]});
       cap_w = (*w_cap)[r];
     }
-    if (average.points.empty() || x_max <= 0 || y_max <= 0) continue;
-    cap.points = {{0, cap_w}, {x_max, cap_w}};
-    chart(out, "chart-power-" + std::to_string(first_id + drawn++),
-          chip + ": power per controller window, first iteration", "W", x_max, y_max * 1.05,
-          {peak, average, cap},
-          key("#4e79a7", "window average") + key("#bab0ac", "highest op in window") +
-              key("#e15759", "cap " + fixed(cap_w) + " W"));
-    Line clock{"#59a14f", false, {}};
-    double f_max = 0;
+    if (average.xs.empty() || x_max <= 0) continue;
+    XYSeries cap = line("cap " + fixed(cap_w) + " W", true);
+    add_step(cap, 0, x_max, cap_w);
+    XYChart power;
+    power.id = "chart-power-" + std::to_string(first_id + drawn++);
+    power.x = {"time from iteration start", "s"};
+    power.y = {"power", "W"};
+    power.series = {average, peak, cap};
+    out << figure_html(chip + ": power per controller window, first iteration",
+                       render_chart(power));
+    XYSeries clock = line("tile clock");
     for (size_t r = 0; r < c_chip->size(); ++r) {
       if ((*c_chip)[r] != chip || (*c_it)[r] != 0) continue;
-      clock.points.push_back({(*c_start)[r], (*c_f)[r] / 1e9});
-      clock.points.push_back({(*c_end)[r], (*c_f)[r] / 1e9});
-      f_max = std::max(f_max, (*c_f)[r] / 1e9);
+      add_step(clock, (*c_start)[r], (*c_end)[r], (*c_f)[r]);
     }
-    if (clock.points.empty() || f_max <= 0) continue;
-    chart(out, "chart-clock-" + std::to_string(first_id + drawn++),
-          chip + ": tile clock, first iteration", "GHz", x_max, f_max * 1.05, {clock},
-          key("#59a14f", "tile clock"));
+    if (clock.xs.empty()) continue;
+    XYChart clock_chart;
+    clock_chart.id = "chart-clock-" + std::to_string(first_id + drawn++);
+    clock_chart.x = {"time from iteration start", "s"};
+    clock_chart.y = {"tile clock", "Hz"};
+    clock_chart.series = {clock};
+    out << figure_html(chip + ": tile clock, first iteration", render_chart(clock_chart));
   }
   return drawn;
 }

@@ -54,9 +54,9 @@ with open(page, encoding="utf-8") as f:
     text = f.read()
 # Self-contained: nothing is fetched from elsewhere.
 check(not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), "page references the network")
-check(text.count("<circle class=point") == 4, "Pareto chart should have 4 points")
+check(len(re.findall(r'class="point ', text)) == 4, "Pareto chart should have 4 points")
 # Every point's hover text names every column of its row.
-tips = re.findall(r'<circle class=point[^>]*data-tip="([^"]*)"', text)
+tips = re.findall(r'class="point [^"]*" data-tip="([^"]*)"', text)
 check(len(tips) == 4, f"{len(tips)} points with hover text")
 for tip in tips:
     lines = tip.split("&#10;")
@@ -86,7 +86,9 @@ done = subprocess.run([SCOVILLE, "report", os.path.join(sweep_dir, "sweep.h5"), 
                        scenario_page], capture_output=True, text=True)
 check(done.returncode == 0, f"report of a scenario sweep: {done.stderr}")
 with open(scenario_page, encoding="utf-8") as f:
-    check(f.read().count("<circle class=point") == 2, "scenario sweep: Pareto chart of 2 points")
+    pareto = re.search(r'<svg[^>]*id="pareto".*?</svg>', f.read(), re.DOTALL)
+    check(pareto is not None and len(re.findall(r'class="point ', pareto.group(0))) == 2,
+          "scenario sweep: Pareto chart of 2 points")
 
 browser = shutil.which("chromium") or shutil.which("chromium-browser")
 check(browser is not None, "chromium is not installed (tools/setup installs it)")
@@ -113,7 +115,7 @@ if browser:
     probe = os.path.join(WORK, "hover.html")
     with open(probe, "w", encoding="utf-8") as f:
         f.write(text.replace("</body>", """<script>
-var p=document.querySelector('circle.point'),t=document.getElementById('tip');
+var p=document.querySelector('.point'),t=document.getElementById('tip');
 p.dispatchEvent(new MouseEvent('mousemove',{clientX:10,clientY:10,bubbles:true}));
 document.body.setAttribute('data-hover-shown',t.style.display);
 document.body.setAttribute('data-hover',t.textContent.split('\\n').join('|'));

@@ -110,7 +110,7 @@ for k in range(2):
     check(f'id="pareto-series-{k}"' in svg and f'id="pareto-frontier-{k}"' in svg,
           f"series {k} or its frontier missing from the SVG")
 check('id="pareto-series-2"' not in svg, "more series than files")
-check("tput_per_kw_tdp" in svg, "y axis not labelled tput_per_kw_tdp")
+check("throughput per kW of TDP [tok/s/kW]" in svg, "y axis not titled with tok/s/kW")
 
 # A scenario sweep's sweep.h5: its points' serving metrics are in /results, which pareto plots.
 scenario_sweep = os.path.join(WORK, "scenario-sweep.yaml")
@@ -171,9 +171,12 @@ for content, expected in (("predicted,label\n1,a\n", "measured"),
                           os.path.join(WORK, "bad.png")], capture_output=True, text=True)
     check(bad.returncode == 2 and expected in bad.stderr, f"bad CSV {content!r}: {bad.stderr}")
 
-bad = subprocess.run([tool, "breakdown", run_path, "-o", os.path.join(WORK, "x.pdf")],
+bad = subprocess.run([tool, "breakdown", run_path, "-o", os.path.join(WORK, "x.jpg")],
                      capture_output=True, text=True)
 check(bad.returncode == 2, "unsupported extension accepted")
+pdf = os.path.join(WORK, "breakdown.pdf")
+done = subprocess.run([tool, "breakdown", run_path, "-o", pdf], capture_output=True, text=True)
+check(done.returncode == 0 and open(pdf, "rb").read(5) == b"%PDF-", f"PDF output: {done.stderr}")
 
 for f in failures:
     print("FAIL:", f)

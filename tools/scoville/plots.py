@@ -1,4 +1,6 @@
-"""Figures from Scoville result files (matplotlib from Debian, Agg backend: no display needed).
+"""Figures from Scoville result files (matplotlib from Debian, Agg backend: no display needed),
+in the shared style of scoville.figures (axis titles with the units the files declare, readable
+ticks, legends outside the plot, no overlapping labels; SVG, PDF or PNG by extension).
 
 - phase_breakdown: per chip, each phase's time by what bounds it and energy by component.
 - pareto: InferenceX-style throughput against interactivity, frontier marked (FORMATS.md §7),
@@ -10,13 +12,11 @@ import csv
 import math
 import os
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from scoville.frontier import INFERENCEX_AXES, frontier  # noqa: E402
-from scoville.io import ResultFile  # noqa: E402
+from scoville import figures
+from scoville.frontier import INFERENCEX_AXES, frontier
+from scoville.io import ResultFile
 
 
 def frontier_of(points, x, y, flagged=True):
@@ -37,6 +37,7 @@ def phase_breakdown(path, output):
         ops = run.table("ops")
         iterations = run.table("iterations")
         energy = run.table("energy")
+        units_ops, units_energy = run.units("ops"), run.units("energy")
     # Weight each simulated op by the real iterations its iteration stands for.
     weight = dict(zip(zip(iterations["chip"], iterations["iteration"]), iterations["weight"]))
     phase = dict(zip(zip(iterations["chip"], iterations["iteration"]), iterations["phase"]))
@@ -46,28 +47,34 @@ def phase_breakdown(path, output):
                                                           ops["dur_s"])])
     time = ops.pivot_table(index=["chip", "phase"], columns="bound", values="weighted_s",
                            aggfunc="sum", fill_value=0.0)
+    time_unit = units_ops.get("dur_s", "s") or "s"
+    energy_unit = units_energy.get("energy_J", "J") or "J"
     joules = energy.pivot_table(index=["chip", "phase"], columns="component", values="energy_J",
                                 aggfunc="sum", fill_value=0.0)
 
-    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    labels = [f"{chip}\n{ph}" for chip, ph in time.index]
-    _stacked(left, labels, time, "time (s)", "Phase time by bound")
-    labels = [f"{chip}\n{ph}" for chip, ph in joules.index]
-    _stacked(right, labels, joules, "energy (J)", "Phase energy by component")
-    figure.tight_layout()
-    figure.savefig(output)
-    plt.close(figure)
+    figures.apply_style()
+    bars = max(len(time), len(joules))
+    figure, (left, right) = plt.subplots(1, 2, figsize=(max(9.0, 2.2 * bars + 5), 4.2))
+    _stacked(left, time, "phase time", time_unit, "Phase time by bound")
+    _stacked(right, joules, "energy", energy_unit, "Phase energy by component")
+    figures.save(figure, output)
 
 
-def _stacked(axes, labels, frame, ylabel, title):
+def _stacked(axes, frame, title, unit, heading):
+    """Stacked bars, one per (chip, phase), labelled on two lines so neighbours never touch."""
+    labels = [f"{chip}\n{phase}" for chip, phase in frame.index]
+    positions = range(len(frame))
     bottom = [0.0] * len(frame)
     for column in frame.columns:
         values = list(frame[column])
-        axes.bar(labels, values, bottom=bottom, label=column)
+        axes.bar(positions, values, bottom=bottom, label=column, width=0.7)
         bottom = [b + v for b, v in zip(bottom, values)]
-    axes.set_ylabel(ylabel)
-    axes.set_title(title)
-    axes.legend(fontsize="small")
+    axes.set_xticks(list(positions), labels)
+    axes.set_xlabel(figures.axis_label("chip and phase", ""))
+    figures.label_axis(axes, "y", title, unit, bottom)
+    axes.set_title(heading)
+    axes.grid(False, axis="x")
+    figures.legend_outside(axes)
 
 
 def pareto(paths, output, y="tput_per_chip", x="intvty", table="points"):
@@ -76,8 +83,10 @@ def pareto(paths, output, y="tput_per_chip", x="intvty", table="points"):
     y is any column of the table, e.g. tput_per_chip or tput_per_kw_tdp. In an SVG, series k's
     points and frontier carry the ids pareto-series-k and pareto-frontier-k.
     """
-    figure, axes = plt.subplots(figsize=(7, 5))
+    figures.apply_style()
+    figure, axes = plt.subplots(figsize=(7.5, 4.8))
     units = {}
+    all_x, all_y = [], []
     for k, path in enumerate(paths):
         with ResultFile(path) as run:
             name = table
@@ -91,22 +100,24 @@ def pareto(paths, output, y="tput_per_chip", x="intvty", table="points"):
         if x not in points or y not in points:
             raise KeyError(f"{path}: table '{name}' needs columns '{x}' and '{y}'")
         xs, ys = list(points[x]), list(points[y])
-        series = axes.scatter(xs, ys, s=18, alpha=0.5, label=os.path.basename(path))
+        all_x += xs
+        all_y += ys
+        marker = figures.MARKERS[k % len(figures.MARKERS)]
+        # Later series smaller, so a point of one never hides another's at the same place.
+        series = axes.scatter(xs, ys, s=max(12, 30 - 6 * k), alpha=0.6, marker=marker,
+                              label=os.path.basename(path), zorder=3)
         series.set_gid(f"pareto-series-{k}")
         # A scenario sweep's /results gathers the points of many runs: their flags do not
         # hold across them.
         kept = frontier_of(points, x, y, flagged=(name == "points"))
-        line, = axes.plot([xs[i] for i in kept], [ys[i] for i in kept], "-o",
-                          markersize=4, color=series.get_facecolor()[0])
+        line, = axes.plot([xs[i] for i in kept], [ys[i] for i in kept], "-", marker=marker,
+                          markersize=4, color=series.get_facecolor()[0], zorder=2)
         line.set_gid(f"pareto-frontier-{k}")
-    axes.set_xlabel(f"{x} [{units.get(x, '')}]")
-    axes.set_ylabel(f"{y} [{units.get(y, '')}]")
-    axes.set_title(f"{y} against {x} (frontier: line)")
-    axes.grid(True, alpha=0.3)
-    axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(output)
-    plt.close(figure)
+    figures.label_axis(axes, "x", *figures.metric_axis(x, units.get(x, "")), all_x)
+    figures.label_axis(axes, "y", *figures.metric_axis(y, units.get(y, "")), all_y)
+    axes.set_title("Pareto frontier: line; every point: marker")
+    figures.legend_outside(axes)
+    figures.save(figure, output)
 
 
 BANDS = (0.15, 0.25)
@@ -149,11 +160,12 @@ def validation_summary(predicted, measured):
     return errors, within
 
 
-def validation(path, output):
+def validation(path, output, quantity="value", unit=None):
     """Predicted (y) against measured (x): y = x, the ±15 % and ±25 % bands, labels beside points.
 
     Log axes when the values span more than two decades (the bands stay parallel lines there).
-    Returns the share of points within each band.
+    `quantity` and `unit` title the axes ("throughput", "tok/s"). Returns the share of points
+    within each band.
     """
     predicted, measured, labels = read_validation_csv(path)
     _, within = validation_summary(predicted, measured)
@@ -164,7 +176,8 @@ def validation(path, output):
         low, high = low / 1.5, high * 1.5
     else:
         low, high = 0.0, high * 1.1
-    figure, axes = plt.subplots(figsize=(6, 6))
+    figures.apply_style()
+    figure, axes = plt.subplots(figsize=(7.5, 5.5))
     grid = [low + (high - low) * i / 200 for i in range(201)]
     if logarithmic:
         grid = [low * (high / low) ** (i / 200) for i in range(201)]
@@ -176,22 +189,28 @@ def validation(path, output):
     axes.plot(grid, grid, color="black", linewidth=1, label="y = x", gid="validation-identity")
     points = axes.scatter(measured, predicted, s=22, color="tab:blue", zorder=3)
     points.set_gid("validation-points")
-    for m, p, label in zip(measured, predicted, labels):
-        if label:
-            axes.annotate(label, (m, p), xytext=(4, 4), textcoords="offset points",
-                          fontsize="x-small")
+    notes = [figures.annotate(axes, m, p, label)
+             for m, p, label in zip(measured, predicted, labels) if label]
     if logarithmic:
         axes.set_xscale("log")
         axes.set_yscale("log")
     axes.set_xlim(low, high)
     axes.set_ylim(low, high)
     axes.set_aspect("equal")
-    axes.set_xlabel("measured")
-    axes.set_ylabel("predicted (Scoville)")
+    shown = unit or "as in the CSV"
+    if not logarithmic:
+        figures.label_axis(axes, "x", f"measured {quantity}", unit, [high])
+        figures.label_axis(axes, "y", f"predicted {quantity} (Scoville)", unit, [high])
+    else:
+        axes.set_xlabel(figures.axis_label(f"measured {quantity}", shown))
+        axes.set_ylabel(figures.axis_label(f"predicted {quantity}", shown))
+    if unit is None:
+        axes.set_xlabel(f"measured {quantity} (units as in the CSV)")
+        axes.set_ylabel(f"predicted {quantity} (units as in the CSV)")
     axes.set_title("Predicted against measured")
-    axes.grid(True, alpha=0.3)
-    axes.legend(fontsize="small", loc="upper left")
-    figure.tight_layout()
-    figure.savefig(output)
-    plt.close(figure)
+    figures.legend_outside(axes)
+    dropped = figures.drop_overlapping_labels(figure, notes)
+    if dropped:
+        axes.set_title(f"Predicted against measured ({dropped} point labels left out: overlaps)")
+    figures.save(figure, output)
     return within
