@@ -8,6 +8,7 @@
 
 #include "sim/base/pareto.hpp"
 #include "sim/output/h5_reader.hpp"
+#include "sim/output/plan_chart.hpp"
 #include "sim/output/power_timeline_chart.hpp"
 
 namespace scoville::output {
@@ -376,6 +377,7 @@ std::string render_html_report(const std::vector<ReportInput>& inputs) {
       render_stacked(out, energy_chart, "chart" + std::to_string(chart_id++));
     }
     chart_id += render_power_timeline(out, in.doc, chart_id);
+    render_plan_chart(out, in.doc, in.path);
     for (const Table& table : in.doc.tables) render_table(out, table);
     for (const StringDataset& s : in.doc.strings) {
       if (s.path != "/config/resolved_yaml") continue;
