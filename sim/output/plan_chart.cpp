@@ -1,6 +1,7 @@
 #include "sim/output/plan_chart.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -8,7 +9,7 @@ namespace scoville::output {
 
 namespace {
 
-constexpr int kWidth = 680, kHeight = 340, kLeft = 70, kRight = 70, kTop = 20, kBottom = 50;
+constexpr int kWidth = 700, kHeight = 340, kLeft = 84, kRight = 84, kTop = 20, kBottom = 50;
 
 std::string escaped(const std::string& s) {
   std::string out;
@@ -30,8 +31,18 @@ std::string escaped(const std::string& s) {
 
 std::string tick(double v) {
   char b[32];
-  std::snprintf(b, sizeof b, v >= 1e4 ? "%.0f" : "%.3g", v);
+  std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : "%.3g", v);
   return b;
+}
+
+// A round step (1, 2 or 5 x 10^k) that cuts [0, max] into about four parts.
+double round_step(double max) {
+  const double raw = max / 4;
+  const double unit = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0}) {
+    if (m * unit >= raw) return m * unit;
+  }
+  return 10 * unit;
 }
 
 std::vector<double> numbers(const Table& t, const std::string& name) {
@@ -88,14 +99,19 @@ bool render_plan_chart(std::ostringstream& out, const H5Document& doc, const std
       << "<svg class=chart id=plan width=" << kWidth << " height=" << kHeight << ">\n";
   out << "<rect x=" << kLeft << " y=" << kTop << " width=" << w << " height=" << h
       << " fill=none stroke=\"#ccc\"/>";
-  for (int t = 0; t <= 4; ++t) {
-    const double vy = max_y * t / 4, vx = max_x * t / 4;
+  const double step_x = round_step(max_x), step_y = round_step(max_y);
+  for (double vy = 0; vy <= max_y; vy += step_y) {
     out << "<text x=" << kLeft - 6 << " y=" << py(vy) + 4 << " class=axis text-anchor=end>"
         << tick(vy) << "</text>";
-    if (kw_per_chip > 0) {
-      out << "<text x=" << kLeft + w + 6 << " y=" << py(vy) + 4 << " class=axis>"
-          << tick(vy * kw_per_chip) << "</text>";
+  }
+  if (kw_per_chip > 0) {
+    const double step_kw = round_step(max_y * kw_per_chip);
+    for (double v = 0; v <= max_y * kw_per_chip; v += step_kw) {
+      out << "<text x=" << kLeft + w + 6 << " y=" << py(v / kw_per_chip) + 4 << " class=axis>"
+          << tick(v) << "</text>";
     }
+  }
+  for (double vx = 0; vx <= max_x; vx += step_x) {
     out << "<text x=" << px(vx) << " y=" << kTop + h + 16 << " class=axis text-anchor=middle>"
         << tick(vx) << "</text>";
   }
