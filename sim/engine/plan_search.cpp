@@ -130,6 +130,12 @@ void rank_plan(std::vector<PlanPoint>& points) {
 PlanResult plan_search(const ServingHardware& hw, const workloads::ModelConfig& model,
                        const PlanQuery& query,
                        const std::function<void(const std::string&)>& step) {
+  // The loads first: a trace that cannot be read is the user's input error, not a point of the
+  // search to skip (the points' own InputErrors, such as a request that never fits a mapping's
+  // KV cache, are).
+  for (const PlanLoad& load : query.loads) {
+    workloads::make_request_plan(load.requests, query.seed, "load " + load.label);
+  }
   PlanResult out;
   for (const workloads::MappingConfig& mapping : query.mappings) {
     const std::string label = serving::mapping_label(mapping);

@@ -64,6 +64,9 @@ TEST_CASE("cli: plan refuses bad flags", "[cli][plan]") {
            {"--concurrency 4 --ttft-p99 1s --tpot-p99 50ms --fidelity cycle",
             "op-table or roofline"},
            {"--concurrency 4 --ttft-p99 1s --tpot-p99 50ms -o out.json", "FILE.h5 or FILE.csv"},
+           {"--requests " + scoville::test::source_dir() +
+                "/workloads/traces/requests/README.md --ttft-p99 1s --tpot-p99 50ms",
+            "README.md:3:1: unknown request trace format"},
        }) {
     const auto r = run_scoville(base + c.args);
     INFO(c.args << "\n" << r.output);
