@@ -1,45 +1,51 @@
-// `scoville ablate`: one system study per value of one varied key, printed as one comparison
-// table with differences relative to the first value. Every variant's design is elaborated
-// before the first runs (one SystemC design per process).
-#include <yaml-cpp/yaml.h>
-
-#include <iomanip>
-#include <memory>
-#include <sstream>
+// `scoville ablate`: one system study per variant of one or more varied keys (a run setting or
+// any key of the system, chip, model or software file), printed as one comparison table with
+// differences relative to the first variant, and saved with -o as HDF5 or CSV. The variants and
+// their runs are sim/engine/ablation.*, the table sim/output/ablation_table.*.
+#include <algorithm>
 
 #include "sim/base/error.hpp"
-#include "sim/base/json_text.hpp"
-#include "sim/base/number_format.hpp"
-#include "sim/base/yaml_reader.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/system_run.hpp"
-#include "sim/config/system_loader.hpp"
-#include "sim/config/system_override.hpp"
-#include "sim/output/system_report.hpp"
+#include "sim/engine/ablation.hpp"
+#include "sim/output/ablation_table.hpp"
+#include "sim/output/output_paths.hpp"
+#include "sim/output/progress.hpp"
+#include "sim/output/provenance.hpp"
+#include "sim/output/table_file.hpp"
 
 namespace scoville::cli {
 
 extern const char kAblateUsage[] =
     R"(  scoville ablate --system NAME|FILE --model NAME|FILE --vary KEY=V1,V2[,...] [options]
-                                    run the system study once per value and print one table
-                                    with the differences relative to the first value
-      --vary KEY=V1,V2,...          kv_placement, fidelity, overlap, routing, tp, ep, pp, dp,
-                                    attn_dp, batch, isl, osl, or a dotted key of the system file such
-                                    as system.network.local.topology (system.local.X is read
-                                    as system.network.local.X)
+                                    run the system study once per variant and print one table
+                                    with the differences relative to the first
+      --vary KEY=V1,V2,...          a run setting (kv_placement, fidelity, overlap, routing, tp,
+                                    ep, pp, dp, attn_dp, batch, isl, osl) or any key of an input
+                                    file by dotted path: system.X (network.X, host.X, power.X,
+                                    chips, chip and software need no system. prefix; local.X is
+                                    network.local.X), chip.X (the system's chip), model.X
+                                    (precision.X is model.precision.X), software.X (the
+                                    system's software profile); repeat --vary for more keys
+      --mode cartesian|one-at-a-time   several keys: every combination (default), or the
+                                    baseline (first values) and one key changed at a time
+      -o, --output FILE.h5|FILE.csv save the table (atomically)
       --batch N --isl N --osl N     the request shape (defaults 8, 1024, 128)
       --kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity, --overlap,
       --routing                     as for scoville run --system
       --json                        print the variants as JSON
+      --quiet                       no progress line
 )";
 
 namespace {
 
 struct AblateOptions {
   SystemRunArgs base;
-  std::string key;
-  std::vector<std::string> values;
+  std::vector<engine::AblationAxis> axes;
+  engine::AblationMode mode = engine::AblationMode::kCartesian;
+  std::string output;
+  bool quiet = false;
 };
 
 AblateOptions parse_ablate(const std::vector<std::string>& args) {
@@ -58,105 +64,71 @@ AblateOptions parse_ablate(const std::vector<std::string>& args) {
       o.base.osl = a.count();
     } else if (a.is("--json")) {
       o.base.json = true;
+    } else if (a.is("--quiet")) {
+      o.quiet = true;
+    } else if (a.is("--mode")) {
+      o.mode = engine::parse_ablation_mode(a.value());
+    } else if (a.is("-o") || a.is("--output")) {
+      o.output = a.value();
+      if (!output::is_table_file(o.output)) {
+        throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + o.output + "'");
+      }
     } else if (a.is("--vary")) {
       const std::string v = a.value();
       const size_t eq = v.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
         throw UsageError("--vary expects KEY=V1,V2,..., got '" + v + "'");
       }
-      if (!o.key.empty()) throw UsageError("scoville ablate varies one key; --vary given twice");
-      o.key = v.substr(0, eq);
-      o.values = split_list(v.substr(eq + 1));
+      engine::AblationAxis axis{v.substr(0, eq), split_list(v.substr(eq + 1))};
+      const auto same = [&](const engine::AblationAxis& x) { return x.key == axis.key; };
+      if (std::any_of(o.axes.begin(), o.axes.end(), same)) {
+        throw UsageError("--vary " + axis.key + " given twice");
+      }
+      o.axes.push_back(axis);
     } else if (!read_system_flag(a, o.base)) {
       a.unknown();
     }
   }
   if (!o.base.system) throw UsageError("scoville ablate needs --system NAME|FILE");
   if (!o.base.model) throw UsageError("scoville ablate needs --model NAME|FILE");
-  if (o.key.empty()) throw UsageError("scoville ablate needs --vary KEY=V1,V2,...");
+  if (o.axes.empty()) throw UsageError("scoville ablate needs --vary KEY=V1,V2,...");
   return o;
-}
-
-std::string percent(double v, double base) {
-  if (base == 0) return v == 0 ? "+0.0%" : "n/a";
-  std::ostringstream s;
-  s << std::showpos << std::fixed << std::setprecision(1) << 100.0 * (v - base) / base << "%";
-  return s.str();
 }
 
 }  // namespace
 
 int ablate_command(const Invocation& invocation, std::ostream& out) {
   const AblateOptions o = parse_ablate(invocation.args);
+  output::RunFiles files;
+  files.named_input("--system", *o.base.system, "arch/systems");
+  files.named_input("--model", *o.base.model, "workloads/models");
+  files.output("-o", o.output);
+  files.check();
   const config::DataPaths paths = config::DataPaths::from_environment();
-  const std::string system_path = paths.resolve(*o.base.system, "arch/systems");
-  const config::SystemConfig base_system = config::load_system(*o.base.system, paths);
-  const bool system_key = o.key.rfind("system.", 0) == 0;
-
-  // Elaborate every variant first.
-  std::vector<engine::SystemSetup> setups;
-  std::vector<std::unique_ptr<engine::SystemStudy>> studies;
-  for (const std::string& value : o.values) {
-    SystemRunArgs args = o.base;
-    config::SystemConfig system = base_system;
-    if (system_key) {
-      system = config::system_with(system_path, o.key, value);
-    } else {
-      engine::set_run_field(args, o.key, value);
-    }
-    setups.push_back(engine::system_setup(args, system, paths));
-    studies.push_back(
-        std::make_unique<engine::SystemStudy>(setups.back(), engine::study_config(args)));
+  output::ProgressReporter progress(
+      "ablate", static_cast<int64_t>(engine::ablation_variants(o.axes, o.mode).size()), o.quiet);
+  const std::vector<engine::AblationRow> rows = engine::run_ablation(
+      o.base, o.axes, o.mode, paths, [&](const std::string& label) { progress.step(label); });
+  progress.finish();
+  if (!o.output.empty()) {
+    const output::Provenance prov =
+        output::Provenance::current(invocation.argc, invocation.argv, o.base.seed);
+    output::write_table_file(o.output, output::ablation_table(o.axes, rows),
+                             {{"schema", std::string("scoville.results")},
+                              {"schema_version", int64_t{1}},
+                              {"file_kind", std::string("ablation")},
+                              {"tool_version", prov.tool_version},
+                              {"git_sha", prov.git_sha},
+                              {"command_line", prov.command_line},
+                              {"created_utc", prov.created_utc},
+                              {"system", rows.front().setup.system.name},
+                              {"model", rows.front().setup.model.name()}});
   }
-  std::vector<engine::SystemStudyResult> results;
-  for (auto& s : studies) results.push_back(s->run());
-
   if (o.base.json) {
-    out << "{\"key\": \"" << output::json_escape(o.key) << "\", \"variants\": [";
-    for (size_t i = 0; i < results.size(); ++i) {
-      out << (i ? ", " : "") << "{\"value\": \"" << output::json_escape(o.values[i])
-          << "\", \"result\": ";
-      std::ostringstream one;
-      output::render_system_json(one, setups[i], studies[i]->config(), results[i]);
-      std::string text = one.str();
-      if (!text.empty() && text.back() == '\n') text.pop_back();
-      out << text << "}";
-    }
-    out << "]}\n";
-    return 0;
+    output::print_ablation_json(out, o.axes, rows);
+  } else {
+    output::print_ablation_table(out, o.axes, rows);
   }
-  out << "ablation of " << o.key << " on " << base_system.name << ", model "
-      << setups.front().model.name() << " (batch " << studies.front()->config().batch << ", isl "
-      << studies.front()->config().isl << ", osl " << studies.front()->config().osl
-      << "); relative to " << o.values.front() << "\n\n";
-  out << std::left << std::setw(16) << o.key.substr(o.key.rfind('.') + 1) << std::right;
-  for (const char* h : {"prefill", "rel", "decode", "rel", "energy", "rel", "kv_transfer",
-                        "kv_energy", "network_time"}) {
-    out << std::setw(13) << h;
-  }
-  out << "\n";
-  const auto& b = results.front().phases;
-  const double base_energy = (b[0].total.energy + b[1].total.energy).si();
-  for (size_t i = 0; i < results.size(); ++i) {
-    const auto& p = results[i].phases;
-    const double energy = (p[0].total.energy + p[1].total.energy).si();
-    const double kv_time = (p[0].total.kv_transfer_time + p[1].total.kv_transfer_time).si();
-    const double kv_energy = (p[0].total.kv_transfer_energy + p[1].total.kv_transfer_energy).si();
-    const double net = (p[0].total.local_network_time + p[0].total.scale_out_time +
-                        p[1].total.local_network_time + p[1].total.scale_out_time)
-                           .si();
-    out << std::left << std::setw(16) << o.values[i] << std::right << std::setw(13)
-        << format_si(p[0].total.time.si(), "s", 4) << std::setw(13)
-        << percent(p[0].total.time.si(), b[0].total.time.si()) << std::setw(13)
-        << format_si(p[1].total.time.si(), "s", 4) << std::setw(13)
-        << percent(p[1].total.time.si(), b[1].total.time.si()) << std::setw(13)
-        << format_si(energy, "J", 4) << std::setw(13) << percent(energy, base_energy)
-        << std::setw(13) << format_si(kv_time, "s", 4) << std::setw(13)
-        << format_si(kv_energy, "J", 4) << std::setw(13) << format_si(net, "s", 4) << "\n";
-  }
-  out << "\nprefill/decode: phase time for all sequences; energy: both phases, every pool chip "
-         "and the network; kv_transfer: KV moved by the placement (also inside the phase "
-         "times)\n";
   return 0;
 }
 

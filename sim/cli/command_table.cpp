@@ -21,6 +21,7 @@ extern const char kCalibrateUsage[];
 extern const char kOpCacheUsage[];
 extern const char kListUsage[];
 extern const char kAreaUsage[];
+extern const char kPlanUsage[];
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -35,6 +36,7 @@ const std::vector<CommandEntry>& command_table() {
       {"ablate", kAblateUsage, ablate_command},
       {"inferencex", kInferencexUsage, inferencex_command},
       {"serve", kServeUsage, serve_command},
+      {"plan", kPlanUsage, plan_command},
       {"validate", kValidateUsage, validate_command},
       {"calibrate", kCalibrateUsage, calibrate_command},
       {"op-cache", kOpCacheUsage, op_cache_command},

@@ -39,6 +39,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out);
 int op_cache_command(const Invocation& invocation, std::ostream& out);
 int list_command(const Invocation& invocation, std::ostream& out);
 int area_command(const Invocation& invocation, std::ostream& out);
+int plan_command(const Invocation& invocation, std::ostream& out);
 
 const std::vector<CommandEntry>& command_table();
 // All commands' usage, or only `command`'s when it names one.

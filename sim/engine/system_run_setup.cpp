@@ -45,7 +45,7 @@ SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& sys
   if (!r.model) throw UsageError("scoville run --system needs --model NAME|FILE");
   const std::string model_path = paths.resolve(*r.model, "workloads/models");
   config::require_known(*r.model, model_path, "workloads/models", paths, "model");
-  const workloads::ModelConfig model = workloads::load_model(model_path);
+  const workloads::ModelConfig model = config::model_with(model_path, r.overrides.model);
   workloads::PoolMapping mapping;
   const bool degrees = r.tp || r.ep || r.pp || r.dp || r.attn_dp;
   if (r.mapping_file) {
@@ -85,6 +85,17 @@ SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& sys
   options.routing.seed = r.seed;
   models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
   SystemSetup setup = engine::make_setup(system, model, mapping, paths, options);
+  if (!r.overrides.chip.empty()) {
+    setup.chip = config::chip_with(config::require_chip(system), paths, r.overrides.chip);
+  }
+  if (!r.overrides.software.empty()) {
+    if (system.software_file.empty()) {
+      throw InputError(SourceLocation{system.file, 0, 0}, "system.software",
+                       "cannot set " + r.overrides.software.front().key +
+                           ": this system names no software profile (set software=NAME)");
+    }
+    setup.software = config::software_with(system.software_file, r.overrides.software);
+  }
   // The physical limits, before any chip is elaborated or anything simulated.
   serving::check_context(setup.model, r.isl, r.osl, r.where, r.from_study ? "study.isl" : "--isl");
   serving::check_mapped_fit(setup.model, setup.mapping, setup.chip, r.batch, r.isl + r.osl);
@@ -185,7 +196,9 @@ void set_run_field(SystemRunArgs& r, const std::string& key, const std::string& 
         SourceLocation{"<command line>", 0, 0}, "--vary",
         "unknown key '" + key +
             "'; expected kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
-            "batch, isl, osl or system.<dotted key of the system file>");
+            "batch, isl, osl, or a dotted key of an input file: system.X (also network.X, "
+            "host.X, power.X, chips, chip, software), chip.X, model.X (precision.X) or "
+            "software.X");
   }
 }
 

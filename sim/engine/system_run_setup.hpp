@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/base/error.hpp"
+#include "sim/config/config_override.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/system_study.hpp"
@@ -36,6 +37,9 @@ struct SystemRunArgs {
   SourceLocation where{"<command line>", 0, 0};
   bool from_study = false;
   std::string study_yaml;  // the study as written (empty for flags)
+  // Keys of the input files changed (`ablate --vary chip.hbm.capacity=...`); the system's own
+  // are applied by whoever loads the system (config::system_with), the others by system_setup.
+  config::ConfigOverrides overrides;
 };
 
 // The run --system flags a study with `system:` stands for (its model and shape included).

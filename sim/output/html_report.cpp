@@ -8,6 +8,7 @@
 
 #include "sim/output/h5_reader.hpp"
 #include "sim/output/h5_table_access.hpp"
+#include "sim/output/plan_chart.hpp"
 #include "sim/output/power_timeline_chart.hpp"
 #include "sim/output/report_run_charts.hpp"
 #include "sim/output/report_serving_charts.hpp"
@@ -139,6 +140,7 @@ std::string render_html_report(const std::vector<ReportInput>& inputs) {
     chart_id += render_power_timeline(out, in.doc, chart_id);
     render_latency_charts(out, in.doc, chart_id);
     render_sweep_charts(out, in.doc, chart_id);
+    render_plan_chart(out, in.doc, in.path);
     for (const Table& table : in.doc.tables) render_table(out, table);
     for (const StringDataset& s : in.doc.strings) {
       if (s.path != "/config/resolved_yaml") continue;
