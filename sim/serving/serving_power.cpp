@@ -65,17 +65,29 @@ PoolPowerState::PoolPowerState(const PoolPower& power, int64_t chips, Power idle
   report_.chips = chips_;
   report_.idle_power_per_chip_w = idle_per_chip.si();
   if (report_.managed) {
-    controller_.emplace(power_.management, power_.static_per_chip);
     report_.cap_w = power_.management.cap.si();
-    report_.nominal_frequency = controller_->curve().nominal().frequency.si();
+    report_.nominal_frequency =
+        models::DvfsCurve(power_.management.points).nominal().frequency.si();
   }
 }
 
 void PoolPowerState::idle(Duration gap) {
-  // The controller watches the chip through its idle gaps too: they lower its average and pay
-  // back energy drawn above the cap. Before the first iteration there is nothing to watch.
-  if (!controller_ || !started_ || !(gap.si() > 0)) return;
-  controller_->observe(gap, idle_per_chip_, idle_per_chip_);
+  // The controllers watch the chip through its idle gaps too: they lower the average and pay
+  // back energy drawn above the cap, whichever kind of iteration comes next. Before a kind's
+  // first iteration there is nothing to watch.
+  if (!(gap.si() > 0)) return;
+  for (PhaseController& p : controllers_) {
+    if (p.started) p.controller.observe(gap, idle_per_chip_, idle_per_chip_);
+  }
+}
+
+models::CapController& PoolPowerState::controller_of(const std::string& phase) {
+  for (PhaseController& p : controllers_) {
+    if (p.phase == phase) return p.controller;
+  }
+  controllers_.push_back(
+      PhaseController{phase, models::CapController(power_.management, power_.static_per_chip)});
+  return controllers_.back().controller;
 }
 
 PhasePower& PoolPowerState::phase_of(const IterationBatch& batch) {
@@ -115,12 +127,12 @@ void PoolPowerState::account(PhasePower& phase, const IterationCost& cost, Frequ
 
 IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationBatch& batch) {
   PhasePower& phase = phase_of(batch);
-  if (!controller_ || !nominal.power) {
+  if (!report_.managed || !nominal.power) {
     account(phase, nominal, Frequency(report_.nominal_frequency), false,
             Frequency(report_.nominal_frequency), 0);
     return nominal;
   }
-  models::CapController& c = *controller_;
+  models::CapController& c = controller_of(phase.phase);
   const models::DvfsCurve& curve = c.curve();
   const double chips = static_cast<double>(chips_);
   // The controller knows what this iteration draws at each clock (firmware learns a repeating
@@ -161,7 +173,8 @@ IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationB
     for (auto part : {&models::EnergyBreakdown::matrix, &models::EnergyBreakdown::vector,
                       &models::EnergyBreakdown::tile_sram, &models::EnergyBreakdown::shared_sram,
                       &models::EnergyBreakdown::noc, &models::EnergyBreakdown::hbm,
-                      &models::EnergyBreakdown::link, &models::EnergyBreakdown::static_energy}) {
+                      &models::EnergyBreakdown::link, &models::EnergyBreakdown::active,
+                      &models::EnergyBreakdown::static_energy}) {
       e.*part = e.*part * (1.0 - x) + l.*part * x;
     }
     cost.power->clock_bound_time =
@@ -170,7 +183,7 @@ IterationCost PoolPowerState::run(const IterationCost& nominal, const IterationB
   }
   c.observe(cost.time, cost.energy / cost.time / chips,
             cost.power->energy.static_energy / cost.time / chips);
-  started_ = true;
+  for (PhaseController& p : controllers_) p.started |= p.phase == phase.phase;
   account(phase, cost, f, throttled, blend.low, low_time_share);
   return cost;
 }

@@ -9,6 +9,11 @@
 // and the controller observes it. At the nominal clock the cost is returned untouched, so a cap
 // above the pool's peak power leaves a serving run bit-identical. All chips of a pool run the
 // same work, so one controller stands for each of them (power per chip = pool power / chips).
+// The controller's state is kept per kind of iteration (prefill, decode, mixed): each kind is
+// held to the cap on its own average, as a run of such iterations back to back would be, and
+// credit earned by the decode iterations under the cap is not spent by the mixed ones over it
+// (docs/power.md, "Serving": why, and what a board's single window would do instead). The idle
+// gaps are seen by every kind's state: the chip draws idle power whichever kind comes next.
 // It also keeps the per-phase power report of the pool: average and peak power per component
 // group, time throttled, time-weighted clock.
 #pragma once
@@ -83,11 +88,18 @@ class PoolPowerState {
   void account(PhasePower& phase, const IterationCost& cost, Frequency f, bool throttled,
                Frequency low, double low_time_share);
 
+  // The controller state of one kind of iteration (phase_name: prefill, decode, mixed).
+  struct PhaseController {
+    std::string phase;
+    models::CapController controller;
+    bool started = false;  // has run an iteration (idle gaps before it are not watched)
+  };
+  models::CapController& controller_of(const std::string& phase);
+
   PoolPower power_;
   int64_t chips_;
   Power idle_per_chip_;
-  std::optional<models::CapController> controller_;
-  bool started_ = false;
+  std::vector<PhaseController> controllers_;  // in order of first appearance
   PoolPowerReport report_;
 };
 

@@ -44,7 +44,24 @@ struct EnergyPrediction {
   double energy_per_token_j = 0;  // simulated energy / output tokens, GPU boards
   double avg_power_w = 0;         // whole replica
   double output_tok_s = 0;        // whole replica
+  // A diagnostic that separates the power model from the throughput model (not a prediction:
+  // it takes the measured throughput): the simulated energy per token, with the replica's GPUs
+  // waiting at their static power (clocks up, no kernel: the serving stack's host time) for the
+  // difference between the measured and the simulated time per output token (energy removed
+  // at that power where the simulation is the slower one). docs/validation.md, "Energy".
+  double energy_per_token_at_measured_time_j = 0;
+  // That difference per step of a full batch (max_num_seqs tokens), ms: the host time per
+  // step the simulation is missing (negative: the simulation is slower).
+  double missing_step_time_ms = 0;
+  // Of energy_per_token_j, the HBM devices' part (the energy table's hbm pJ/bit x bytes): the
+  // energy per token at another HBM figure is this times (figure / table's figure) more.
+  double hbm_energy_per_token_j = 0;
 };
+
+// The diagnostic above from a prediction, the row's measured throughput and the chips' static
+// power (all the replica's chips together).
+void add_measured_time_diagnostic(EnergyPrediction& p, const EnergyRow& row,
+                                  double replica_static_power_w);
 
 // The closed-loop lengths of a row: the simulator draws each request's lengths uniformly in
 // [kEnergyRangeRatio, 1] x nominal, so the nominal output is the measured mean / the draw's mean.

@@ -190,3 +190,52 @@ TEST_CASE("MTP: energy per accepted token, and rejected drafts cost energy", "[s
   CHECK(q.metrics.rejected_draft_energy_j == 0.0);
   CHECK(q.metrics.rejected_draft_positions == 0);
 }
+
+namespace {
+
+const PhasePower* phase_named(const ServingResult& r, const std::string& name) {
+  for (const PhasePower& p : r.trace.stats.pools[0].power.phases) {
+    if (p.phase == name) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a serving cap holds each kind of iteration to its own average", "[serving][power]") {
+  // Mixed iterations (prefill chunks beside decode) draw more than decode-only ones; a cap
+  // between the two must hold the mixed iterations' own average within 2% below it, without
+  // the credit the decode iterations earn under it, and leave decode as it was uncapped (one
+  // controller state for the whole pool ran the mixed iterations 3.0% over the cap here).
+  const AnalyticCostModel model(cost_params());
+  ServingScenario s = scenario(1e6);
+  s.workload.lengths = {128, 128, 0.8};  // mixed iterations between decode-only ones
+  const ServingResult free_run = run_serving(s, model, 8);
+  const PhasePower* mixed_u = phase_named(free_run, "mixed");
+  const PhasePower* decode_u = phase_named(free_run, "decode");
+  REQUIRE(mixed_u != nullptr);
+  REQUIRE(decode_u != nullptr);
+  const double p_mixed = mixed_u->average_power_per_chip(kChips);
+  const double p_decode = decode_u->average_power_per_chip(kChips);
+  INFO("uncapped: mixed " << p_mixed << " W, decode " << p_decode << " W");
+  REQUIRE(p_mixed > 1.1 * p_decode);
+  const double cap = p_decode + 0.5 * (p_mixed - p_decode);
+  s.system.pools[0].power.management.cap = watts(cap);
+  // As the shipped chips: a regulating controller keeps regulating (and keeps the credit light
+  // iterations earn) until its average is 20% under the cap, so decode iterations earn credit.
+  s.system.pools[0].power.management.hysteresis = 0.2;
+  const ServingResult capped = run_serving(s, model, 8);
+  const PhasePower* mixed_c = phase_named(capped, "mixed");
+  const PhasePower* decode_c = phase_named(capped, "decode");
+  REQUIRE(mixed_c != nullptr);
+  REQUIRE(decode_c != nullptr);
+  const double held = mixed_c->average_power_per_chip(kChips) / cap - 1;
+  INFO("cap " << cap << " W: mixed " << mixed_c->average_power_per_chip(kChips) << " W");
+  CHECK(held <= 0.005);
+  CHECK(held >= -0.02);
+  // Decode iterations stay under the cap: unthrottled, their time per iteration as uncapped.
+  CHECK(decode_c->throttled_time.si() == 0.0);
+  const double per_iteration_u = decode_u->time.si() / static_cast<double>(decode_u->iterations);
+  const double per_iteration_c = decode_c->time.si() / static_cast<double>(decode_c->iterations);
+  CHECK(std::fabs(per_iteration_c / per_iteration_u - 1) < 0.01);
+}

@@ -139,3 +139,24 @@ TEST_CASE("energy rows: one row's prediction against the energy worked out by ha
   // Energy per token is power over throughput, both of the whole replica.
   CHECK(p.energy_per_token_j == Approx(p.avg_power_w / p.output_tok_s).epsilon(1e-9));
 }
+
+TEST_CASE("energy rows: the measured-time diagnostic adds static power over the missing time",
+          "[energy_rows]") {
+  // Simulated: 0.1 J a token at 4,000 tok/s; measured 2,000 tok/s on 2 chips of 100 W static:
+  // the simulation misses 1/2000 - 1/4000 = 250 us a token, at 200 W = 0.05 J; a step of 64
+  // tokens misses 16 ms.
+  validation::EnergyRow row;
+  row.output_tok_s = 2000;
+  row.max_num_seqs = 64;
+  validation::EnergyPrediction p;
+  p.energy_per_token_j = 0.1;
+  p.output_tok_s = 4000;
+  validation::add_measured_time_diagnostic(p, row, 200.0);
+  CHECK(p.energy_per_token_at_measured_time_j == Approx(0.15));
+  CHECK(p.missing_step_time_ms == Approx(16.0));
+  // A simulation slower than the measurement gives the static energy of the extra time back.
+  row.output_tok_s = 8000;
+  validation::add_measured_time_diagnostic(p, row, 200.0);
+  CHECK(p.energy_per_token_at_measured_time_j == Approx(0.1 - 200.0 / 8000));
+  CHECK(p.missing_step_time_ms == Approx(-8.0));
+}
