@@ -5,6 +5,7 @@
 
 #include "sim/output/h5_reader.hpp"
 #include "sim/output/h5_table_access.hpp"
+#include "sim/output/report_metric_axes.hpp"
 #include "sim/output/svg_chart.hpp"
 
 namespace scoville::output {
@@ -15,13 +16,13 @@ struct PlanColumns {
   const Column *intvty, *goodput, *meets, *pareto, *mapping, *load, *max_batch;
 };
 
-// One chart of goodput (`goodput_column`) against interactivity.
+// One chart of a goodput column against interactivity.
 XYChart goodput_chart(const Table& plan, const PlanColumns& c, const Column& goodput,
-                      const std::string& id, const std::string& title) {
+                      const std::string& id) {
   XYChart chart;
   chart.id = id;
-  chart.x = {"interactivity", c.intvty->units};
-  chart.y = {title, goodput.units};
+  chart.x = metric_axis("intvty", c.intvty->units);
+  chart.y = metric_axis(goodput.name, goodput.units);
   XYSeries met, missed, frontier;
   met.name = "meets the limits";
   missed.name = "misses them";
@@ -68,10 +69,9 @@ bool render_plan_chart(std::ostringstream& out, const H5Document& doc, const std
   out << figure_html(name +
                          ": goodput per chip against interactivity (the Pareto frontier the "
                          "search marked as a line)",
-                     render_chart(goodput_chart(*plan, c, *c.goodput, "plan", "goodput per chip")));
-  out << figure_html(
-      name + ": goodput per kW of chip TDP against interactivity",
-      render_chart(goodput_chart(*plan, c, *per_kw, "plan-per-kw", "goodput per kW of TDP")));
+                     render_chart(goodput_chart(*plan, c, *c.goodput, "plan")));
+  out << figure_html(name + ": goodput per kW of chip TDP against interactivity",
+                     render_chart(goodput_chart(*plan, c, *per_kw, "plan-per-kw")));
   return true;
 }
 

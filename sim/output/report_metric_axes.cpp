@@ -15,6 +15,8 @@ constexpr KnownMetric kKnown[] = {
     {"intvty", "interactivity", "tok/s/user"},
     {"tput_per_chip", "throughput per chip", "tok/s"},
     {"tput_per_kw_tdp", "throughput per kW of TDP", "tok/s/kW"},
+    {"goodput_per_chip", "goodput per chip", "tok/s"},
+    {"goodput_per_kw_tdp", "goodput per kW of TDP", "tok/s/kW"},
     {"output_throughput", "output throughput", "tok/s"},
     {"median_ttft_s", "median time to first token", ""},
     {"median_tpot_s", "median time per output token", ""},
@@ -34,8 +36,8 @@ ChartAxis metric_axis(const std::string& column, const std::string& stored_unit)
   for (const KnownMetric& m : kKnown) {
     if (column != m.column) continue;
     if (stored_unit == "1/s" && *m.rate_unit) unit = m.rate_unit;
-    // tok/s per kW of TDP is stored as 1/(s*kW).
-    if (column == std::string("tput_per_kw_tdp") && stored_unit == "1/(s*kW)") unit = m.rate_unit;
+    // tok/s per kW of TDP (throughput, goodput) is stored as 1/(s*kW).
+    if (stored_unit == "1/(s*kW)" && *m.rate_unit) unit = m.rate_unit;
     return {m.title, unit};
   }
   return {column, unit};

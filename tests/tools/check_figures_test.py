@@ -50,10 +50,13 @@ with open(path("scenario.yaml"), "w") as f:
             "    requests: {pattern: closed_loop, isl: 64, osl: 8, concurrency: 1, num_prompts: 8}\n"
             "  axes:\n    - {key: scenario.requests.concurrency, values: [1, 4]}\n")
 scoville("sweep", path("scenario.yaml"), "--quiet", "-o", path("scenario"))
+scoville("plan", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--isl", "256", "--osl", "32",
+         "--concurrency", "4", "--max-batch", "4", "--ttft-p99", "10s", "--tpot-p99", "1s",
+         "--fidelity", "roofline", "--quiet", "-o", path("plan.h5"))
 
 pages = {"run": [path("run.h5")], "system": [path("system.h5")],
          "serving": [path("serving.h5")], "study-sweep": [path("study/sweep.h5")],
-         "scenario-sweep": [path("scenario/sweep.h5")],
+         "scenario-sweep": [path("scenario/sweep.h5")], "plan": [path("plan.h5")],
          "all": [path("run.h5"), path("system.h5"), path("serving.h5"), path("study/sweep.h5")]}
 for kind, inputs in pages.items():
     scoville("report", *inputs, "-o", path(kind + ".html"))
