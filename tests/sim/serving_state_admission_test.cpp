@@ -97,14 +97,17 @@ TEST_CASE("KV blocks: a sequence's fixed blocks are taken, evicted and freed wit
   int admitted = 1;
   for (int64_t s = 2; kv.admit(s, kBlock); ++s) ++admitted;
   CHECK(admitted == 1 + 88 / 11);  // 11 blocks each
-  // Growing the oldest evicts the youngest, whose state blocks come back too.
+  // Growing the oldest by ten token blocks evicts the youngest, whose state blocks come back too
+  // (it frees 11: one left over).
   std::vector<int64_t> evicted;
   kv.on_evict = [&](int64_t s) { evicted.push_back(s); };
-  const int64_t free_before = kv.free_blocks();
-  REQUIRE(kv.grow(1, free_before * kBlock + 1));
+  REQUIRE(kv.free_blocks() == 0);
+  REQUIRE(kv.grow(1, 10 * kBlock));
   CHECK(evicted == std::vector<int64_t>{int64_t(admitted)});
+  CHECK(kv.free_blocks() == 1);
+  // Releasing the oldest frees its 12 token blocks and its 10 state blocks.
   kv.release(1);
-  CHECK(kv.free_blocks() == 100 - (admitted - 1) * 11);
+  CHECK(kv.free_blocks() == 1 + 12 + 10);
   CHECK_THROWS(models::KvBlockManager(10, kBlock, -1));
 }
 
@@ -163,9 +166,10 @@ TEST_CASE("deepseek-v3.2: the indexer keys are in the per-token blocks, no state
   const workloads::ModelConfig v32 = model("deepseek-v3.2");
   const models::ChipParams chip = config::load_chip("h200", paths());
   CHECK(pool_state_blocks_per_sequence(v32, chip, tp(8), kBlock) == 0);
-  // Per token and layer, on every chip (one latent shared by all heads): the FP8 latent and RoPE
-  // key (576 B) and the indexer's FP8 key with its float32 scale (132 B), over 61 layers.
-  const double per_token = 61.0 * (576.0 + 132.0);
+  // Per token and layer, on every chip (one latent shared by all heads): FlashMLA's FP8 sparse
+  // entry (512 FP8 latent values, 4 float32 scales, 64 BF16 RoPE values: 656 B) and the
+  // indexer's FP8 key with its float32 scale (132 B), over 61 layers.
+  const double per_token = 61.0 * (656.0 + 132.0);
   const workloads::MappedIteration mapped = workloads::map_iteration(
       v32, workloads::IterationShape{workloads::Phase::kDecode, 1, 1, 1}, tp(8));
   const std::vector<workloads::MemoryFootprint> f =

@@ -80,9 +80,11 @@ TEST_CASE("glm-5: parameter counts match the config and the published size", "[m
 
 TEST_CASE("glm-5: KV bytes per token and decode work in closed form", "[model][dsa]") {
   const ModelConfig m = load_model(model_file("glm-5"));
-  // Per token and layer: the FP8 latent and RoPE key, and the indexer's FP8 key with one float32
-  // scale per 128 values.
-  const double latent = (kLatent + kRope) * 1.0, key = kIndexDim + 4.0;
+  // Per token and layer: FlashMLA's FP8 sparse entry (the latent in FP8 with one float32 scale
+  // per 128 values, the RoPE key in BF16), and the indexer's FP8 key with one float32 scale per
+  // 128 values.
+  const double latent = kLatent * 1.0 + (kLatent / 128) * 4.0 + kRope * 2.0;
+  const double key = kIndexDim + 4.0;
   CHECK(m.kv_bytes_per_token().si() == Approx(kLayers * (latent + key)));
   CHECK(m.kv_bytes(10000).si() == Approx(kLayers * (latent + key) * 10000.0));
 
