@@ -268,8 +268,21 @@ Bytes ModelConfig::weight_bytes() const {
 }
 
 Bytes ModelConfig::attention_row_bytes() const {
-  return Bytes(static_cast<double>(attention_.kv_values_per_token()) *
-               bytes_per_value(precision_.kv_cache));
+  const AttentionConfig& a = attention_;
+  if (a.type == AttentionType::kMla && a.has_indexer() &&
+      precision_.kv_cache == NumberFormat::kFp8) {
+    // DSA's sparse MLA kernels read an FP8 cache entry of their own layout: the latent in FP8
+    // with one float32 scale per 128 values, and the RoPE key kept in BF16 (deepseek-ai/FlashMLA,
+    // FP8 sparse decoding, docs/20250929-hopper-fp8-sparse-deep-dive.md: 512 + 4 x 4 + 64 x 2 =
+    // 656 bytes per token for DeepSeek V3.2; vLLM's "fp8_ds_mla" cache dtype).
+    constexpr int64_t kScaleBlock = 128;
+    constexpr double kScaleBytes = 4.0;  // float32
+    const int64_t blocks = (a.kv_lora_rank + kScaleBlock - 1) / kScaleBlock;
+    return Bytes(static_cast<double>(a.kv_lora_rank) * bytes_per_value(NumberFormat::kFp8) +
+                 static_cast<double>(blocks) * kScaleBytes +
+                 static_cast<double>(a.qk_rope_head_dim) * bytes_per_value(NumberFormat::kBf16));
+  }
+  return Bytes(static_cast<double>(a.kv_values_per_token()) * bytes_per_value(precision_.kv_cache));
 }
 
 Bytes ModelConfig::indexer_key_bytes() const {

@@ -15,10 +15,14 @@ KvBlockManager::KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t bl
   capacity_blocks_ = static_cast<int64_t>(std::floor(std::max(0.0, capacity.si()) / block_bytes));
 }
 
-KvBlockManager::KvBlockManager(int64_t capacity_blocks, int64_t block_tokens)
-    : block_tokens_(block_tokens), capacity_blocks_(capacity_blocks) {
-  if (block_tokens < 1 || capacity_blocks < 0) {
-    throw std::invalid_argument("KvBlockManager: block_tokens >= 1 and capacity_blocks >= 0");
+KvBlockManager::KvBlockManager(int64_t capacity_blocks, int64_t block_tokens,
+                               int64_t fixed_blocks_per_sequence)
+    : block_tokens_(block_tokens),
+      capacity_blocks_(capacity_blocks),
+      fixed_blocks_(fixed_blocks_per_sequence) {
+  if (block_tokens < 1 || capacity_blocks < 0 || fixed_blocks_per_sequence < 0) {
+    throw std::invalid_argument(
+        "KvBlockManager: block_tokens >= 1, capacity_blocks >= 0 and fixed blocks >= 0");
   }
 }
 
@@ -29,7 +33,7 @@ int64_t KvBlockManager::tokens_of(int64_t sequence) const {
 
 bool KvBlockManager::admit(int64_t sequence, int64_t tokens) {
   if (holds(sequence)) return grow(sequence, tokens);
-  const int64_t need = blocks_for(tokens);
+  const int64_t need = held_blocks(tokens);
   if (need > free_blocks()) return false;
   used_blocks_ += need;
   tokens_[sequence] = tokens;
@@ -46,7 +50,7 @@ bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
   for (auto it = admitted_.rbegin(); it != admitted_.rend() && need > free_blocks() + reclaimable;
        ++it) {
     if (*it == sequence) break;
-    reclaimable += blocks_for(tokens_.at(*it));
+    reclaimable += held_blocks(tokens_.at(*it));
     victims.push_back(*it);
   }
   if (need > free_blocks() + reclaimable) return false;
@@ -70,7 +74,7 @@ void KvBlockManager::shrink(int64_t sequence, int64_t tokens) {
 void KvBlockManager::release(int64_t sequence) {
   const auto it = tokens_.find(sequence);
   if (it == tokens_.end()) return;
-  used_blocks_ -= blocks_for(it->second);
+  used_blocks_ -= held_blocks(it->second);
   tokens_.erase(it);
   admitted_.erase(std::remove(admitted_.begin(), admitted_.end(), sequence), admitted_.end());
 }

@@ -2,7 +2,9 @@
 // in blocks (from the memory left after weights and activations), and hooks for the serving
 // layer: admission (does a sequence fit), growth by one token at a time, release, and
 // preemption of the most recently admitted sequences when a growing one needs room (vLLM's
-// recompute preemption order), each preempted sequence reported through on_evict.
+// recompute preemption order), each preempted sequence reported through on_evict. A sequence may
+// also hold a fixed number of blocks whatever its length (a linear-attention model's recurrent
+// state, counted in KV blocks of the same bytes: serving::pool_state_blocks_per_sequence).
 #pragma once
 
 #include <cstdint>
@@ -18,13 +20,18 @@ class KvBlockManager {
  public:
   // capacity: bytes for KV; bytes_per_token: one token's KV on this chip.
   KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t block_tokens);
-  // A capacity already counted in blocks (the serving layer's pool_kv_capacity_blocks).
-  KvBlockManager(int64_t capacity_blocks, int64_t block_tokens);
+  // A capacity already counted in blocks (the serving layer's pool_kv_capacity_blocks), and the
+  // blocks every admitted sequence holds beside its tokens' (its fixed-size state).
+  KvBlockManager(int64_t capacity_blocks, int64_t block_tokens,
+                 int64_t fixed_blocks_per_sequence = 0);
 
   int64_t block_tokens() const { return block_tokens_; }
   int64_t capacity_blocks() const { return capacity_blocks_; }
   int64_t free_blocks() const { return capacity_blocks_ - used_blocks_; }
   int64_t blocks_for(int64_t tokens) const { return (tokens + block_tokens_ - 1) / block_tokens_; }
+  int64_t fixed_blocks_per_sequence() const { return fixed_blocks_; }
+  // Blocks a sequence of `tokens` tokens holds: its tokens' blocks and the fixed ones.
+  int64_t held_blocks(int64_t tokens) const { return fixed_blocks_ + blocks_for(tokens); }
 
   // Admission: true (and the blocks are taken) when `tokens` fit now; false leaves no trace.
   bool admit(int64_t sequence, int64_t tokens);
@@ -45,6 +52,7 @@ class KvBlockManager {
  private:
   int64_t block_tokens_;
   int64_t capacity_blocks_;
+  int64_t fixed_blocks_ = 0;
   int64_t used_blocks_ = 0;
   std::map<int64_t, int64_t> tokens_;  // sequence -> tokens held
   std::vector<int64_t> admitted_;      // admission order

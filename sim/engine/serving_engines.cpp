@@ -9,6 +9,7 @@
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/system_cost_model.hpp"
 #include "sim/serving/draft_speculation.hpp"
+#include "sim/serving/pool_state_blocks.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
 
 namespace scoville::engine {
@@ -33,6 +34,12 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
   p.kv_capacity_blocks =
       std::max<int64_t>(1, serving::pool_kv_capacity_blocks(model, hw.chip, mapping,
                                                             scheduler.kv_block_tokens, kv_memory));
+  // A linear-attention state per sequence, in the same blocks. With remote_pool only the
+  // attention KV leaves HBM (docs/modelling.md): the state is not in the remote blocks' account.
+  if (!kv_memory) {
+    p.state_blocks_per_sequence =
+        serving::pool_state_blocks_per_sequence(model, hw.chip, mapping, scheduler.kv_block_tokens);
+  }
   // The chip's cap controller throttles the pool's iterations (sim/serving/serving_power), and
   // the pool draws the chip's idle power while it has no work (docs/power.md).
   const models::PowerManagementParams& pm = hw.chip.power.management;
@@ -70,6 +77,7 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
     engine.system.pools.push_back(pool_config(hw, model, pools[i], role, scheduler));
   }
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
+  engine.system.state_bytes_per_sequence = model.state_bytes_per_sequence();
   engine.system.handoff = scheduler.handoff;
   if (disaggregated) {
     // The pools sit on consecutive chips of the system, prefill first (unless a pool names its
@@ -124,6 +132,7 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   engine.system.pools.push_back(
       pool_config(hw, model, pool, serving::PoolRole::kColocated, scheduler));
   engine.system.kv_bytes_per_token = model.kv_bytes_per_token();
+  engine.system.state_bytes_per_sequence = model.state_bytes_per_sequence();
   // hw.chip is the system file's chip unless --chip overrode it, as for the roofline.
   config::SoftwareProfile software;
   software.name = hw.software_name;

@@ -93,7 +93,8 @@ class Run {
       p.policy = make_batching_policy(p.config->scheduler.policy);
       p.index = static_cast<int>(i);
       for (int64_t r = 0; r < p.config->attention_dp; ++r) {
-        p.kv.emplace_back(rank_capacity_blocks(*p.config), p.config->scheduler.kv_block_tokens);
+        p.kv.emplace_back(rank_capacity_blocks(*p.config), p.config->scheduler.kv_block_tokens,
+                          p.config->state_blocks_per_sequence);
         p.kv.back().on_evict = [this](int64_t request) { evicted_.push_back(request); };
       }
       p.power.emplace(p.config->power, p.config->chips, p.config->idle_power_per_chip);
@@ -154,11 +155,16 @@ class Run {
         const int64_t tokens = pool.role == PoolRole::kPrefill
                                    ? r.input_tokens
                                    : r.input_tokens + r.output_tokens + s.mtp.depth;
-        const int64_t need = blocks_for(tokens, s.kv_block_tokens);
+        const int64_t need = blocks_for(tokens, s.kv_block_tokens) + pool.state_blocks_per_sequence;
         const std::string pool_key = "system.pools[" + std::to_string(p) + "]";
         if (need > rank_capacity_blocks(pool)) {
           d.error(where, key,
-                  "needs " + std::to_string(need) + " KV blocks, more than " + pool_key +
+                  "needs " + std::to_string(need) + " KV blocks" +
+                      (pool.state_blocks_per_sequence > 0
+                           ? " (" + std::to_string(pool.state_blocks_per_sequence) +
+                                 " of them for its recurrent state)"
+                           : std::string()) +
+                      ", more than " + pool_key +
                       ".kv_capacity_blocks = " + std::to_string(pool.kv_capacity_blocks) +
                       (pool.attention_dp > 1
                            ? " / attention_dp " + std::to_string(pool.attention_dp) + " = " +
@@ -560,7 +566,8 @@ class Run {
     KvTransfer t;
     t.request_id = trace_.records[static_cast<size_t>(s.request)].id;
     t.tokens = s.computed;
-    t.bytes = system_.kv_bytes_per_token * static_cast<double>(s.computed);
+    t.bytes = system_.kv_bytes_per_token * static_cast<double>(s.computed) +
+              system_.state_bytes_per_sequence;
     const Duration delay = system_.kv_transfer_time(t);
     if (!(delay.si() >= 0.0) || !std::isfinite(delay.si())) {
       throw std::logic_error("KV transfer model returned a negative or non-finite time");

@@ -53,6 +53,9 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
             "expected at least one KV block per attention-DP rank (" +
                 std::to_string(p.attention_dp) + " ranks)");
   }
+  if (p.state_blocks_per_sequence < 0 || p.state_blocks_per_sequence > kMaxCount) {
+    d.error(where, key + ".state_blocks_per_sequence", "expected a non-negative number of blocks");
+  }
   if (!(p.idle_power_per_chip.si() >= 0.0) || !std::isfinite(p.idle_power_per_chip.si())) {
     d.error(where, key + ".idle_power_per_chip", "expected a non-negative power");
   }
@@ -110,6 +113,10 @@ void validate_system(const ServingSystem& sys, Diagnostics& d) {
     }
     if (!(sys.kv_bytes_per_token.si() > 0.0) || !std::isfinite(sys.kv_bytes_per_token.si())) {
       d.error(where, "system.kv_bytes_per_token", "expected a positive size in bytes");
+    }
+    if (!(sys.state_bytes_per_sequence.si() >= 0.0) ||
+        !std::isfinite(sys.state_bytes_per_sequence.si())) {
+      d.error(where, "system.state_bytes_per_sequence", "expected a non-negative size in bytes");
     }
   }
 }

@@ -67,6 +67,10 @@ struct PoolConfig {
   // Attention-DP ranks (the mapping's attn_dp): each holds kv_capacity_blocks / attention_dp
   // blocks and its own sequences; all step together (docs/serving.md, attention-DP).
   int64_t attention_dp = 1;
+  // KV blocks each admitted sequence holds whatever its length: a linear-attention model's
+  // recurrent state in blocks of the same bytes (pool_state_blocks_per_sequence); 0 for models
+  // whose cache grows with the context alone.
+  int64_t state_blocks_per_sequence = 0;
   Power idle_power_per_chip;  // drawn while the pool runs no iteration
   PoolPower power;            // DVFS and cap controller (not managed: none)
   SchedulerConfig scheduler;
@@ -76,7 +80,7 @@ struct PoolConfig {
 struct KvTransfer {
   int64_t request_id = 0;
   int64_t tokens = 0;  // tokens whose KV moves
-  Bytes bytes;         // tokens x ServingSystem::kv_bytes_per_token
+  Bytes bytes;         // tokens x kv_bytes_per_token + state_bytes_per_sequence
 };
 // The network's answer: how long the transfer takes (the systems issue's KV placement and
 // topology plug in here). Must return a non-negative, finite duration.
@@ -86,6 +90,7 @@ struct ServingSystem {
   // One kColocated pool, or one kPrefill pool and one kDecode pool (disaggregated).
   std::vector<PoolConfig> pools;
   Bytes kv_bytes_per_token;         // disaggregated: sizes the KV handoff
+  Bytes state_bytes_per_sequence;   // disaggregated: a linear-attention state moves with the KV
   KvTransferTime kv_transfer_time;  // disaggregated: required
   // Disaggregated: when the prefill pool may start a request (sim/serving/scheduling_policy.hpp):
   // "queue-at-decode" admits freely and prefilled requests wait for a decode slot;

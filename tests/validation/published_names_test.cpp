@@ -72,8 +72,10 @@ TEST_CASE("a published model names the file whose name or alias equals it", "[va
   // Whole names only: a combined or different model is not one of the library's.
   CHECK(validation::match_model(shipped(), "Kimi-K2.5/K2.6").empty());
   CHECK(validation::match_model(shipped(), "Qwen3.5-122B-A10B").empty());
-  CHECK(validation::match_model(shipped(), "GLM-5").empty());
+  CHECK(validation::match_model(shipped(), "GLM-5.1").empty());
   // The issue-26 additions, under the names InferenceX publishes.
   CHECK(validation::match_model(shipped(), "Qwen3.5-397B") == "qwen3.5-397b-a17b");
+  CHECK(validation::match_model(shipped(), "GLM-5") == "glm-5");
+  CHECK(validation::match_model(shipped(), "GLM-5 (744B MoE)") == "glm-5");
   CHECK(validation::match_system(shipped(), "Google TPUv7 Ironwood").system_file == "tpu7x-64");
 }

@@ -248,9 +248,12 @@ TEST_CASE("deepseek-v3.2: the indexer's parameters, keys and top-k reads in clos
   CHECK(m.active_parameters_per_token() ==
         Approx(kDsV3Active + kDsLayers * ds_indexer()).epsilon(kOnePercent));
 
-  // Cache per token and layer: the FP8 latent and RoPE key, and the indexer's FP8 key with one
-  // float32 scale per 128 values.
-  const double latent = (kDsLatent + kDsRope) * 1.0, key = kDsIndexDim + 4.0;
+  // Cache per token and layer: FlashMLA's FP8 sparse entry (the latent in FP8 with one float32
+  // scale per 128 values, the RoPE key in BF16), and the indexer's FP8 key with one float32
+  // scale per 128 values.
+  const double latent = kDsLatent * 1.0 + (kDsLatent / 128) * 4.0 + kDsRope * 2.0;
+  const double key = kDsIndexDim + 4.0;
+  REQUIRE(latent == 656.0);
   CHECK(m.kv_bytes_per_token().si() == Approx(kDsLayers * (latent + key)));
 
   // Decode at a long context reads the top-k selected latents, and scores every cached key.
@@ -268,10 +271,11 @@ TEST_CASE("deepseek-v3.2: the indexer's parameters, keys and top-k reads in clos
     CHECK(matrix_flops(t) ==
           Approx(2 * m.active_parameters_per_token() + attention + indexer).epsilon(kOnePercent));
   }
-  // Without the indexer the same model attends to every key (DeepSeek R1's decode).
+  // Without the indexer the same model attends to every key (DeepSeek R1's decode), and its
+  // dense FP8 cache is the plain 576-value row.
   const IterationTrace dense = decode(r1, 100000);
   CHECK(cache_bytes(dense, CacheUse::kKvCache, true) ==
-        Approx(kDsLayers * latent * double(100000 - 1)));
+        Approx(kDsLayers * (kDsLatent + kDsRope) * 1.0 * double(100000 - 1)));
 }
 
 TEST_CASE("llama-4-maverick: interleaved MoE, chunked attention and its KV in closed form",

@@ -96,6 +96,7 @@ std::vector<MemoryFootprint> memory_footprint(const ModelConfig& model,
       if (!model.layer_has_kv(layer)) {
         // A fixed state per sequence, its heads split over the attention ranks.
         m.kv_cache += state_row * d(role.attn_batch);
+        m.state_bytes_per_sequence += state_row;
         continue;
       }
       m.kv_bytes_per_token += kv_row;

@@ -24,6 +24,9 @@ struct MemoryFootprint {
   Bytes kv_bytes_per_token;  // one more token of context in every layer this chip holds
   Bytes kv_capacity;         // hbm - weights - activations (0 when negative)
   int64_t kv_capacity_tokens = 0;  // kv_capacity / kv_bytes_per_token, rounded down
+  // One more sequence's fixed-size state on this chip (linear-attention layers it holds, the
+  // state's heads split over the attention ranks); 0 for a model without linear layers.
+  Bytes state_bytes_per_sequence;
 
   Bytes needed() const { return weights + kv_cache + activations; }
   bool fits() const { return needed() <= hbm; }

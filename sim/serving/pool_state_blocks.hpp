@@ -1,0 +1,24 @@
+// A linear-attention model's per-sequence state (Qwen3-Next's Gated DeltaNet layers) in the
+// serving layer's KV account: the bytes one sequence's state takes on a chip, counted in KV
+// blocks of that chip's per-token KV bytes, so that admission reserves it as the memory
+// footprint (workloads::memory_footprint) holds it. Models whose cache grows with the context
+// alone (DSA's indexer keys included: they are per token) hold no such blocks.
+#pragma once
+
+#include <cstdint>
+
+#include "models/chip/chip_params.hpp"
+#include "workloads/mapping/pool_mapping.hpp"
+#include "workloads/model_config.hpp"
+
+namespace scoville::serving {
+
+// Blocks every admitted sequence of a pool with `mapping` holds beside its tokens' blocks:
+// ceil(state bytes per chip / (block_tokens x KV bytes per token per chip)), the largest over
+// the pool's roles (pipeline stages may hold different layers). 0 when the model has no linear
+// layers, or when no role holds a per-token cache to express the state in.
+int64_t pool_state_blocks_per_sequence(const workloads::ModelConfig& model,
+                                       const models::ChipParams& chip,
+                                       const workloads::PoolMapping& mapping, int64_t block_tokens);
+
+}  // namespace scoville::serving
