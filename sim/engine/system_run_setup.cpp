@@ -5,6 +5,7 @@
 
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/routing_distribution.hpp"
@@ -85,6 +86,9 @@ SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& sys
   options.routing.seed = r.seed;
   models::make_kv_placement(r.kv_placement);  // an unknown name fails here, listing the known
   SystemSetup setup = engine::make_setup(system, model, mapping, paths, options);
+  // --software over the system file's own stack (make_setup loaded that one).
+  const std::string stack = config::software_in_effect(r.software, system.software_file);
+  setup.software = stack.empty() ? config::SoftwareProfile{} : config::load_software(stack, paths);
   // The physical limits, before any chip is elaborated or anything simulated.
   serving::check_context(setup.model, r.isl, r.osl, r.where, r.from_study ? "study.isl" : "--isl");
   serving::check_mapped_fit(setup.model, setup.mapping, setup.chip, r.batch, r.isl + r.osl);
