@@ -53,6 +53,9 @@ std::vector<FrameworkStackRule> read_framework_stacks(const std::string& path,
 std::vector<FrameworkStackRule> shipped_framework_stacks(const config::DataPaths& paths) {
   const std::filesystem::path file =
       std::filesystem::path(paths.root) / "workloads" / "measurements" / "framework-stacks.csv";
+  // A data root without rules (one made before them): every row on its system's stack, and
+  // validate lists them all as such.
+  if (!std::filesystem::exists(file)) return {};
   return read_framework_stacks(file.string(), paths);
 }
 

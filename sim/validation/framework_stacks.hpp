@@ -24,7 +24,8 @@ struct FrameworkStackRule {
 // a stack that is no arch/software file.
 std::vector<FrameworkStackRule> read_framework_stacks(const std::string& path,
                                                       const config::DataPaths& paths);
-// workloads/measurements/framework-stacks.csv of the data root.
+// workloads/measurements/framework-stacks.csv of the data root; none when the data root has no
+// such file (every row then runs on its system's stack, and validate lists them).
 std::vector<FrameworkStackRule> shipped_framework_stacks(const config::DataPaths& paths);
 
 // The stack a row of `framework` ran, on a system whose own stack is `system_stack` (a name);
