@@ -20,6 +20,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/serving_engines.hpp"
 #include "sim/engine/serving_hardware.hpp"
@@ -33,9 +34,11 @@
 namespace scoville::cli {
 
 extern const char kCalibrateUsage[] =
-    R"(  scoville calibrate --measurements FILE.csv --system FILE|NAME... [options]
+    R"(  scoville calibrate --system FILE|NAME... [options]
                                     fit a system's efficiency knobs to measured rows; write
                                     arch/systems/<name>.calibration.yaml next to it
+      --measurements FILE.csv       the rows (default the shipped copy, workloads/measurements/
+                                    published/measurements.csv)
       --rows all|half|ID,ID...      rows to fit (default half: every other predictable row of
                                     the system in id order, the rest held out for validate)
       --fidelity op-table|roofline  the fidelity the knobs are fitted at and belong to
@@ -46,7 +49,8 @@ extern const char kCalibrateUsage[] =
                                     not see; at roofline: compute_efficiency.all,
                                     bandwidth_efficiency.all,per_iteration_overhead)
       --no-op-cache                 op-table: neither read nor write the persistent op cache
-      --software NAME|none          software overheads profile (default gpu-cuda-graphs)
+      --software NAME|FILE|none     the serving stack (arch/software; default each system
+                                    file's own; none: hardware time alone)
       --prompts-per-client K        requests per client while fitting (default 4)
       --sweeps N                    coordinate-descent passes (default 2; then a
                                     Nelder-Mead polish of up to 120 evaluations)
@@ -66,7 +70,7 @@ std::string g(double v) {
 }  // namespace
 
 int calibrate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, rows_filter = "half", software = "gpu-cuda-graphs", output;
+  std::string path, rows_filter = "half", software = config::kSystemSoftware, output;
   std::vector<std::string> systems;
   std::vector<std::string> knobs;
   std::string fidelity = "op-table";
@@ -106,7 +110,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       a.unknown();
     }
   }
-  if (path.empty()) throw UsageError{"--measurements is required"};
+  if (path.empty()) path = validation::shipped_measurements(config::DataPaths::from_environment());
   if (systems.empty()) throw UsageError{"--system is required (one or more system files)"};
   if (!output.empty() && systems.size() != 1) throw UsageError{"-o needs exactly one --system"};
   output::RunFiles guard;
@@ -149,7 +153,6 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       }
     }
   }
-  if (software == "none") software.clear();
   std::string command = "scoville calibrate";
   for (const std::string& arg : invocation.args) command += " " + arg;
 
@@ -195,7 +198,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     const std::string target =
         output.empty() ? config::overlay_path_for(file, overlay.fidelity) : output;
     overlay.file = target;
-    out << "# " << system_name << ": fitted on rows";
+    out << "# " << system_name << " (stack " << engine::software_label(hw) << "): fitted on rows";
     for (const std::string& id : f.rows) out << " " << id;
     out << " (held out:";
     for (const std::string& id : held_out) out << " " << id;

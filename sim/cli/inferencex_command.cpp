@@ -82,7 +82,8 @@ void print_json(std::ostream& out, const InferencexOptions& o, const engine::Ser
       "\"system\": \"" + output::json_escape(hw.system_name) + "\", \"chip\": \"" +
       output::json_escape(hw.chip.name) + "\", \"model\": \"" + output::json_escape(model.name()) +
       "\", \"isl\": " + std::to_string(o.isl) + ", \"osl\": " + std::to_string(o.osl) +
-      ", \"fidelity\": \"" + o.fidelity + "\", \"calibration\": \"" +
+      ", \"fidelity\": \"" + o.fidelity + "\", \"software\": \"" +
+      output::json_escape(engine::software_label(hw)) + "\", \"calibration\": \"" +
       output::json_escape(calibration) + "\", \"kv_placement\": \"" + hw.kv_placement +
       "\", \"points_tried\": " + std::to_string(tried) + ", ";
   output::print_points_json(out, header, shown);
@@ -94,7 +95,8 @@ void print_table(std::ostream& out, const InferencexOptions& o, const engine::Se
                  const std::vector<serving::ServingPoint>& shown) {
   out << "# scoville inferencex: " << model.name() << " on " << hw.system_name << " ("
       << hw.chip.name << "), ISL " << o.isl << ", OSL " << o.osl << ", " << o.fidelity
-      << " fidelity (docs/serving.md), calibration " << calibration;
+      << " fidelity (docs/serving.md), software " << engine::software_label(hw) << ", calibration "
+      << calibration;
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
   out << "\n";
   if (o.search) {
@@ -209,6 +211,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                              {"chip", hw.chip.name},
                              {"model", model.name()},
                              {"fidelity", o.fidelity},
+                             {"software", engine::software_label(hw)},
                              {"calibration", calibration},
                              {"kv_placement", hw.kv_placement},
                              {"draft_model", draft ? draft->name() : std::string("none")},

@@ -38,7 +38,8 @@ extern const char kInferencexUsage[] =
                                     (default, vLLM) or decode-first (TensorRT-LLM)
       --handoff NAME                disaggregated mappings: queue-at-decode (default) or
                                     reserve-decode-slot (prefill starts with a decode slot held)
-      --software NAME|FILE          software overheads profile (arch/software; default none)
+      --software NAME|FILE|none     the serving stack (arch/software; default the system
+                                    file's own; none: hardware time alone, as for a chip)
       --no-calibration              ignore the system file's calibration overlay
       --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form,
                                     fitted at the run's fidelity) instead of the system

@@ -29,6 +29,8 @@ extern const char kRunUsage[] =
                                     --seed) loads the EP ranks unevenly (docs/systems.md)
       --reuse-repeated-ops          with --system: simulate an op repeated between the same
                                     neighbours once (faster, approximate: docs/systems.md)
+      --software NAME|FILE|none     with --system: the serving stack (arch/software; default
+                                    the system file's own; none: hardware time alone)
       --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
       --batch N                     sequences per iteration
       --isl N                       input (prompt) tokens per sequence

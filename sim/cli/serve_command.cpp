@@ -43,6 +43,8 @@ extern const char kServeUsage[] =
       --kv-placement NAME           where the KV cache lives: local (default), striped,
                                     sram_window or remote_pool (host memory and capacity)
       --no-calibration              ignore the system file's calibration overlay
+      --software NAME|FILE|none     the serving stack over the scenario's (default the
+                                    scenario's, else its system file's; none: hardware alone)
       --fidelity op-table|roofline  op pricing (default op-table: every distinct op runs once
                                     on the SystemC chip model, persistent op cache, the
                                     system's op-table overlay); roofline: the closed form at
@@ -64,7 +66,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   bool json = false, calibration = true, op_cache = true, quiet = false;
   std::string fidelity = "op-table";
   std::optional<uint64_t> seed;
-  std::optional<std::string> power_cap;
+  std::optional<std::string> power_cap, software;
   std::string kv_placement = "local";
   ServingTraceArgs trace;
   RequestTraceArgs requests;
@@ -84,6 +86,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       json = true;
     } else if (a.is("--no-calibration")) {
       calibration = false;
+    } else if (a.is("--software")) {
+      software = a.value();
     } else if (a.is("--fidelity")) {
       fidelity = a.value();
     } else if (a.is("--no-op-cache")) {
@@ -132,8 +136,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                      "the pools use " + std::to_string(pool_chips) + " chips; the system has " +
                          std::to_string(spec.chips));
   }
-  engine::ServingHardware hw = engine::resolve_hardware(
-      spec.chip, spec.network, std::max(pool_chips, spec.chips), spec.software, calibration, level);
+  engine::ServingHardware hw =
+      engine::resolve_hardware(spec.chip, spec.network, std::max(pool_chips, spec.chips),
+                               software.value_or(spec.software), calibration, level);
   engine::set_kv_placement(hw, kv_placement);
   if (power_cap) {
     engine::apply_power_cap(hw, engine::parse_power_cap(*power_cap, "--power-cap"),
@@ -181,15 +186,17 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
                              {"chip", hw.chip.name},
                              {"model", model.name()},
                              {"fidelity", fidelity},
+                             {"software", engine::software_label(hw)},
                              {"calibration", engine::calibration_label(hw)},
                              {"kv_placement", hw.kv_placement}});
   }
   if (json) {
-    std::string header = "\"scenario\": \"" + output::json_escape(spec.name) +
-                         "\", \"system\": \"" + output::json_escape(hw.system_name) +
-                         "\", \"fidelity\": \"" + fidelity + "\", \"calibration\": \"" +
-                         output::json_escape(engine::calibration_label(hw)) +
-                         "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"summary\": {";
+    std::string header =
+        "\"scenario\": \"" + output::json_escape(spec.name) + "\", \"system\": \"" +
+        output::json_escape(hw.system_name) + "\", \"fidelity\": \"" + fidelity +
+        "\", \"software\": \"" + output::json_escape(engine::software_label(hw)) +
+        "\", \"calibration\": \"" + output::json_escape(engine::calibration_label(hw)) +
+        "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"summary\": {";
     bool first = true;
     for (const serving::NamedMetric& m : point.result.metrics.named()) {
       header +=
@@ -201,8 +208,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
     return 0;
   }
   out << "# scoville serve: " << spec.name << ": " << model.name() << " on " << hw.system_name
-      << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), calibration "
-      << engine::calibration_label(hw);
+      << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), software "
+      << engine::software_label(hw) << ", calibration " << engine::calibration_label(hw);
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
   out << "\n";
   for (const serving::NamedMetric& m : point.result.metrics.named()) {

@@ -4,6 +4,7 @@
 
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/system_report.hpp"
 #include "sim/output/system_results.hpp"
@@ -34,6 +35,8 @@ bool read_system_flag(ArgReader& a, SystemRunArgs& r) {
     r.mapping_file = a.value();
   } else if (a.is("--reuse-repeated-ops")) {
     r.reuse_repeated_ops = true;
+  } else if (a.is("--software")) {
+    r.software = a.value();
   } else {
     return false;
   }
@@ -71,7 +74,8 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
     record.study_yaml = args.study_yaml.empty() ? record.resolved_yaml : args.study_yaml;
     record.inputs = {system.file, paths.resolve(*args.model, "workloads/models")};
     if (!system.chip_file.empty()) record.inputs.push_back(system.chip_file);
-    if (!system.software_file.empty()) record.inputs.push_back(system.software_file);
+    const std::string stack = config::software_in_effect(args.software, system.software_file);
+    if (!stack.empty()) record.inputs.push_back(paths.resolve(stack, "arch/software"));
     if (args.mapping_file) record.inputs.push_back(*args.mapping_file);
     record.fidelity = args.fidelity;
     record.overlap = args.overlap;

@@ -20,6 +20,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/output/progress.hpp"
 #include "sim/validation/energy_rows.hpp"
 #include "sim/validation/measurement_rows.hpp"
@@ -28,8 +29,12 @@
 namespace scoville::cli {
 
 extern const char kValidateUsage[] =
-    R"(  scoville validate --measurements FILE.csv [options]   predicted vs published serving figures
-      --software NAME|none          software overheads profile (default gpu-cuda-graphs)
+    R"(  scoville validate [options]       predicted vs published serving figures
+      --measurements FILE.csv       the rows (default the shipped copy, workloads/measurements/
+                                    published/measurements.csv)
+      --software NAME|FILE|none     one serving stack for every row (default: each row's
+                                    framework's, workloads/measurements/framework-stacks.csv,
+                                    else its system's; none: hardware time alone)
       --prompts-per-client K        requests per client of each predicted point (default 10)
       --no-calibration              ignore the systems' calibration overlays
       --fidelity op-table|roofline  op pricing (default op-table: every op priced on the
@@ -54,7 +59,7 @@ std::string fmt(double v, int decimals) {
 }  // namespace
 
 int validate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, energy_path, software = "gpu-cuda-graphs";
+  std::string path, energy_path, software = config::kSystemSoftware;
   int64_t prompts_per_client = 10;
   bool json = false, calibration = true, op_cache = true, quiet = false;
   std::string fidelity = "op-table";
@@ -83,11 +88,12 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
       a.unknown();
     }
   }
-  if (path.empty() && energy_path.empty()) throw UsageError{"--measurements is required"};
   if (!path.empty() && !energy_path.empty()) {
     throw UsageError{"--energy and --measurements: expected one of them"};
   }
-  if (software == "none") software.clear();
+  if (path.empty() && energy_path.empty()) {
+    path = validation::shipped_measurements(config::DataPaths::from_environment());
+  }
   const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
   if (level == engine::ServingFidelity::kCycle) {
     throw UsageError{"validate: expected --fidelity roofline or op-table"};
@@ -117,7 +123,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
 
   if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
-        << "\"" << fidelity << "\", \"software\": \"" << output::json_escape(software)
+        << "\"" << fidelity << "\", \"software\": \""
+        << output::json_escape(software.empty() ? "per row" : software)
         << "\", \"calibration\": " << (calibration ? "true" : "false") << ", \"rows\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const validation::Outcome& o = outcomes[i];
@@ -130,10 +137,12 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
         continue;
       }
       out << ", \"chip\": \"" << p.chip << "\", \"system_file\": \"" << p.system_file
-          << "\", \"workload_model\": \"" << p.model << "\", \"precision\": \""
-          << output::json_escape(p.precision_override) << "\", \"isl\": " << p.isl
-          << ", \"osl\": " << p.osl << ", \"concurrency\": " << p.concurrency
-          << ", \"scenario\": \"" << validation::to_string(p.scenario) << "\""
+          << "\", \"workload_model\": \"" << p.model << "\", \"stack\": \""
+          << output::json_escape(o.stack) << "\", \"stack_source\": \"" << o.stack_source
+          << "\", \"precision\": \"" << output::json_escape(p.precision_override)
+          << "\", \"isl\": " << p.isl << ", \"osl\": " << p.osl
+          << ", \"concurrency\": " << p.concurrency << ", \"scenario\": \""
+          << validation::to_string(p.scenario) << "\""
           << ", \"replica_chips\": " << p.replica_chips
           << ", \"implied_chips\": " << output::json_number(p.implied_chips) << ", \"metric\": \""
           << p.metric << "\", \"set\": \"" << o.set << "\", \"calibration\": \""
@@ -186,7 +195,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   std::string overlay_text;
   for (const std::string& s : overlays) overlay_text += (overlay_text.empty() ? "" : ", ") + s;
   out << "# scoville validate: " << path << " (" << fidelity << " fidelity, software "
-      << (software.empty() ? "none" : software) << ", calibration "
+      << (software.empty() ? "per row: its framework's, else its system's" : software)
+      << ", calibration "
       << (!calibration           ? "off (--no-calibration)"
           : overlay_text.empty() ? "none"
                                  : overlay_text)
@@ -227,6 +237,14 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
                     key.c_str(), e.tput(), e.tput_n, e.intvty(), e.intvty_n);
       out << b;
     }
+  }
+  std::string unmapped;  // rows whose framework maps to no stack: their system's was used
+  for (const validation::Outcome& o : outcomes) {
+    if (o.plan.skipped.empty() && o.stack_source == "system") unmapped += " " + o.plan.id;
+  }
+  if (!unmapped.empty()) {
+    out << "# on their system's stack (framework maps to none in framework-stacks.csv):" << unmapped
+        << "\n";
   }
   std::map<std::string, std::vector<std::string>> reasons;
   for (const validation::Outcome& o : outcomes) {

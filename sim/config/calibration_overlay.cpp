@@ -128,6 +128,7 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
     fit.mape_before = f->number_or("mape_before", 0.0, 0.0, 1e9);
     fit.mape_after = f->number_or("mape_after", 0.0, 0.0, 1e9);
     fit.command = f->string_or("command", "");
+    fit.software = f->string_or("software", "");
     f->finish();
     o.fit = fit;
   }
@@ -359,6 +360,10 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
     y << "    mape_after: " << g(f.mape_after)
       << "  # [MEAS] MAPE % over the rows with these knobs\n";
     y << "    command: " << quoted(f.command) << "  # how to fit again\n";
+    if (!f.software.empty()) {
+      y << "    software: " << quoted(f.software)
+        << "  # the stack the rows were predicted with (arch/software)\n";
+    }
   }
   return y.str();
 }

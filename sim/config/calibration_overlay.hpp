@@ -46,6 +46,9 @@ struct CalibrationFit {
   std::string objective;                   // what was minimised
   double mape_before = 0, mape_after = 0;  // objective (%) at the default knobs and fitted
   std::string command;                     // the command line that wrote the file
+  // The serving stack (arch/software) the rows were predicted with while fitting: the knobs
+  // hold what that stack's file does not (optional key; empty in overlays written before).
+  std::string software;
 };
 
 // Knob values an inheriting overlay replaces; unset ones keep the inherited value.

@@ -20,6 +20,8 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   p.per_collective = r.quantity_or<Duration>("per_collective", Duration(0), Range::kNonNegative);
   p.per_all_to_all =
       r.quantity_or<Duration>("per_all_to_all", p.per_collective, Range::kNonNegative);
+  p.per_sequence = r.quantity_or<Duration>("per_sequence", Duration(0), Range::kNonNegative);
+  p.per_kv_transfer = r.quantity_or<Duration>("per_kv_transfer", Duration(0), Range::kNonNegative);
   r.finish();
   diagnostics.throw_if_any();
   return p;
@@ -37,6 +39,12 @@ SoftwareProfile parse_software(const std::string& path) {
 
 SoftwareProfile load_software(const std::string& name_or_path, const DataPaths& paths) {
   return parse_software(paths.resolve(name_or_path, "arch/software"));
+}
+
+std::string software_in_effect(const std::string& requested, const std::string& system_stack) {
+  if (requested == kNoSoftware) return "";
+  if (requested == kSystemSoftware) return system_stack;
+  return requested;
 }
 
 }  // namespace scoville::config

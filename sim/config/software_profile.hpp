@@ -1,9 +1,13 @@
 // Software overheads of a serving stack, as explicit parameters of the system, separate from the
 // hardware (arch/software/*.yaml): what a chip pays per op (kernel launch), per layer
 // (synchronisation), per collective call (the collective kernel's launch and cross-chip handshake,
-// which the network model's wire and switch latencies do not contain) and per iteration (host
-// scheduling) on top of its hardware time. A study without a `software:` entry pays none (all
-// zero): its times are hardware times.
+// which the network model's wire and switch latencies do not contain), per iteration (host
+// scheduling) and per sequence of an iteration (a Python scheduler's per-request bookkeeping,
+// sampling, output processing) on top of its hardware time, and per request handed from a
+// prefill pool to a decode pool (the disaggregated stack's KV-transfer control path). A study
+// without a `software:` entry pays none (all zero): its times are hardware times. Each serving
+// stack (TensorRT-LLM, vLLM, SGLang, ...) is one file; a system file names the stack its
+// published rows ran (docs/software.md).
 #pragma once
 
 #include <string>
@@ -24,14 +28,23 @@ struct SoftwareProfile {
   // dispatch or combine kernel also packs tokens per destination and signals each peer, which
   // a ring all-reduce's launch and handshake do not.
   Duration per_all_to_all;
+  // Each sequence an iteration serves (optional key, default 0): host work that grows with the
+  // batch (per-request scheduling, input preparation, sampling, detokenisation), the part an
+  // overlapped scheduler does not hide.
+  Duration per_sequence;
+  // Each request whose KV moves from a prefill pool to a decode pool (optional, default 0): the
+  // control path of the handoff (notification, transfer setup), beside the bytes the network
+  // model times. Only disaggregated serving pays it.
+  Duration per_kv_transfer;
 
   // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls,
-  // `all_to_all_calls` of which are all-to-alls.
+  // `all_to_all_calls` of which are all-to-alls, serving `sequences` sequences.
   Duration overhead(int64_t ops, int64_t layers, int64_t collectives = 0,
-                    int64_t all_to_all_calls = 0) const {
+                    int64_t all_to_all_calls = 0, int64_t sequences = 0) const {
     return per_op_launch * static_cast<double>(ops) + per_layer_sync * static_cast<double>(layers) +
            per_collective * static_cast<double>(collectives - all_to_all_calls) +
-           per_all_to_all * static_cast<double>(all_to_all_calls) + per_iteration;
+           per_all_to_all * static_cast<double>(all_to_all_calls) +
+           per_sequence * static_cast<double>(sequences) + per_iteration;
   }
 };
 
@@ -39,5 +52,14 @@ SoftwareProfile parse_software_string(const std::string& yaml, const std::string
 SoftwareProfile parse_software(const std::string& path);
 // By file path or by name (arch/software/<name>.yaml).
 SoftwareProfile load_software(const std::string& name_or_path, const DataPaths& paths);
+
+// What `--software` asks for: kSystemSoftware (the flag not given: the system file's own stack,
+// none for a chip without a system file), kNoSoftware (hardware time alone), or a stack name or
+// file.
+inline constexpr const char* kSystemSoftware = "";
+inline constexpr const char* kNoSoftware = "none";
+// The stack in effect: `requested` unless it is kSystemSoftware, then `system_stack` (a system
+// file's resolved `software:` file, empty when it names none); "" when none applies.
+std::string software_in_effect(const std::string& requested, const std::string& system_stack);
 
 }  // namespace scoville::config

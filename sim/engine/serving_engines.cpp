@@ -92,8 +92,12 @@ ServingEngine make_engine(const ServingHardware& hw, const workloads::ModelConfi
                            std::to_string(decode.first + decode.count) + " chips but '" +
                            hw.system_name + "' has " + std::to_string(hw.network->endpoints()));
     }
-    engine.system.kv_transfer_time = [cost, prefill, decode](const serving::KvTransfer& t) {
-      return cost->kv_handoff_time(t.bytes, prefill, decode);
+    // The stack's control path of a handoff (notification, transfer setup) adds to the bytes'
+    // network time.
+    const Duration control = hw.software.per_kv_transfer;
+    engine.system.kv_transfer_time = [cost, prefill, decode,
+                                      control](const serving::KvTransfer& t) {
+      return cost->kv_handoff_time(t.bytes, prefill, decode) + control;
     };
   }
   if (draft != nullptr) {
@@ -141,6 +145,8 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   software.per_iteration = hw.software.per_iteration;
   software.per_collective = hw.software.per_collective;
   software.per_all_to_all = hw.software.per_all_to_all;
+  software.per_sequence = hw.software.per_sequence;
+  software.per_kv_transfer = hw.software.per_kv_transfer;
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   setup.options.kv_placement = hw.kv_placement;
   setup.options.kv_block_tokens = scheduler.kv_block_tokens;

@@ -45,6 +45,7 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   const config::DataPaths paths = config::DataPaths::from_environment();
   ServingHardware hw;
   hw.chip = config::load_chip(chip, paths);
+  std::string system_stack;  // the system file's own stack (its resolved `software:` file)
   if (system.empty()) {
     hw.system_name = hw.chip.name + " x" + std::to_string(chips) + " switch";
     if (chips > 1 && hw.chip.ports.count > 0) hw.network = switch_of_chip(hw.chip, chips);
@@ -55,6 +56,7 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     hw.system_power = s.power;
     hw.system_chips = s.chips;
     hw.host = s.host;
+    system_stack = s.software_file;
     // An overlay describes the system's own chip; a --chip override runs other silicon.
     const bool own_chip =
         !s.chip_file.empty() && config::load_chip(s.chip_file, paths).name == hw.chip.name;
@@ -65,11 +67,13 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
       }
     }
   }
-  if (!software.empty()) {
-    const config::SoftwareProfile p = config::load_software(software, paths);
+  const std::string stack = config::software_in_effect(software, system_stack);
+  if (!stack.empty()) {
+    const config::SoftwareProfile p = config::load_software(stack, paths);
     hw.software_name = p.name;
-    hw.software = serving::SoftwareOverheads{p.per_op_launch, p.per_layer_sync, p.per_iteration,
-                                             p.per_collective, p.per_all_to_all};
+    hw.software = serving::SoftwareOverheads{p.per_op_launch,  p.per_layer_sync, p.per_iteration,
+                                             p.per_collective, p.per_all_to_all, p.per_sequence,
+                                             p.per_kv_transfer};
   }
   return hw;
 }
@@ -160,6 +164,10 @@ std::string op_table_report(const ServingHardware& hw) {
     line += ", " + std::to_string(s.disk_write_failures) + " could not be written";
   }
   return line + ")";
+}
+
+std::string software_label(const ServingHardware& hw) {
+  return hw.software_name.empty() ? std::string(config::kNoSoftware) : hw.software_name;
 }
 
 std::string calibration_label(const ServingHardware& hw) {

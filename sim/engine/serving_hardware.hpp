@@ -73,10 +73,14 @@ std::string op_table_report(const ServingHardware& hw);
 // The provenance line of a run's calibration: the overlay applied, or "none (...)".
 std::string calibration_label(const ServingHardware& hw);
 
+// The stack in effect, for headers and outputs: its name, or "none" (hardware time alone).
+std::string software_label(const ServingHardware& hw);
+
 // `system` empty: a single switch of `chips` chips built from the chip's ports ([ASSUMPTION]
 // latencies, docs/serving.md). Otherwise a system file (network part) and `chip`, and, when
 // `calibration` is true, the system file's calibration overlay for `fidelity` if it has one
-// (config::find_overlay; none at the cycle level).
+// (config::find_overlay; none at the cycle level). `software`: config::kSystemSoftware (the
+// system file's own stack; none on a switch), config::kNoSoftware, or a stack name or file.
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
                                  const std::string& software, bool calibration = true,
                                  ServingFidelity fidelity = ServingFidelity::kRoofline);

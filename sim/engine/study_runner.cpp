@@ -312,7 +312,7 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
   };
 
   config::SoftwareProfile software;  // none unless the study names one: zero overheads
-  if (!s.software.empty()) {
+  if (!s.software.empty() && s.software != config::kNoSoftware) {
     software = config::load_software(s.software, paths);
     note_input(paths.resolve(s.software, "arch/software"));
   }

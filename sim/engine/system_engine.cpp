@@ -624,7 +624,11 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     layer_count = std::max<int64_t>(layer_count, static_cast<int64_t>(distinct.size()));
   }
-  out.software_time = setup_.software.overhead(ops, layer_count, out.collectives, all_to_all_calls);
+  // Each attention-DP rank's scheduler serves its share of the batch, in parallel.
+  const int64_t dp = std::max<int64_t>(1, setup_.mapping.degrees.attn_dp);
+  const int64_t host_sequences = (shape.batch + dp - 1) / dp;
+  out.software_time =
+      setup_.software.overhead(ops, layer_count, out.collectives, all_to_all_calls, host_sequences);
   out.time = out.hardware_time + out.software_time;
   out.static_energy =
       setup_.chip.power.static_power * out.time * static_cast<double>(setup_.mapping.chips);

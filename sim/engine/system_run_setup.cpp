@@ -5,6 +5,7 @@
 
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/mapping_loader.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/routing_distribution.hpp"
@@ -88,13 +89,20 @@ SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& sys
   if (!r.overrides.chip.empty()) {
     setup.chip = config::chip_with(config::require_chip(system), paths, r.overrides.chip);
   }
+  // --software over the system file's own stack (make_setup loaded that one), then any
+  // software.KEY settings of an ablation over the stack in effect.
+  const std::string stack = config::software_in_effect(r.software, system.software_file);
   if (!r.overrides.software.empty()) {
-    if (system.software_file.empty()) {
+    if (stack.empty()) {
       throw InputError(SourceLocation{system.file, 0, 0}, "system.software",
                        "cannot set " + r.overrides.software.front().key +
-                           ": this system names no software profile (set software=NAME)");
+                           ": no software profile is in effect (set software=NAME)");
     }
-    setup.software = config::software_with(system.software_file, r.overrides.software);
+    setup.software =
+        config::software_with(paths.resolve(stack, "arch/software"), r.overrides.software);
+  } else {
+    setup.software =
+        stack.empty() ? config::SoftwareProfile{} : config::load_software(stack, paths);
   }
   // The physical limits, before any chip is elaborated or anything simulated.
   serving::check_context(setup.model, r.isl, r.osl, r.where, r.from_study ? "study.isl" : "--isl");

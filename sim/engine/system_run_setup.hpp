@@ -30,8 +30,11 @@ struct SystemRunArgs {
   std::optional<std::string> mapping_file;
   bool json = false;
   bool reuse_repeated_ops = false;  // SystemEngineOptions::simulate_repeated_ops_once
-  bool any_system_flag = false;     // a flag only the system path understands was given
-  uint64_t seed = 0;                // recorded in outputs; seeds a drawn MoE routing
+  // --software: config::kSystemSoftware (the system file's stack), config::kNoSoftware, or a
+  // stack name or file (arch/software).
+  std::string software;
+  bool any_system_flag = false;  // a flag only the system path understands was given
+  uint64_t seed = 0;             // recorded in outputs; seeds a drawn MoE routing
   // Where the settings came from: the command line, or a study file (errors then name the
   // study's keys, e.g. study.mapping.tp, instead of the flags).
   SourceLocation where{"<command line>", 0, 0};

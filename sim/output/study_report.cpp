@@ -51,7 +51,7 @@ std::string render_text(const engine::StudyResult& result, bool colour) {
                 "programs)"
               : " (each chip's whole program on its chip model)")
       << "\n\n";
-  const bool software = !s.software.empty();
+  const bool software = !s.software.empty() && s.software != "none";
   const std::vector<size_t> w = {12, 9, 11, 13, 14, 11, 14};
   std::string header = pad("chip", w[0]) + pad("phase", w[1]) + pad("time", w[2]);
   if (software) header += pad("software", w[2]);

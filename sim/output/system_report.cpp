@@ -104,7 +104,9 @@ void render_system_json(std::ostream& out, const engine::SystemSetup& setup,
       << ", \"attn_dp\": " << setup.mapping.degrees.attn_dp << ", \"batch\": " << study.batch
       << ", \"isl\": " << study.isl << ", \"osl\": " << study.osl << ", \"kv_placement\": \""
       << json_escape(setup.options.kv_placement) << "\", \"routing\": \""
-      << json_escape(workloads::to_spec(setup.options.routing)) << "\", \"phases\": [";
+      << json_escape(workloads::to_spec(setup.options.routing)) << "\", \"software\": \""
+      << json_escape(setup.software.name.empty() ? "none" : setup.software.name)
+      << "\", \"phases\": [";
   for (size_t i = 0; i < result.phases.size(); ++i) {
     const engine::SystemPhaseResult& p = result.phases[i];
     out << (i ? ", " : "") << "{\"phase\": \"" << p.phase << "\", \"tokens\": " << p.tokens

@@ -49,6 +49,7 @@ Table summary_table(const engine::SystemSetup& setup, const engine::SystemStudyC
        {"chip", "", text(setup.chip.name)},
        {"model", "", text(setup.model.name())},
        {"kv_placement", "", text(setup.options.kv_placement)},
+       {"software", "", text(setup.software.name.empty() ? "none" : setup.software.name)},
        {"fidelity", "", text(record.fidelity)},
        {"overlap", "", text(record.overlap)},
        {"chips", "1", count(setup.mapping.chips)},
@@ -165,6 +166,7 @@ H5Document build_system_h5(const engine::SystemSetup& setup, const engine::Syste
                          {"chip", setup.chip.name},
                          {"model", setup.model.name()},
                          {"kv_placement", setup.options.kv_placement},
+                         {"software", setup.software.name.empty() ? "none" : setup.software.name},
                          {"fidelity", record.fidelity}};
   doc.strings.push_back({"/config/study_yaml", record.study_yaml});
   doc.strings.push_back({"/config/resolved_yaml", record.resolved_yaml});

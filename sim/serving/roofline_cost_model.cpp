@@ -798,6 +798,7 @@ struct RooflineCostModel::Impl {
                       software.per_layer_sync.si() * d(layers) + software.per_iteration.si() +
                       software.per_collective.si() * d(collective_calls - all_to_all_calls) +
                       software.per_all_to_all.si() * d(all_to_all_calls) +
+                      software.per_sequence.si() * d(host_sequences(groups)) +
                       efficiency.overhead_s(fused_ops);
     time += sw;
     IterationCost cost;
@@ -813,6 +814,17 @@ struct RooflineCostModel::Impl {
     parts.clock_bound_time = Duration(clock_bound);
     cost.power = parts;
     return cost;
+  }
+
+  // The sequences one host scheduler serves in the iteration: the whole batch, or with
+  // attention-DP ranks the most loaded rank's (each rank runs its own scheduler process, in
+  // parallel with the others).
+  static int64_t host_sequences(const std::vector<GroupKey>& groups) {
+    std::map<int64_t, int64_t> per_rank;
+    for (const GroupKey& g : groups) per_rank[g.ranks > 1 ? g.rank : 0] += g.count;
+    int64_t most = 0;
+    for (const auto& [rank, n] : per_rank) most = std::max(most, n);
+    return most;
   }
 
   // The batch as groups (sorted, so that the fused sums have one order).

@@ -54,8 +54,10 @@ struct SoftwareOverheads {
   Duration per_op_launch;
   Duration per_layer_sync;
   Duration per_iteration;
-  Duration per_collective;  // per collective call of the heaviest role (config::SoftwareProfile)
-  Duration per_all_to_all;  // per all-to-all call instead of per_collective
+  Duration per_collective;   // per collective call of the heaviest role (config::SoftwareProfile)
+  Duration per_all_to_all;   // per all-to-all call instead of per_collective
+  Duration per_sequence;     // per sequence of the iteration (one host scheduler's share)
+  Duration per_kv_transfer;  // per request handed from a prefill to a decode pool
 };
 
 struct RooflineOptions {

@@ -80,6 +80,7 @@ SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
   f.mape_before = mape_before;
   f.mape_after = mape_after;
   f.command = request.command;
+  f.software = engine::software_label(hw);
   overlay.fit = f;
   return result;
 }

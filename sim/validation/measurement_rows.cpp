@@ -133,6 +133,10 @@ const std::string& MeasurementRow::at(const std::string& key) const {
   return it == fields.end() ? empty : it->second;
 }
 
+std::string shipped_measurements(const config::DataPaths& paths) {
+  return paths.root + "/workloads/measurements/published/measurements.csv";
+}
+
 std::vector<MeasurementRow> read_measurements(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the measurements file");
@@ -202,6 +206,7 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     o.line = r.line;
     o.system = r.at("system");
     o.model_published = r.at("model");
+    o.framework = r.at("framework");
     o.metric = r.at("throughput_metric");
     o.precision = r.at("precision");
     const SystemMatch named = match_system(names, o.system);

@@ -37,6 +37,9 @@ struct MeasurementRow {
 
 // Throws InputError naming the file (and the missing column) when it cannot be read.
 std::vector<MeasurementRow> read_measurements(const std::string& path);
+// The published measurements the repository ships (workloads/measurements/published/
+// measurements.csv of the data root): `validate` and `calibrate` read it unless told otherwise.
+std::string shipped_measurements(const config::DataPaths& paths);
 
 // One CSV record's fields (RFC 4180 quoting, one line per record).
 std::vector<std::string> split_csv(const std::string& line);
@@ -44,9 +47,10 @@ std::vector<std::string> split_csv(const std::string& line);
 // A row as Scoville predicts it.
 struct RowPlan {
   std::string id, system, model_published, metric, precision;
-  std::string chip;                // arch/chips name ("" when out of scope)
-  std::string model;               // workloads/models name
-  std::string system_file;         // arch/systems name whose overlay applies (e.g. h200-hgx8)
+  std::string framework;    // as published: which serving stack ran it (framework_stacks.hpp)
+  std::string chip;         // arch/chips name ("" when out of scope)
+  std::string model;        // workloads/models name
+  std::string system_file;  // arch/systems name whose overlay applies (e.g. h200-hgx8)
   std::string precision_override;  // "class=format,..." from the row's precision ("" none)
   int64_t isl = 0, osl = 0, concurrency = 0;
   int64_t replica_chips = 0;  // chips of the simulated replica (TP = EP = this), or of both pools

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "sim/config/software_profile.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/validation/concurrency_sweep.hpp"
+#include "sim/validation/framework_stacks.hpp"
 #include "sim/validation/measurement_rows.hpp"
 
 namespace scoville::validation {
@@ -22,6 +24,8 @@ struct Outcome {
   std::string set;  // "fit" (an overlay was fitted on it), "held-out", or "" (no fitted overlay)
   std::string calibration;
   std::vector<SweptPoint> sweep;  // a swept row's points (plan.scenario not kPoint)
+  std::string stack;         // the serving stack it was predicted with ("none": hardware alone)
+  std::string stack_source;  // "framework", "system" (its framework maps to none) or "--software"
 };
 
 // Mean absolute percentage errors over a group of predicted rows.
@@ -34,7 +38,10 @@ struct Errors {
 };
 
 struct ValidationSettings {
-  std::string software;  // a software stack (arch/software); empty: none
+  // config::kSystemSoftware: each row on the stack its framework maps to
+  // (workloads/measurements/framework-stacks.csv), else its system's own; otherwise this stack
+  // (name or file) or config::kNoSoftware for every row.
+  std::string software = config::kSystemSoftware;
   int64_t prompts_per_client = 10;
   bool calibration = true;  // apply each system's overlay for the fidelity
   engine::ServingFidelity fidelity = engine::ServingFidelity::kOpTable;
@@ -49,7 +56,16 @@ struct ValidationSettings {
 std::vector<Outcome> validate_rows(const std::vector<RowPlan>& plans,
                                    const ValidationSettings& settings);
 
-// Summaries: by system, by model, by fit set and over all, each over every predicted row.
+// The stack a row is predicted with and why ("framework", "system" or "--software"): with
+// `requested` config::kSystemSoftware, the rules' stack for its framework on a system whose own
+// stack is `system_stack` (a name; empty: none), else that; otherwise `requested`.
+std::pair<std::string, std::string> row_stack(const std::string& requested,
+                                              const std::vector<FrameworkStackRule>& rules,
+                                              const std::string& framework,
+                                              const std::string& system_stack);
+
+// Summaries: by system, by model, by stack, by fit set and over all, each over every predicted
+// row.
 std::vector<std::pair<std::string, std::map<std::string, Errors>>> summaries(
     const std::vector<Outcome>& outcomes);
 

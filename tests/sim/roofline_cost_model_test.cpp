@@ -224,7 +224,7 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const models::ChipParams chip = h200();
   const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
   const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0),
-                             Duration(0)};
+                             Duration(0),    Duration(0),    Duration(0)};
   const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, options(false, 6, true));
   const IterationBatch b = decode_batch({512, 512});
   const workloads::IterationTrace trace =
@@ -232,6 +232,23 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const double expected = 1e-6 * static_cast<double>(trace.ops.size()) +
                           2e-6 * static_cast<double>(m.layers()) + 100e-6;
   CHECK(with.cost(b).time.si() - bare.cost(b).time.si() == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("roofline: the stack's host time per sequence counts the batch's sequences",
+          "[roofline]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
+  SoftwareOverheads sw;
+  sw.per_sequence = Duration(3e-6);
+  const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, options(false, 6, true));
+  for (const std::vector<int64_t>& contexts :
+       {std::vector<int64_t>{512}, std::vector<int64_t>{512, 700, 900, 1100}}) {
+    const IterationBatch b = decode_batch(contexts);
+    INFO(contexts.size() << " sequences");
+    CHECK(with.cost(b).time.si() - bare.cost(b).time.si() ==
+          Approx(3e-6 * static_cast<double>(contexts.size())).epsilon(1e-9));
+  }
 }
 
 // The time `sw` adds to decode batch `b` on pool `p` of an NVL72-like switch.

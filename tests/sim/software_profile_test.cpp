@@ -1,9 +1,12 @@
 // Software overhead profiles (arch/software/*.yaml): parsing, errors, and the overhead formula.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
 
 using namespace scoville;
@@ -143,4 +146,47 @@ TEST_CASE("software profile: per_all_to_all defaults to per_collective and price
   }
   CHECK(bad.find("bad.yaml:6") != std::string::npos);
   CHECK(bad.find("software.per_all_to_all") != std::string::npos);
+}
+
+TEST_CASE("software profile: per-sequence and KV-handoff times are optional", "[software]") {
+  const std::string base = R"(software:
+  name: test
+  per_op_launch: 1 us
+  per_layer_sync: 0 s
+  per_iteration: 100 us
+)";
+  const config::SoftwareProfile without = config::parse_software_string(base, "<test>");
+  CHECK(without.per_sequence.si() == 0.0);
+  CHECK(without.per_kv_transfer.si() == 0.0);
+  const config::SoftwareProfile p = config::parse_software_string(
+      base + "  per_sequence: 2 us\n  per_kv_transfer: 0.5 ms\n", "<test>");
+  CHECK(p.per_kv_transfer.si() == Approx(0.5e-3));
+  // 10 ops, 256 sequences: 10 us + 100 us + 512 us.
+  CHECK(p.overhead(10, 0, 0, 0, 256).si() == Approx(10e-6 + 100e-6 + 512e-6));
+  CHECK(p.overhead(10, 0).si() == Approx(110e-6));  // no sequences given: none counted
+}
+
+TEST_CASE("software profile: the stack in effect is the request's or else the system's",
+          "[software]") {
+  CHECK(config::software_in_effect(config::kSystemSoftware, "/arch/software/vllm.yaml") ==
+        "/arch/software/vllm.yaml");
+  CHECK(config::software_in_effect(config::kSystemSoftware, "").empty());
+  CHECK(config::software_in_effect(config::kNoSoftware, "/arch/software/vllm.yaml").empty());
+  CHECK(config::software_in_effect("sglang", "/arch/software/vllm.yaml") == "sglang");
+}
+
+TEST_CASE("software profile: every shipped stack file loads", "[software]") {
+  const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
+  const std::vector<std::string> names = paths.available("arch/software");
+  for (const char* stack : {"tensorrt-llm", "vllm", "sglang", "dynamo-trtllm-disaggregated",
+                            "rocm-vllm", "atom", "persistent-kernels"}) {
+    INFO(stack);
+    REQUIRE(std::find(names.begin(), names.end(), stack) != names.end());
+    CHECK(config::load_software(stack, paths).name == stack);
+  }
+  // Only the disaggregated stack pays a KV handoff; the Python scheduler costs more per sequence.
+  CHECK(config::load_software("dynamo-trtllm-disaggregated", paths).per_kv_transfer.si() > 0);
+  CHECK(config::load_software("tensorrt-llm", paths).per_kv_transfer.si() == 0);
+  CHECK(config::load_software("vllm", paths).per_sequence.si() >
+        config::load_software("tensorrt-llm", paths).per_sequence.si());
 }

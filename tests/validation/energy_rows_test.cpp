@@ -129,7 +129,7 @@ TEST_CASE("energy rows: one row's prediction against the energy worked out by ha
   std::filesystem::remove(file);
   REQUIRE(rows.size() == 1);
   const engine::ServingHardware hw = engine::resolve_hardware(
-      "h100", std::string(SCOVILLE_SOURCE_DIR) + "/arch/systems/h100-hgx8.yaml", 1, "", false,
+      "h100", std::string(SCOVILLE_SOURCE_DIR) + "/arch/systems/h100-hgx8.yaml", 1, "none", false,
       engine::ServingFidelity::kRoofline);
   const validation::EnergyPrediction p = validation::predict_energy_row(rows[0], hw, 4);
   INFO("J/token " << p.energy_per_token_j << ", W " << p.avg_power_w << ", tok/s "

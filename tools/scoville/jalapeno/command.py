@@ -18,7 +18,7 @@ usage: tools/jalapeno-study [--quick | --full] [--fidelity op-table|roofline] [-
   --figures DIR where the figures go (default docs/figures)
   --work DIR    the runs' HDF5 files and generated variants (default build/jalapeno-study)
   --measurements CSV  published points for the low-concurrency GPU check (default
-                ../shared/validation/measurements.csv; skipped when absent)
+                workloads/measurements/published/measurements.csv; skipped when absent)
   --fresh       rerun everything (default: a run whose command line, inputs and binary are
                 unchanged is read back from --work)
   --grid        the inverse grid: oat (one parameter at a time; the default at op-table) or
@@ -67,7 +67,7 @@ def parse_args(argv):
     p.add_argument("--work", default=os.path.join(ROOT, "build", "jalapeno-study"))
     p.add_argument("--fresh", action="store_true")
     p.add_argument("--measurements", default=os.path.join(
-        os.path.dirname(ROOT), "shared", "validation", "measurements.csv"),
+        ROOT, "workloads", "measurements", "published", "measurements.csv"),
         help="published measurements for the low-concurrency GPU check (skipped if absent)")
     p.add_argument("--no-wide", action="store_true",
                    help="leave out the jalapeno-2048 wide-pool runs")

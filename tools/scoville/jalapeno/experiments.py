@@ -63,7 +63,7 @@ def sweep_check(runner, s, work, base, jal_cal, gpu_cal):
 def low_concurrency_rows(path):
     """The published low-concurrency GPU points of a study workload: GB200 NVL72 serving
     DeepSeek R1 with MTP (Dynamo + TensorRT-LLM, disaggregated), 1K/1K at N <= 16
-    (../shared/validation/measurements.csv). Empty when the file is absent."""
+    (workloads/measurements/published/measurements.csv). Empty when the file is absent."""
     if not path or not os.path.exists(path):
         return pd.DataFrame()
     d = pd.read_csv(path)

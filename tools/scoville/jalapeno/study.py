@@ -32,7 +32,9 @@ SYSTEM_CHIPS = {"jalapeno-128": 128, "jalapeno-2048": 2048, "gb200-nvl72": 72,
 # Rubin NVL72 (NVL144 by die count), run as the GPUs are (software, MTP where the workload's GPU
 # has it, gb200-nvl72's knobs through its overlay); package TDP 2,300 W [SECONDARY] (REFERENCE.md).
 RUBIN, RUBIN_LABEL, RUBIN_TDP_W = "vr200-nvl72", "Vera Rubin NVL72", 2300
-SOFTWARE = {"jalapeno": "persistent-kernels", "gpu": "gpu-cuda-graphs"}  # the system files'
+# The stacks the study runs: the GPUs keep the generic gpu-cuda-graphs profile its published
+# results were made with (the system files now name tensorrt-llm, docs/software.md).
+SOFTWARE = {"jalapeno": "persistent-kernels", "gpu": "gpu-cuda-graphs"}
 # [ASSUMPTION] MTP as TensorRT-LLM runs DeepSeek R1: 3 draft positions, each accepted with
 # probability 0.7 (mean 2.5 tokens per step); the checkpoint's one MTP module is priced per step.
 MTP_DEPTH, MTP_ACCEPTANCE = 3, 0.7
