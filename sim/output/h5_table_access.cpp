@@ -6,8 +6,6 @@
 
 namespace scoville::output {
 
-namespace {
-
 std::string number_text(double v) {
   char b[32];
   if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) {
@@ -17,8 +15,6 @@ std::string number_text(double v) {
   }
   return b;
 }
-
-}  // namespace
 
 const Table* find_table(const H5Document& doc, const std::string& path) {
   for (const Table& t : doc.tables) {

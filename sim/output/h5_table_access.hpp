@@ -17,5 +17,8 @@ bool is_text(const Column& column);
 double numeric(const Column& column, size_t row);
 // Any cell as text: numbers in the shortest of %.6g / %.4g that reads well.
 std::string cell_text(const Column& column, size_t row);
+// A number as the report shows it: six significant digits, or four in exponent form when very
+// large or small.
+std::string number_text(double v);
 
 }  // namespace scoville::output

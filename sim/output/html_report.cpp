@@ -13,6 +13,7 @@
 #include "sim/output/report_run_charts.hpp"
 #include "sim/output/report_serving_charts.hpp"
 #include "sim/output/report_sweep_charts.hpp"
+#include "sim/output/svg_text.hpp"
 
 namespace scoville::output {
 
@@ -21,60 +22,27 @@ namespace {
 // Tables with more rows than this are summarised, not printed in full (the ops table has
 // thousands of rows; the HDF5 file is the place to read them).
 constexpr size_t kMaxTableRows = 60;
-std::string html(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string number(double v) {
-  char b[32];
-  if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) {
-    std::snprintf(b, sizeof(b), "%.4g", v);
-  } else {
-    std::snprintf(b, sizeof(b), "%.6g", v);
-  }
-  return b;
-}
-
 std::string cell(const Column& column, size_t row) { return cell_text(column, row); }
 
 void render_table(std::ostringstream& out, const Table& table) {
   const size_t rows = rows_of(table);
-  out << "<h3>" << html(table.path) << " <small>(" << rows << " rows)</small></h3>\n";
+  out << "<h3>" << xml_escape(table.path) << " <small>(" << rows << " rows)</small></h3>\n";
   if (rows > kMaxTableRows) {
     out << "<p class=note>Too many rows to show; read it with <code>tools/results FILE "
-        << html(table.path.substr(1)) << "</code>.</p>\n";
+        << xml_escape(table.path.substr(1)) << "</code>.</p>\n";
     return;
   }
   out << "<table class=data><tr>";
   for (const Column& c : table.columns) {
-    out << "<th>" << html(c.name)
-        << (c.units.empty() || c.units == "1" ? "" : " [" + html(c.units) + "]") << "</th>";
+    out << "<th>" << xml_escape(c.name)
+        << (c.units.empty() || c.units == "1" ? "" : " [" + xml_escape(c.units) + "]") << "</th>";
   }
   out << "</tr>\n";
   for (size_t r = 0; r < rows; ++r) {
     out << "<tr>";
     for (const Column& c : table.columns) {
       const bool text = std::holds_alternative<std::vector<std::string>>(c.values);
-      out << (text ? "<td>" : "<td class=num>") << html(cell(c, r)) << "</td>";
+      out << (text ? "<td>" : "<td class=num>") << xml_escape(cell(c, r)) << "</td>";
     }
     out << "</tr>\n";
   }
@@ -114,7 +82,7 @@ std::string text_attribute(const H5Document& doc, const std::string& name) {
     if (key != name) continue;
     if (const auto* t = std::get_if<std::string>(&value)) return *t;
     if (const auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
-    if (const auto* d = std::get_if<double>(&value)) return number(*d);
+    if (const auto* d = std::get_if<double>(&value)) return number_text(*d);
   }
   return "";
 }
@@ -131,9 +99,10 @@ std::string render_html_report(const std::vector<ReportInput>& inputs) {
   render_pareto(out, named);
   int chart_id = 0;
   for (const ReportInput& in : inputs) {
-    out << "<section><h2>" << html(in.path) << "</h2>\n<table class=data>";
+    out << "<section><h2>" << xml_escape(in.path) << "</h2>\n<table class=data>";
     for (const char* key : {"tool_version", "git_sha", "seed", "command_line", "created_utc"}) {
-      out << "<tr><th>" << key << "</th><td>" << html(text_attribute(in.doc, key)) << "</td></tr>";
+      out << "<tr><th>" << key << "</th><td>" << xml_escape(text_attribute(in.doc, key))
+          << "</td></tr>";
     }
     out << "</table>\n";
     render_run_charts(out, in.doc, chart_id);
@@ -144,7 +113,7 @@ std::string render_html_report(const std::vector<ReportInput>& inputs) {
     for (const Table& table : in.doc.tables) render_table(out, table);
     for (const StringDataset& s : in.doc.strings) {
       if (s.path != "/config/resolved_yaml") continue;
-      out << "<details><summary>Resolved configuration</summary><pre>" << html(s.text)
+      out << "<details><summary>Resolved configuration</summary><pre>" << xml_escape(s.text)
           << "</pre></details>\n";
     }
     out << "</section>\n";
