@@ -9,6 +9,7 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/op_simulation_progress.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/config/data_paths.hpp"
@@ -158,7 +159,7 @@ int run_system(const RunOptions& r, const Invocation& invocation, std::ostream& 
   if (r.osl) args.osl = bounded_count(*r.osl, "--osl", study::kMaxSequenceTokens);
   if (r.seed) args.seed = static_cast<uint64_t>(*r.seed);
   run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
-                   r.h5_output, out, trace ? &*trace : nullptr);
+                   r.h5_output, out, trace ? &*trace : nullptr, r.quiet);
   return 0;
 }
 
@@ -175,7 +176,7 @@ int run_system_from_study(const RunOptions& r, const study::StudyConfig& s,
   args.json = r.json;
   const std::optional<SystemTraceRequest> trace = system_trace_request(r, invocation);
   run_system_study(args, output::Provenance::current(invocation.argc, invocation.argv, args.seed),
-                   r.h5_output, out, trace ? &*trace : nullptr);
+                   r.h5_output, out, trace ? &*trace : nullptr, r.quiet);
   return 0;
 }
 
@@ -213,10 +214,13 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   // Only a timeline needs the units' activity; recording it does not change any result.
   std::optional<models::ActivityWindow> activity;
   if (r.trace_output) activity = output::activity_window(trace);
+  // A cold op cache makes a run take minutes: count the ops simulated (on a terminal).
+  OpSimulationProgress progress("run", r.quiet);
   const engine::StudyResult result = engine::run_study(
       s, config::DataPaths::from_environment(), activity,
       r.detailed ? engine::StudyFidelity::kDetailed : engine::StudyFidelity::kOpTable,
       r.op_cache ? std::optional<std::string>(std::string()) : std::nullopt);
+  progress.finish();
   const output::Provenance provenance =
       output::Provenance::current(invocation.argc, invocation.argv, s.seed);
   if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);

@@ -48,6 +48,8 @@ extern const char kRunUsage[] =
                                     implies it
       --no-op-cache                 neither read nor write the persistent op cache
       --json                        print the results as JSON instead of a table
+      --quiet                       no progress line (on a terminal, the ops simulated on the
+                                    chip model are counted as they run)
       -o, --output FILE.h5          also write results to HDF5 (atomically)
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically); with
                                     --system: critical paths, collectives replayed per link
@@ -96,6 +98,8 @@ RunOptions parse_run(const std::vector<std::string>& args) {
       r.power_cap = a.value();
     } else if (a.is("--json")) {
       r.json = true;
+    } else if (a.is("--quiet")) {
+      r.quiet = true;
     } else if (a.is("--detailed")) {
       r.detailed = true;
     } else if (a.is("--no-op-cache")) {

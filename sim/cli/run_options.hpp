@@ -20,6 +20,7 @@ struct RunOptions {
   std::optional<std::string> precision;
   std::optional<std::string> power_cap;
   bool json = false;
+  bool quiet = false;  // no progress line
   bool detailed = false;
   bool op_cache = true;
   std::optional<std::string> h5_output;

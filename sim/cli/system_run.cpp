@@ -6,6 +6,7 @@
 #include "sim/base/error.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/output/progress.hpp"
 #include "sim/output/system_report.hpp"
 #include "sim/output/system_results.hpp"
 #include "sim/output/system_trace.hpp"
@@ -46,7 +47,7 @@ bool read_system_flag(ArgReader& a, SystemRunArgs& r) {
 
 void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,
                       const std::optional<std::string>& h5_output, std::ostream& out,
-                      const SystemTraceRequest* trace) {
+                      const SystemTraceRequest* trace, bool quiet) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   if (!args.system) throw UsageError("a system run needs --system NAME|FILE");
   const config::SystemConfig system = config::load_system(*args.system, paths);
@@ -62,7 +63,10 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
   }
   // Recording the critical paths only observes: the report is the same with and without.
   std::vector<engine::SystemTimelineIteration> timeline;
+  output::ProgressReporter progress("run: engine iterations", study.iterations(), quiet);
+  if (progress.on()) study.on_iteration([&](const std::string& what) { progress.step(what); });
   const engine::SystemStudyResult result = study.run(trace ? &timeline : nullptr);
+  progress.finish();
   if (trace) {
     write_text_atomically(trace->file,
                           output::render_system_trace(study.engine().topology(), setup, timeline,

@@ -27,9 +27,10 @@ struct SystemTraceRequest {
   output::TraceOptions options;
   output::Provenance provenance;
 };
+// On a terminal, unless `quiet`, a progress line counts the engine iterations simulated.
 void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,
                       const std::optional<std::string>& h5_output, std::ostream& out,
-                      const SystemTraceRequest* trace = nullptr);
+                      const SystemTraceRequest* trace = nullptr, bool quiet = false);
 
 // Consumes the current flag when it is one of the system flags; false otherwise.
 bool read_system_flag(ArgReader& a, SystemRunArgs& r);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include <systemc>
 
@@ -21,6 +22,17 @@
 namespace scoville::engine {
 
 namespace {
+
+OpSimulatedListener& op_simulated_listener() {
+  static OpSimulatedListener listener;
+  return listener;
+}
+
+void notify_op_simulated(const std::string& chip, const std::string& op) {
+  static int64_t simulated = 0;  // ops of this process, for the listener's count
+  ++simulated;
+  if (op_simulated_listener()) op_simulated_listener()(chip, op, simulated);
+}
 
 // `bits` + 1 significant bits: relative error at most 2^-(bits + 2).
 double bucket_real(double v, int bits) {
@@ -103,6 +115,10 @@ std::string chip_model_tag() { return "\nchip-model " + chip_model_version() + "
 bool is_current_chip_model_key(std::string_view key) {
   static const std::string tag = chip_model_tag();
   return key.find(tag) != std::string_view::npos;
+}
+
+void set_op_simulated_listener(OpSimulatedListener listener) {
+  op_simulated_listener() = std::move(listener);
 }
 
 std::string work_key(const models::WorkDescriptor& work) { return binary_key(work); }
@@ -263,6 +279,7 @@ const SimulatedOpCost::TableEntry& SimulatedOpCost::lookup(const models::WorkDes
   } else {
     ++stats_.simulated;
     entry.op = simulate(key_work, clock_scale);
+    notify_op_simulated(chip_.name, key_work.label);
     if (store_) {
       if (store_->put(disk_key,
                       exact(entry.op.elapsed_s) + ' ' + exact(entry.op.compute_s) + '\n')) {

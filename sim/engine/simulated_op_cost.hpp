@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -104,6 +105,15 @@ class SimulatedOpCost : public serving::OpCostModel {
   mutable std::unordered_map<std::string, TableEntry> table_;  // by bucketed descriptor
   mutable serving::OpTableStats stats_;
 };
+
+// Told of each op the table runs on a chip model (a miss of both the process's table and the
+// persistent cache): the chip's name, the op's label and how many this process has simulated.
+// A progress hook for the command line (a cold op cache makes a run take minutes); it never
+// affects a result. Process-wide because one table is shared by every cost model of a process;
+// an empty function removes it.
+using OpSimulatedListener =
+    std::function<void(const std::string& chip, const std::string& op, int64_t simulated)>;
+void set_op_simulated_listener(OpSimulatedListener listener);
 
 // Every field of a work descriptor that reaches the chip model, as raw bytes: an exact key for
 // memos (the label is left out).

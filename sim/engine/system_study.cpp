@@ -38,7 +38,7 @@ SystemStudy::SystemStudy(SystemSetup setup, SystemStudyConfig config)
 
 SystemStudyResult SystemStudy::run(std::vector<SystemTimelineIteration>* timeline) {
   SystemStudyResult out;
-  auto simulate = [&](const workloads::IterationShape& shape, double weight) {
+  auto simulate_one = [&](const workloads::IterationShape& shape, double weight) {
     if (timeline == nullptr) return engine_->run(shape);
     SystemTimelineIteration it;
     it.phase = shape.phase == workloads::Phase::kPrefill ? "prefill" : "decode";
@@ -49,6 +49,15 @@ SystemStudyResult SystemStudy::run(std::vector<SystemTimelineIteration>* timelin
     engine_->record_timeline(nullptr);
     timeline->push_back(std::move(it));
     return timeline->back().result;
+  };
+  auto simulate = [&](const workloads::IterationShape& shape, double weight) {
+    const SystemIterationResult result = simulate_one(shape, weight);
+    if (on_iteration_) {
+      on_iteration_(shape.phase == workloads::Phase::kPrefill
+                        ? std::string("prefill")
+                        : "decode at context " + std::to_string(shape.context));
+    }
+    return result;
   };
   SystemPhaseResult prefill{"prefill", config_.batch * config_.isl, 1, {}};
   accumulate(prefill.total,
@@ -64,6 +73,10 @@ SystemStudyResult SystemStudy::run(std::vector<SystemTimelineIteration>* timelin
   }
   out.phases = {prefill, decode};
   return out;
+}
+
+int64_t SystemStudy::iterations() const {
+  return 1 + static_cast<int64_t>(decode_samples(config_.isl, config_.osl).size());
 }
 
 }  // namespace scoville::engine

@@ -4,6 +4,8 @@
 // design, run() simulates: construct every study of a process first (`scoville ablate`).
 #pragma once
 
+#include <functional>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -49,12 +51,20 @@ class SystemStudy {
   // `timeline` (optional) receives every simulated iteration's critical path; results are the
   // same with and without it.
   SystemStudyResult run(std::vector<SystemTimelineIteration>* timeline = nullptr);
+  // How many engine iterations run() simulates: the prefill and each sampled decode step.
+  int64_t iterations() const;
+  // Told after each simulated iteration what it was ("prefill", "decode at context 8448"): a
+  // progress hook for the command line; it never affects a result.
+  void on_iteration(std::function<void(const std::string& label)> listener) {
+    on_iteration_ = std::move(listener);
+  }
   const SystemEngine& engine() const { return *engine_; }
   const SystemStudyConfig& config() const { return config_; }
 
  private:
   std::unique_ptr<SystemEngine> engine_;
   SystemStudyConfig config_;
+  std::function<void(const std::string&)> on_iteration_;
 };
 
 }  // namespace scoville::engine

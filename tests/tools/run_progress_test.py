@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+"""`scoville run` on a terminal shows its progress (issue 29: no command silent for more than a few
+seconds): a system run counts its engine iterations, a single-chip run on a cold op cache the ops
+it simulates; --quiet and a pipe get no progress line, and the results are the same.
+usage: run_progress_test.py SCOVILLE SOURCE_DIR WORKDIR
+"""
+import os
+import pty
+import shutil
+import subprocess
+import sys
+
+SCOVILLE, WORK = sys.argv[1], sys.argv[3]
+failures = []
+
+
+def on_terminal(args, cache):
+    """Runs scoville with stdout and stderr on a pseudo-terminal; returns everything it wrote."""
+    env = dict(os.environ, TERM="xterm", SCOVILLE_CACHE_DIR=cache)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(SCOVILLE, [SCOVILLE, *args], env)
+    chunks = []
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        failures.append(f"scoville {' '.join(args)} exited {os.waitstatus_to_exitcode(status)}")
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def fresh_cache(name):
+    path = os.path.join(WORK, name)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def expect(condition, what):
+    if not condition:
+        failures.append(what)
+
+
+system = ["run", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--batch", "2", "--isl",
+          "128", "--osl", "4", "--tp", "4"]
+shown = on_terminal(system, fresh_cache("a"))
+expect("run: engine iterations" in shown and "4/4 (100%)" in shown and "prefill" in shown,
+       f"run --system on a terminal shows no iteration progress:\n{shown[:600]}")
+quiet = on_terminal(system + ["--quiet"], fresh_cache("b"))
+expect("engine iterations" not in quiet, "run --system --quiet drew progress")
+piped = subprocess.run([SCOVILLE, *system], capture_output=True, text=True,
+                       env=dict(os.environ, TERM="xterm", SCOVILLE_CACHE_DIR=fresh_cache("c")))
+expect(piped.returncode == 0 and "engine iterations" not in piped.stderr,
+       f"run --system into a pipe drew progress: {piped.stderr[:300]}")
+# The report after the line is the same as without it.
+expect(piped.stdout.splitlines()[0] in shown, "the terminal run's report differs")
+
+chip = ["run", "--chip", "h200", "--batch", "1", "--isl", "64", "--osl", "2"]
+cold = on_terminal(chip, fresh_cache("d"))
+expect("run: ops simulated" in cold and "done: h200" in cold,
+       f"run on a cold op cache shows no op progress:\n{cold[:600]}")
+
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
