@@ -1,6 +1,7 @@
 #include "workloads/decompose.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -104,9 +105,13 @@ class TraceBuilder {
   }
 
  private:
-  // instances x [m x k] * [k x n]. `weights` are the bytes of all instances' parameters.
+  // instances x [m x k] * [k x n]. `weights` are the bytes of all instances' parameters;
+  // `input_format` is what the kernel quantizes its input to (the activations' format unless the
+  // checkpoint quantizes the layer's inputs, as W4A4 MLPs do): the math runs at the wider of it
+  // and the weights' format.
   void matmul(const std::string& name, Sharding sharding, int layer, int64_t m, int64_t n,
-              int64_t k, int64_t instances, NumberFormat weight_format, Bytes weights) {
+              int64_t k, int64_t instances, NumberFormat weight_format, Bytes weights,
+              std::optional<NumberFormat> input_format = std::nullopt) {
     Op op;
     op.name = name;
     op.layer = layer;
@@ -117,7 +122,7 @@ class TraceBuilder {
     op.k = k;
     op.instances = instances;
     op.weight_format = weight_format;
-    op.math = math_for(weight_format, precision_.activations);
+    op.math = math_for(weight_format, input_format.value_or(precision_.activations));
     op.flops = Flops(2.0 * d(m) * d(n) * d(k) * d(instances));
     op.weight_bytes = weights;
     op.activation_in_bytes = activations(d(m) * d(k) * d(instances));
@@ -132,6 +137,15 @@ class TraceBuilder {
     const double parameters = d(k) * d(n) + (bias ? d(n) : 0.0);
     matmul(name, sharding, layer, rows < 0 ? tokens_ : rows, n, k, 1, precision_.weights,
            bytes_of(parameters, precision_.weights));
+  }
+
+  // A dense-FFN or shared-expert matmul: the MLP formats (precision.mlp, mlp_activations).
+  void mlp_matmul(const std::string& name, Sharding sharding, int layer, int64_t n, int64_t k,
+                  bool bias) {
+    const NumberFormat format = precision_.mlp_format();
+    matmul(name, sharding, layer, tokens_, n, k, 1, format,
+           bytes_of(d(k) * d(n), format) + bytes_of(bias ? d(n) : 0.0, precision_.weights),
+           precision_.mlp_activation_format());
   }
 
   void vector(const std::string& name, Sharding sharding, int layer, double flops, double values_in,
@@ -440,12 +454,11 @@ class TraceBuilder {
 
   // Dense SwiGLU on every token: gate and up as one [hidden x 2I] matmul, then down.
   void add_swiglu(const std::string& prefix, int layer, int64_t intermediate, bool bias) {
-    dense_matmul(prefix + "_gate_up", Sharding::kFfnColumns, layer, 2 * intermediate, hidden_,
-                 bias);
+    mlp_matmul(prefix + "_gate_up", Sharding::kFfnColumns, layer, 2 * intermediate, hidden_, bias);
     const double values = d(tokens_) * d(intermediate);
     vector(prefix + "_act", Sharding::kFfnElementwise, layer, kSwigluFlopsPerValue * values,
            2.0 * values, values);
-    dense_matmul(prefix + "_down", Sharding::kFfnRows, layer, hidden_, intermediate, bias);
+    mlp_matmul(prefix + "_down", Sharding::kFfnRows, layer, hidden_, intermediate, bias);
   }
 
   void add_moe(int layer) {
@@ -511,7 +524,8 @@ class TraceBuilder {
       const double matrix = d(touched) * d(k) * d(n);
       const double biases = f.bias ? d(touched) * d(n) : 0.0;
       matmul(name, sharding, layer, m, n, k, touched, precision_.experts,
-             bytes_of(matrix, precision_.experts) + bytes_of(biases, precision_.weights));
+             bytes_of(matrix, precision_.experts) + bytes_of(biases, precision_.weights),
+             precision_.mlp_activation_format());
       Op& op = ops_->back();
       op.flops = Flops(2.0 * d(pairs) * d(n) * d(k));
       op.activation_in_bytes = activations(d(pairs) * d(k));

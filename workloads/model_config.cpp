@@ -255,8 +255,8 @@ std::map<NumberFormat, Bytes> ModelConfig::count_weight_bytes() const {
     out[format] += Bytes(static_cast<double>(count) * bytes_per_value(format));
   };
   add(precision_.embeddings, p.embedding + p.lm_head);
-  add(precision_.weights, p.attention + p.norms + p.dense_ffn + p.router + p.shared_experts +
-                              p.routed_expert_biases + p.mtp);
+  add(precision_.weights, p.attention + p.norms + p.router + p.routed_expert_biases + p.mtp);
+  add(precision_.mlp_format(), p.dense_ffn + p.shared_experts);
   add(precision_.experts, p.routed_expert_matrices + p.mtp_routed_experts);
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,16 @@ struct PrecisionConfig {
   NumberFormat embeddings = NumberFormat::kBf16;  // token embedding table and LM head
   NumberFormat activations = NumberFormat::kBf16;
   NumberFormat kv_cache = NumberFormat::kBf16;
+  // Checkpoints that quantize the MLPs apart from attention (AMD Quark's MXFP4 releases of
+  // DeepSeek R1 and Kimi K2.5 quantize every MLP, weights and inputs, and leave self-attention
+  // out): the dense-FFN and shared-expert matrices' format, and the format the MLP matmuls
+  // (dense, shared and routed experts) quantize their inputs to (W4A4). Unset: `weights` and
+  // `activations`, so that an override of those carries over.
+  std::optional<NumberFormat> mlp;
+  std::optional<NumberFormat> mlp_activations;
+
+  NumberFormat mlp_format() const { return mlp.value_or(weights); }
+  NumberFormat mlp_activation_format() const { return mlp_activations.value_or(activations); }
 };
 
 // Parameters by part of the model, summed over layers (counts of values, not bytes).

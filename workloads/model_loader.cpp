@@ -271,6 +271,10 @@ PrecisionConfig resolve_precision(const PrecisionSpec& spec, FfnType ffn, Resolv
   p.activations = format_of(spec.activations, NumberFormat::kBf16);
   p.kv_cache = format_of(spec.kv_cache, NumberFormat::kBf16);
   p.embeddings = format_of(spec.embeddings, p.weights);
+  if (spec.mlp.valid) p.mlp = format_of(spec.mlp, p.weights);
+  if (spec.mlp_activations.valid) {
+    p.mlp_activations = format_of(spec.mlp_activations, p.activations);
+  }
   if (ffn == FfnType::kMoe) {
     if (!spec.experts.present) {
       resolver.error(spec.experts,

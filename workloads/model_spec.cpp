@@ -134,6 +134,8 @@ PrecisionSpec read_precision(MapReader reader, const Diagnostics& diagnostics) {
   p.embeddings = field.format("embeddings", false);
   p.activations = field.format("activations", true);
   p.kv_cache = field.format("kv_cache", true);
+  p.mlp = field.format("mlp", false);
+  p.mlp_activations = field.format("mlp_activations", false);
   reader.finish();
   return p;
 }

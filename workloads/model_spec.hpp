@@ -73,6 +73,8 @@ struct PrecisionSpec {
   Located<std::string> embeddings;
   Located<std::string> activations;
   Located<std::string> kv_cache;
+  Located<std::string> mlp;              // optional: dense-FFN and shared-expert matrices
+  Located<std::string> mlp_activations;  // optional: the MLP matmuls' input format
 };
 
 struct ModelSpec {

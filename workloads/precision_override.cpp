@@ -23,18 +23,28 @@ std::string unknown_message(const std::string& what, const std::string& found,
   return message;
 }
 
-NumberFormat& slot(PrecisionConfig& p, const std::string& tensor_class) {
-  if (tensor_class == "weights") return p.weights;
-  if (tensor_class == "experts") return p.experts;
-  if (tensor_class == "embeddings") return p.embeddings;
-  if (tensor_class == "activations") return p.activations;
-  return p.kv_cache;
+void set_class(PrecisionConfig& p, const std::string& tensor_class, NumberFormat format) {
+  if (tensor_class == "weights") {
+    p.weights = format;
+  } else if (tensor_class == "experts") {
+    p.experts = format;
+  } else if (tensor_class == "embeddings") {
+    p.embeddings = format;
+  } else if (tensor_class == "activations") {
+    p.activations = format;
+  } else if (tensor_class == "mlp") {
+    p.mlp = format;
+  } else if (tensor_class == "mlp_activations") {
+    p.mlp_activations = format;
+  } else {
+    p.kv_cache = format;
+  }
 }
 
 }  // namespace
 
 std::vector<std::string> precision_class_names() {
-  return {"weights", "experts", "embeddings", "activations", "kv_cache"};
+  return {"weights", "experts", "embeddings", "activations", "kv_cache", "mlp", "mlp_activations"};
 }
 
 PrecisionOverride PrecisionOverride::merged_with(const PrecisionOverride& other) const {
@@ -126,7 +136,7 @@ ModelConfig apply_precision_override(const ModelConfig& model, const PrecisionOv
                             "(use weights)");
       continue;
     }
-    slot(precision, tensor_class) = entry.format;
+    set_class(precision, tensor_class, entry.format);
   }
   diagnostics.throw_if_any();
   // A dense model stores no expert matrices; keep the unused class equal to weights, as the

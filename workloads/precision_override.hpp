@@ -15,7 +15,7 @@
 
 namespace scoville::workloads {
 
-// "weights", "experts", "embeddings", "activations", "kv_cache".
+// "weights", "experts", "embeddings", "activations", "kv_cache", "mlp", "mlp_activations".
 std::vector<std::string> precision_class_names();
 
 struct PrecisionOverride {

@@ -5,7 +5,7 @@
 
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/chip_loader.hpp"
-#include "sim/config/yaml_override.hpp"
+#include "sim/config/config_override.hpp"
 
 namespace scoville::config {
 
@@ -210,11 +210,11 @@ AreaInputs load_area_inputs(const std::string& chip_name_or_path,
     if (key.rfind("area.", 0) == 0) {
       profile_sets.emplace_back(key.substr(5), value);
     } else if (key.rfind("cost.", 0) == 0) {
-      set_yaml_key(cost_root["cost"], key.substr(5), value, cost_path, "--set");
+      set_yaml_key(cost_root["cost"], key.substr(5), value, cost_path);
       cost_label = cost_path + " (with --set)";
     } else {
       const std::string k = key.rfind("chip.", 0) == 0 ? key.substr(5) : key;
-      set_yaml_key(chip_root["chip"], k, value, chip_path, "--set");
+      set_yaml_key(chip_root["chip"], k, value, chip_path);
       chip_label = chip_path + " (with --set)";
     }
   }
@@ -248,7 +248,7 @@ AreaInputs load_area_inputs(const std::string& chip_name_or_path,
     profile["node"] = spec.energy_table;  // the energy table names the process
   }
   for (const auto& [key, value] : profile_sets) {
-    set_yaml_key(profile, key, value, chips_path, "--set area." + key);
+    set_yaml_key(profile, key, value, chips_path);
     profile_label += " (with --set)";
   }
   YAML::Emitter profile_text;

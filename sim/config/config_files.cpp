@@ -315,6 +315,10 @@ std::string dump_model(const workloads::ModelConfig& m) {
   o << YAML::Key << "embeddings" << YAML::Value << to_string(p.embeddings);
   o << YAML::Key << "activations" << YAML::Value << to_string(p.activations);
   o << YAML::Key << "kv_cache" << YAML::Value << to_string(p.kv_cache);
+  if (p.mlp) o << YAML::Key << "mlp" << YAML::Value << to_string(*p.mlp);
+  if (p.mlp_activations) {
+    o << YAML::Key << "mlp_activations" << YAML::Value << to_string(*p.mlp_activations);
+  }
   o << YAML::EndMap;
   o << YAML::Key << "derived" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "total_parameters" << YAML::Value << m.total_parameters();

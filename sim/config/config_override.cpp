@@ -123,6 +123,24 @@ void apply(YAML::Node root, const std::vector<std::string>& path, const KeySetti
   }
 }
 
+}  // namespace
+
+void set_yaml_key(YAML::Node root, const std::string& dotted, const std::string& value,
+                  const std::string& file) {
+  const std::vector<std::string> path = split_dots(dotted);
+  if (path.empty() || dotted.back() == '.' || dotted.front() == '.') {
+    throw InputError(SourceLocation{file, 0, 0}, dotted, "expected a dotted key such as a.b");
+  }
+  try {
+    apply(root, path, KeySetting{dotted, value}, file);
+  } catch (const YAML::Exception& e) {
+    throw InputError(locate(root, dotted, file), dotted,
+                     "the value '" + value + "' is not YAML: " + e.msg);
+  }
+}
+
+namespace {
+
 // The network section keys that only some topology kinds read (sim/config/system_loader.cpp,
 // read_topology_fields); the loader refuses them under any other kind as unknown keys.
 const std::vector<std::pair<std::string, std::vector<std::string>>> kTopologyFields = {

@@ -5,6 +5,8 @@
 // key that was set.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +44,14 @@ struct ConfigKey {
 //   model.X            the model file; precision.X is model.precision.X
 //   software.X         the system's software profile (arch/software)
 std::optional<ConfigKey> config_key(const std::string& key);
+
+// Sets `dotted` (a.b.c, a list index as a part: a.dims.1; relative to `root`) to `value` in
+// place, as every file setting above is applied: a value starting with [ or { is parsed as YAML,
+// a missing section on the path is created (the file's loader then judges the result, so an
+// unknown key gets its suggestions). `file` locates the errors (a value that is not YAML, a
+// path through a plain value).
+void set_yaml_key(YAML::Node root, const std::string& dotted, const std::string& value,
+                  const std::string& file);
 
 // The settings of each file, in the order given.
 struct ConfigOverrides {

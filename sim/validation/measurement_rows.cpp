@@ -73,8 +73,17 @@ std::string precision_override_of(const workloads::ModelConfig& model,
     if (contains(p, "fp8")) return "weights=fp8,activations=fp8,kv_cache=fp8";
     return "";
   }
-  if (fp4) return "experts=" + fp4_format;
-  if (contains(p, "fp8")) return "weights=fp8,experts=fp8,activations=fp8";
+  // A model file may describe a W4A4 checkpoint (mlp, mlp_activations: AMD's MXFP4 releases);
+  // a published row names only its expert format, so its MLPs take the file's weights and
+  // activations formats: weight-only 4-bit experts (INT4 is W4A16), as the rows were fitted.
+  const workloads::PrecisionConfig& file = model.precision();
+  const std::string mlp =
+      ",mlp=" + to_string(file.weights) + ",mlp_activations=" + to_string(file.activations);
+  if (fp4) return "experts=" + fp4_format + mlp;
+  if (contains(p, "fp8")) {
+    return "weights=fp8,experts=fp8,activations=fp8,mlp=fp8,mlp_activations=fp8";
+  }
+  if (file.mlp || file.mlp_activations) return mlp.substr(1);
   return "";
 }
 

@@ -52,7 +52,8 @@ TEST_CASE("area config: units convert to SI and unknown keys are errors", "[area
   CHECK_THAT(e, Catch::Contains("waffer"));
 }
 
-TEST_CASE("area config: --set changes the chip and a missing section is named", "[area][config]") {
+TEST_CASE("area config: --set changes the chip and an unknown section gets a suggestion",
+          "[area][config]") {
   const auto base = config::load_area_inputs("h200", {}, source_paths());
   const auto more = config::load_area_inputs("h200", {{"tiles.count", "140"}}, source_paths());
   CHECK(more.chip.tiles.count == 140);
@@ -62,7 +63,8 @@ TEST_CASE("area config: --set changes the chip and a missing section is named", 
   const std::string e = first_error([] {
     config::load_area_inputs("h200", {{"tile.count", "140"}}, source_paths());
   });
-  CHECK_THAT(e, Catch::Contains("no section 'tile'"));
+  CHECK_THAT(e, Catch::Contains("unknown key 'tile'"));
+  CHECK_THAT(e, Catch::Contains("did you mean 'tiles'"));
   const std::string bad_node = first_error([] {
     config::load_area_inputs("h200", {{"area.node", "tsmc-n1"}}, source_paths());
   });

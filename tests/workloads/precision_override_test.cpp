@@ -5,6 +5,7 @@
 
 #include "model_files.hpp"
 #include "sim/base/yaml_reader.hpp"
+#include "workloads/decompose.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
 
@@ -100,4 +101,57 @@ TEST_CASE("an experts override on a dense model is refused where it was written"
     CHECK(e.diagnostics()[0].key_path == "--precision experts");
     CHECK_THAT(e.diagnostics()[0].message, Catch::Contains("dense"));
   }
+}
+
+namespace {
+
+const Op& op_named(const IterationTrace& trace, const std::string& name) {
+  for (const Op& op : trace.ops) {
+    if (op.name == name) return op;
+  }
+  FAIL("no op named " << name);
+  return trace.ops.front();
+}
+
+}  // namespace
+
+// W4A4 MLPs (AMD Quark's MXFP4 checkpoints, as kimi-k2.5.yaml describes): the MLP matmuls
+// multiply at FP4 while attention keeps its format; the MLP weights' bytes follow `mlp`; unset
+// classes follow weights and activations, also after an override of those.
+TEST_CASE("mlp and mlp_activations: MLP matmuls at their own formats", "[precision]") {
+  const ModelConfig w4a4 = load_model(model_file("kimi-k2.5"));
+  REQUIRE(w4a4.precision().mlp_activations == NumberFormat::kMxfp4);
+  const ModelConfig w4a16 = apply_precision_override(
+      w4a4, parse_precision_override("mlp=bf16,mlp_activations=bf16", "--precision"));
+  const IterationShape prefill{Phase::kPrefill, 1, 256, 256};
+  const IterationTrace before = decompose_iteration(w4a16, prefill);
+  CHECK(op_named(before, "moe_experts_gate_up").math == MathPrecision::kBf16);
+  CHECK(op_named(before, "ffn_down").weight_format == NumberFormat::kBf16);
+
+  const IterationTrace after = decompose_iteration(w4a4, prefill);
+  CHECK(op_named(after, "moe_experts_gate_up").math == MathPrecision::kFp4);
+  CHECK(op_named(after, "moe_experts_down").math == MathPrecision::kFp4);
+  CHECK(op_named(after, "moe_shared_gate_up").math == MathPrecision::kFp4);
+  CHECK(op_named(after, "ffn_down").math == MathPrecision::kFp4);  // the dense first layer
+  CHECK(op_named(after, "ffn_down").weight_format == NumberFormat::kMxfp4);
+  CHECK(op_named(after, "attn_out").math == MathPrecision::kBf16);
+  CHECK(op_named(after, "attn_out").weight_format == NumberFormat::kBf16);
+  // Same work, fewer bytes: the shared experts and the dense FFN shrink from BF16 to MXFP4.
+  CHECK(op_named(after, "ffn_down").flops.si() == Approx(op_named(before, "ffn_down").flops.si()));
+  const ParameterCounts& p = w4a4.parameters();
+  const double mlp_values = static_cast<double>(p.dense_ffn + p.shared_experts);
+  const double saved =
+      mlp_values * (bytes_per_value(NumberFormat::kBf16) - bytes_per_value(NumberFormat::kMxfp4));
+  CHECK((w4a16.weight_bytes() - w4a4.weight_bytes()).si() == Approx(saved));
+
+  // Unset (gpt-oss-120b, llama-3.1-8b), the MLP classes follow an override of weights and
+  // activations.
+  const auto fp8 = parse_precision_override("weights=fp8,activations=fp8", "--precision");
+  const ModelConfig dense = apply_precision_override(load_model(model_file("llama-3.1-8b")), fp8);
+  REQUIRE_FALSE(dense.precision().mlp.has_value());
+  CHECK(op_named(decompose_iteration(dense, prefill), "ffn_down").weight_format ==
+        NumberFormat::kFp8);
+  const ModelConfig moe = apply_precision_override(load_model(model_file("gpt-oss-120b")), fp8);
+  CHECK(op_named(decompose_iteration(moe, prefill), "moe_experts_gate_up").math ==
+        MathPrecision::kFp8);
 }

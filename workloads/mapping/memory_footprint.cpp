@@ -20,6 +20,7 @@ Bytes resident_weights(const ModelConfig& model, const PoolMapping& mapping, con
   const FfnConfig& f = model.ffn();
   const ParameterCounts& p = model.parameters();
   const double w = bytes_per_value(model.precision().weights);
+  const double mlp = bytes_per_value(model.precision().mlp_format());
   const double e = bytes_per_value(model.precision().embeddings);
   const int64_t h = model.hidden_size();
 
@@ -52,10 +53,10 @@ Bytes resident_weights(const ModelConfig& model, const PoolMapping& mapping, con
     double values = (is_linear ? linear : attention) + 2.0 * d(h);  // + the two norms
     if (model.layer_is_moe(layer)) {
       values += d(p.router) / d(moe_layers);
-      values += d(p.shared_experts) / d(moe_layers) / (ep ? 1.0 : d(deg.tp));
+      total += Bytes(d(p.shared_experts) / d(moe_layers) / (ep ? 1.0 : d(deg.tp)) * mlp);
       total += model.routed_expert_weight_bytes() * (d(f.experts) / d(ep ? deg.ep : deg.tp));
     } else {
-      values += d(model.dense_ffn_parameters_per_layer()) / d(deg.tp);
+      total += Bytes(d(model.dense_ffn_parameters_per_layer()) / d(deg.tp) * mlp);
     }
     total += Bytes(values * w);
   }
