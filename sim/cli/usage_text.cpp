@@ -47,8 +47,8 @@ std::string option_label(const OptionSpec& o) {
 std::string aligned_entry(size_t indent, const std::string& label, const std::string& text) {
   const std::string head = std::string(indent, ' ') + label;
   if (text.empty()) return head + "\n";
-  // Two spaces at least between the label and its text; a longer label gets a line of its own.
-  if (head.size() + 2 > kUsageHelpColumn) {
+  // A space at least between the label and its text; a longer label gets a line of its own.
+  if (head.size() >= kUsageHelpColumn) {
     return head + "\n" + fill(std::string(), kUsageHelpColumn, text);
   }
   return fill(head, kUsageHelpColumn, text);
