@@ -62,7 +62,11 @@ po::parsed_options tokenize(const std::vector<std::string>& args,
         .run();
   } catch (const po::invalid_command_line_syntax& e) {
     switch (e.kind()) {
-      case po::invalid_syntax::missing_parameter:
+      case po::invalid_syntax::missing_parameter: {
+        // A value is missing only at the end of the line: name the flag as typed there (-o).
+        const bool short_at_end = !args.empty() && args.back().size() == 2 && args.back()[0] == '-';
+        throw UsageError{(short_at_end ? args.back() : e.get_option_name()) + " needs a value"};
+      }
       case po::invalid_syntax::empty_adjacent_parameter:
         throw UsageError{e.get_option_name() + " needs a value"};
       case po::invalid_syntax::extra_parameter:

@@ -79,6 +79,8 @@ TEST_CASE("option set: --flag=value, short aliases and values", "[cli]") {
 TEST_CASE("option set: missing and unwanted values", "[cli]") {
   CHECK(usage_error(demo(), {"--model"}) == "--model needs a value");
   CHECK(usage_error(demo(), {"--model="}) == "--model needs a value");
+  CHECK(usage_error(demo(), {"--json", "-o"}) == "-o needs a value");
+  CHECK(usage_error(demo(), {"--output"}) == "--output needs a value");
   CHECK(usage_error(demo(), {"--json=yes"}) == "--json takes no value");
   CHECK(usage_error(demo(), {"--chip", ",,"}) == "--chip needs at least one value");
 }
