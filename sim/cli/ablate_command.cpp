@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/engine/ablation.hpp"
@@ -17,26 +16,30 @@
 
 namespace scoville::cli {
 
-extern const char kAblateUsage[] =
-    R"(  scoville ablate --system NAME|FILE --model NAME|FILE --vary KEY=V1,V2[,...] [options]
-                                    run the system study once per variant and print one table
-                                    with the differences relative to the first
-      --vary KEY=V1,V2,...          a run setting (kv_placement, fidelity, overlap, routing, tp,
-                                    ep, pp, dp, attn_dp, batch, isl, osl) or any key of an input
-                                    file by dotted path: system.X (network.X, host.X, power.X,
-                                    chips, chip and software need no system. prefix; local.X is
-                                    network.local.X), chip.X (the system's chip), model.X
-                                    (precision.X is model.precision.X), software.X (the
-                                    system's software profile); repeat --vary for more keys
-      --mode cartesian|one-at-a-time   several keys: every combination (default), or the
-                                    baseline (first values) and one key changed at a time
-      -o, --output FILE.h5|FILE.csv save the table (atomically)
-      --batch N --isl N --osl N     the request shape (defaults 8, 1024, 128)
-      --kv-placement, --tp, --ep, --pp, --dp, --attn-dp, --mapping, --fidelity, --overlap,
-      --routing                     as for scoville run --system
-      --json                        print the variants as JSON
-      --quiet                       no progress line
-)";
+OptionSet ablate_options() {
+  OptionSet s("ablate");
+  s.synopsis("--system NAME|FILE --model NAME|FILE --vary KEY=V1,V2[,...] [options]",
+             "run the system study once per variant and print one table with the differences "
+             "relative to the first")
+      .text("--system", "NAME|FILE", "a multi-chip system (arch/systems/NAME.yaml)")
+      .text("--model", "NAME|FILE", "model (names resolve to workloads/models/NAME.yaml)")
+      .texts("--vary", "KEY=V1,V2,...",
+             "a run setting (kv_placement, fidelity, overlap, routing, tp, ep, pp, dp, attn_dp, "
+             "batch, isl, osl) or any key of an input file by dotted path: system.X (network.X, "
+             "host.X, power.X, chips, chip and software need no system. prefix; local.X is "
+             "network.local.X), chip.X (the system's chip), model.X (precision.X is "
+             "model.precision.X), software.X (the system's software profile); one --vary per key")
+      .text("--mode", "cartesian|one-at-a-time",
+            "several keys: every combination (default), or the baseline (first values) and one "
+            "key changed at a time")
+      .text("-o,--output", "FILE.h5|FILE.csv", "save the table (atomically)")
+      .count("--batch", "N", "sequences per iteration (default 8)")
+      .count("--isl", "N", "input tokens per sequence (default 1024)")
+      .count("--osl", "N", "output tokens per sequence (default 128)");
+  declare_system_flags(s, "");
+  s.flag("--json", "print the variants as JSON").flag("--quiet", "no progress line");
+  return s;
+}
 
 namespace {
 
@@ -49,45 +52,32 @@ struct AblateOptions {
 };
 
 AblateOptions parse_ablate(const std::vector<std::string>& args) {
+  const ParsedOptions p = ablate_options().parse(args);
   AblateOptions o;
-  ArgReader a("scoville ablate", args);
-  while (a.next()) {
-    if (a.is("--system")) {
-      o.base.system = a.value();
-    } else if (a.is("--model")) {
-      o.base.model = a.value();
-    } else if (a.is("--batch")) {
-      o.base.batch = a.count();
-    } else if (a.is("--isl")) {
-      o.base.isl = a.count();
-    } else if (a.is("--osl")) {
-      o.base.osl = a.count();
-    } else if (a.is("--json")) {
-      o.base.json = true;
-    } else if (a.is("--quiet")) {
-      o.quiet = true;
-    } else if (a.is("--mode")) {
-      o.mode = engine::parse_ablation_mode(a.value());
-    } else if (a.is("-o") || a.is("--output")) {
-      o.output = a.value();
-      if (!output::is_table_file(o.output)) {
-        throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + o.output + "'");
-      }
-    } else if (a.is("--vary")) {
-      const std::string v = a.value();
-      const size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
-        throw UsageError("--vary expects KEY=V1,V2,..., got '" + v + "'");
-      }
-      engine::AblationAxis axis{v.substr(0, eq), split_list(v.substr(eq + 1))};
-      const auto same = [&](const engine::AblationAxis& x) { return x.key == axis.key; };
-      if (std::any_of(o.axes.begin(), o.axes.end(), same)) {
-        throw UsageError("--vary " + axis.key + " given twice");
-      }
-      o.axes.push_back(axis);
-    } else if (!read_system_flag(a, o.base)) {
-      a.unknown();
+  o.base.system = p.text("--system");
+  o.base.model = p.text("--model");
+  if (auto v = p.count("--batch")) o.base.batch = *v;
+  if (auto v = p.count("--isl")) o.base.isl = *v;
+  if (auto v = p.count("--osl")) o.base.osl = *v;
+  read_system_flags(p, o.base);
+  o.base.json = p.flag("--json");
+  o.quiet = p.flag("--quiet");
+  if (const auto mode = p.text("--mode")) o.mode = engine::parse_ablation_mode(*mode);
+  o.output = p.text_or("--output", "");
+  if (p.given("--output") && !output::is_table_file(o.output)) {
+    throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + o.output + "'");
+  }
+  for (const std::string& v : p.texts("--vary")) {
+    const size_t eq = v.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+      throw UsageError("--vary expects KEY=V1,V2,..., got '" + v + "'");
     }
+    engine::AblationAxis axis{v.substr(0, eq), split_list(v.substr(eq + 1))};
+    const auto same = [&](const engine::AblationAxis& x) { return x.key == axis.key; };
+    if (std::any_of(o.axes.begin(), o.axes.end(), same)) {
+      throw UsageError("--vary " + axis.key + " given twice");
+    }
+    o.axes.push_back(axis);
   }
   if (!o.base.system) throw UsageError("scoville ablate needs --system NAME|FILE");
   if (!o.base.model) throw UsageError("scoville ablate needs --model NAME|FILE");

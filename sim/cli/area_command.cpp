@@ -3,26 +3,28 @@
 // in sim/output/area_report; docs/area-cost.md.
 #include <optional>
 
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/area_loader.hpp"
 #include "sim/output/area_report.hpp"
 
 namespace scoville::cli {
 
-extern const char kAreaUsage[] =
-    R"(  scoville area --chip NAME|FILE [--set KEY=VALUE]... [--compare NAME|FILE] [options]
-                                    die area per component and manufacturing cost per term;
-                                    with --set or --compare, the change against the baseline
-      --set KEY=VALUE               change the chip: a key of its chip section (tiles.count,
-                                    shared_sram.capacity, hbm.stacks), area.KEY (its silicon
-                                    profile in arch/area/chips.yaml: node, compute_dies, ...) or
-                                    cost.KEY (arch/area/cost.yaml: hbm_per_gb, yield_model, ...);
-                                    cost.KEY applies to the baseline too; repeatable
-      --compare NAME|FILE           the baseline chip (default: --chip without its changes)
-      --json                        print JSON
-      -o FILE.csv|FILE.h5           also write the breakdown table
-)";
+OptionSet area_options() {
+  OptionSet s("area");
+  s.synopsis("--chip NAME|FILE [--set KEY=VALUE]... [--compare NAME|FILE] [options]",
+             "die area per component and manufacturing cost per term; with --set or --compare, "
+             "the change against the baseline")
+      .text("--chip", "NAME|FILE", "the chip (names resolve to arch/chips/NAME.yaml)")
+      .texts("--set", "KEY=VALUE",
+             "change the chip: a key of its chip section (tiles.count, shared_sram.capacity, "
+             "hbm.stacks), area.KEY (its silicon profile in arch/area/chips.yaml: node, "
+             "compute_dies, ...) or cost.KEY (arch/area/cost.yaml: hbm_per_gb, yield_model, ...); "
+             "cost.KEY applies to the baseline too")
+      .text("--compare", "NAME|FILE", "the baseline chip (default: --chip without its changes)")
+      .flag("--json", "print JSON")
+      .text("-o,--output", "FILE.csv|FILE.h5", "also write the breakdown table");
+  return s;
+}
 
 namespace {
 
@@ -35,36 +37,27 @@ struct AreaOptions {
 };
 
 AreaOptions parse_area(const std::vector<std::string>& args) {
+  const ParsedOptions p = area_options().parse(args);
   AreaOptions o;
-  ArgReader a("scoville area", args);
-  while (a.next()) {
-    if (a.is("--chip")) {
-      o.chip = a.value();
-    } else if (a.is("--compare")) {
-      o.compare = a.value();
-    } else if (a.is("--set")) {
-      const std::string v = a.value();
-      const size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
-        throw UsageError("--set expects KEY=VALUE, got '" + v + "'");
-      }
-      o.sets.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-    } else if (a.is("--json")) {
-      o.json = true;
-    } else if (a.is("-o") || a.is("--output")) {
-      o.output = a.value();
-    } else {
-      a.unknown();
+  o.chip = p.text_or("--chip", "");
+  o.compare = p.text("--compare");
+  for (const std::string& v : p.texts("--set")) {
+    const size_t eq = v.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+      throw UsageError("--set expects KEY=VALUE, got '" + v + "'");
     }
+    o.sets.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   }
+  o.json = p.flag("--json");
+  o.output = p.text("--output");
   if (o.chip.empty()) throw UsageError("scoville area needs --chip NAME|FILE");
   if (o.output) {
-    const std::string& p = *o.output;
+    const std::string& file = *o.output;
     const auto ends = [&](const std::string& s) {
-      return p.size() > s.size() && p.compare(p.size() - s.size(), s.size(), s) == 0;
+      return file.size() > s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
     };
     if (!ends(".csv") && !ends(".h5")) {
-      throw UsageError("-o expects a file ending in .csv or .h5, got '" + p + "'");
+      throw UsageError("-o expects a file ending in .csv or .h5, got '" + file + "'");
     }
   }
   return o;

@@ -16,7 +16,6 @@
 
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
@@ -33,31 +32,38 @@
 
 namespace scoville::cli {
 
-extern const char kCalibrateUsage[] =
-    R"(  scoville calibrate --system FILE|NAME... [options]
-                                    fit a system's efficiency knobs to measured rows; write
-                                    arch/systems/<name>.calibration.yaml next to it
-      --measurements FILE.csv       the rows (default the shipped copy, workloads/measurements/
-                                    published/measurements.csv)
-      --rows all|half|ID,ID...      rows to fit (default half: every other predictable row of
-                                    the system in id order, the rest held out for validate)
-      --fidelity op-table|roofline  the fidelity the knobs are fitted at and belong to
-                                    (default op-table: written as <name>.op-table.calibration
-                                    .yaml; roofline: <name>.calibration.yaml)
-      --knobs NAME,NAME...          knobs to fit (default at op-table: per_op_overhead,
-                                    per_iteration_overhead, the software the chip model does
-                                    not see; at roofline: compute_efficiency.all,
-                                    bandwidth_efficiency.all,per_iteration_overhead)
-      --no-op-cache                 op-table: neither read nor write the persistent op cache
-      --software NAME|FILE|none     the serving stack (arch/software; default each system
-                                    file's own; none: hardware time alone)
-      --prompts-per-client K        requests per client while fitting (default 4)
-      --sweeps N                    coordinate-descent passes (default 2; then a
-                                    Nelder-Mead polish of up to 120 evaluations)
-      --quiet                       no progress line on a terminal
-      -o, --output FILE             the overlay (one --system only; default beside the system)
-      --dry-run                     fit and print, write nothing
-)";
+OptionSet calibrate_options() {
+  OptionSet s("calibrate");
+  s.synopsis("--system FILE|NAME... [options]",
+             "fit a system's efficiency knobs to measured rows; write "
+             "arch/systems/<name>.calibration.yaml next to it")
+      .texts("--system", "FILE|NAME", "a system file to fit (arch/systems)")
+      .text("--measurements", "FILE.csv",
+            "the rows (default the shipped copy, "
+            "workloads/measurements/published/measurements.csv)")
+      .text("--rows", "all|half|ID,ID...",
+            "rows to fit (default half: every other predictable row of the system in id order, "
+            "the rest held out for validate)")
+      .text("--fidelity", "op-table|roofline",
+            "the fidelity the knobs are fitted at and belong to (default op-table: written as "
+            "<name>.op-table.calibration.yaml; roofline: <name>.calibration.yaml)")
+      .list("--knobs", "NAME,NAME...",
+            "knobs to fit (default at op-table: per_op_overhead, per_iteration_overhead, the "
+            "software the chip model does not see; at roofline: compute_efficiency.all, "
+            "bandwidth_efficiency.all, per_iteration_overhead)")
+      .flag("--no-op-cache", "op-table: neither read nor write the persistent op cache")
+      .text("--software", "NAME|FILE|none",
+            "the serving stack (arch/software; default each system file's own; none: hardware "
+            "time alone)")
+      .count("--prompts-per-client", "K", "requests per client while fitting (default 4)")
+      .count("--sweeps", "N",
+             "coordinate-descent passes (default 2; then a Nelder-Mead polish of up to 120 "
+             "evaluations)")
+      .flag("--quiet", "no progress line on a terminal")
+      .text("-o,--output", "FILE", "the overlay (one --system only; default beside the system)")
+      .flag("--dry-run", "fit and print, write nothing");
+  return s;
+}
 
 namespace {
 
@@ -70,46 +76,23 @@ std::string g(double v) {
 }  // namespace
 
 int calibrate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, rows_filter = "half", software = config::kSystemSoftware, output;
-  std::vector<std::string> systems;
-  std::vector<std::string> knobs;
-  std::string fidelity = "op-table";
-  int64_t prompts_per_client = 4;
+  const ParsedOptions p = calibrate_options().parse(invocation.args);
+  std::string path = p.text_or("--measurements", "");
+  const std::string rows_filter = p.text_or("--rows", "half");
+  const std::string software = p.text_or("--software", config::kSystemSoftware);
+  const std::string output = p.text_or("--output", "");
+  const std::vector<std::string> systems = p.texts("--system");
+  std::vector<std::string> knobs = p.list("--knobs");
+  const std::string fidelity = p.text_or("--fidelity", "op-table");
+  const int64_t prompts_per_client = p.count("--prompts-per-client").value_or(4);
+  if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
   serving::FitOptions fit_options;
-  bool dry_run = false, op_cache = true, quiet = false;
-  ArgReader a("scoville calibrate", invocation.args);
-  while (a.next()) {
-    if (a.is("--measurements")) {
-      path = a.value();
-    } else if (a.is("--system")) {
-      systems.push_back(a.value());
-    } else if (a.is("--rows")) {
-      rows_filter = a.value();
-    } else if (a.is("--knobs")) {
-      knobs = a.list();
-    } else if (a.is("--fidelity")) {
-      fidelity = a.value();
-    } else if (a.is("--no-op-cache")) {
-      op_cache = false;
-    } else if (a.is("--software")) {
-      software = a.value();
-    } else if (a.is("--prompts-per-client")) {
-      prompts_per_client = a.count();
-      if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
-    } else if (a.is("--sweeps")) {
-      const long long sweeps = a.count();  // checked before it narrows to int
-      if (sweeps < 1 || sweeps > 1000) throw UsageError{"--sweeps: expected 1 to 1000"};
-      fit_options.sweeps = static_cast<int>(sweeps);
-    } else if (a.is("-o") || a.is("--output")) {
-      output = a.value();
-    } else if (a.is("--quiet")) {
-      quiet = true;
-    } else if (a.is("--dry-run")) {
-      dry_run = true;
-    } else {
-      a.unknown();
-    }
+  if (const auto sweeps = p.count("--sweeps")) {  // checked before it narrows to int
+    if (*sweeps < 1 || *sweeps > 1000) throw UsageError{"--sweeps: expected 1 to 1000"};
+    fit_options.sweeps = static_cast<int>(*sweeps);
   }
+  const bool dry_run = p.flag("--dry-run"), op_cache = !p.flag("--no-op-cache"),
+             quiet = p.flag("--quiet");
   if (path.empty()) path = validation::shipped_measurements(config::DataPaths::from_environment());
   if (systems.empty()) throw UsageError{"--system is required (one or more system files)"};
   if (!output.empty() && systems.size() != 1) throw UsageError{"-o needs exactly one --system"};

@@ -14,7 +14,6 @@
 #include "sim/base/json_text.hpp"
 #include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/data_paths.hpp"
@@ -22,16 +21,18 @@
 
 namespace scoville::cli {
 
-extern const char kChipBenchUsage[] =
-    R"(  scoville chip-bench --chip NAME|FILE [options]
-                                    micro-benchmarks of one chip: GEMM FLOP/s, HBM bandwidth
-                                    (streaming, strided, random, copy), decode attention
-      --chip NAME|FILE              chip to measure (names resolve to arch/chips/NAME.yaml)
-      --case NAME                   run only this case, repeatable or comma-separated
-                                    (default: all; --list shows the names)
-      --list                        print the case names and exit
-      --json                        print the results as JSON instead of a table
-)";
+OptionSet chip_bench_options() {
+  OptionSet s("chip-bench");
+  s.synopsis("--chip NAME|FILE [options]",
+             "micro-benchmarks of one chip: GEMM FLOP/s, HBM bandwidth (streaming, strided, "
+             "random, copy), decode attention")
+      .text("--chip", "NAME|FILE", "chip to measure (names resolve to arch/chips/NAME.yaml)")
+      .list("--case", "NAME",
+            "run only this case, comma-separated (default: all; --list shows the names)", true)
+      .flag("--list", "print the case names and exit")
+      .flag("--json", "print the results as JSON instead of a table");
+  return s;
+}
 
 namespace {
 
@@ -50,21 +51,12 @@ struct Options {
 };
 
 Options parse(const std::vector<std::string>& args) {
+  const ParsedOptions p = chip_bench_options().parse(args);
   Options o;
-  ArgReader a("scoville chip-bench", args);
-  while (a.next()) {
-    if (a.is("--chip")) {
-      o.chip = a.value();
-    } else if (a.is("--case")) {
-      for (const std::string& c : a.list()) o.only.push_back(c);
-    } else if (a.is("--json")) {
-      o.json = true;
-    } else if (a.is("--list")) {
-      o.list = true;
-    } else {
-      a.unknown();
-    }
-  }
+  o.chip = p.text_or("--chip", "");
+  o.only = p.list("--case");
+  o.json = p.flag("--json");
+  o.list = p.flag("--list");
   if (o.chip.empty()) throw UsageError("--chip is required");
   return o;
 }

@@ -1,47 +1,30 @@
 #include "sim/cli/command_table.hpp"
 
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/suggest.hpp"
+#include "sim/cli/usage_text.hpp"
 #include "sim/output/provenance.hpp"
 
 namespace scoville::cli {
 
-extern const char kRunUsage[];
-extern const char kConfigUsage[];
-extern const char kReportUsage[];
-extern const char kSweepUsage[];
-extern const char kTraceUsage[];
-extern const char kChipBenchUsage[];
-extern const char kNetUsage[];
-extern const char kAblateUsage[];
-extern const char kInferencexUsage[];
-extern const char kServeUsage[];
-extern const char kValidateUsage[];
-extern const char kCalibrateUsage[];
-extern const char kOpCacheUsage[];
-extern const char kListUsage[];
-extern const char kAreaUsage[];
-extern const char kPlanUsage[];
-
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
-      {"run", kRunUsage, run_command},
-      {"config", kConfigUsage, config_command},
-      {"sweep", kSweepUsage, sweep_command},
-      {"merge", kSweepUsage, merge_command},  // documented with sweep
-      {"report", kReportUsage, report_command},
-      {"trace", kTraceUsage, trace_command},
-      {"chip-bench", kChipBenchUsage, chip_bench_command},
-      {"net", kNetUsage, net_command},
-      {"ablate", kAblateUsage, ablate_command},
-      {"inferencex", kInferencexUsage, inferencex_command},
-      {"serve", kServeUsage, serve_command},
-      {"plan", kPlanUsage, plan_command},
-      {"validate", kValidateUsage, validate_command},
-      {"calibrate", kCalibrateUsage, calibrate_command},
-      {"op-cache", kOpCacheUsage, op_cache_command},
-      {"list", kListUsage, list_command},
-      {"area", kAreaUsage, area_command},
+      {"run", run_options, run_command},
+      {"config", config_options, config_command},
+      {"sweep", sweep_options, sweep_command},
+      {"merge", merge_options, merge_command},
+      {"report", report_options, report_command},
+      {"trace", trace_options, trace_command},
+      {"chip-bench", chip_bench_options, chip_bench_command},
+      {"net", net_options, net_command},
+      {"ablate", ablate_options, ablate_command},
+      {"inferencex", inferencex_options, inferencex_command},
+      {"serve", serve_options, serve_command},
+      {"plan", plan_options, plan_command},
+      {"validate", validate_options, validate_command},
+      {"calibrate", calibrate_options, calibrate_command},
+      {"op-cache", op_cache_options, op_cache_command},
+      {"list", list_options, list_command},
+      {"area", area_options, area_command},
   };
   return table;
 }
@@ -49,15 +32,12 @@ const std::vector<CommandEntry>& command_table() {
 std::string usage(const std::string& command) {
   std::string text = "usage:\n";
   for (const CommandEntry& entry : command_table()) {
-    if (entry.name == command) return text + entry.usage;
+    if (entry.name == command) return text + usage_text(entry.options());
   }
-  const char* previous = nullptr;
-  for (const CommandEntry& entry : command_table()) {
-    if (entry.usage != previous) text += entry.usage;  // commands sharing a text show it once
-    previous = entry.usage;
-  }
-  text += R"(  scoville --version | --help
-
+  for (const CommandEntry& entry : command_table()) text += synopsis_text(entry.options());
+  text += aligned_entry(2, "scoville --version | --help", "");
+  text += R"(
+'scoville COMMAND --help' lists a command's options.
 exit codes: 0 success, 1 internal error, 2 invalid input or usage, 3 cannot write output,
             4 a sweep finished with failed points
 data: names resolve under $SCOVILLE_DATA_DIR (default: the source tree it was built from)

@@ -1,10 +1,13 @@
-// The scoville subcommands. Each lives in its own file (sim/cli/*_command.cpp), parses its own
-// arguments with ArgReader, returns the process exit code, and throws typed errors for main().
+// The scoville subcommands. Each lives in its own file (sim/cli/*_command.cpp), declares its
+// options once (an OptionSet: its parser and its usage text), returns the process exit code, and
+// throws typed errors for main().
 #pragma once
 
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "sim/cli/option_set.hpp"
 
 namespace scoville::cli {
 
@@ -18,7 +21,7 @@ struct Invocation {
 
 struct CommandEntry {
   const char* name;
-  const char* usage;  // indented help lines, shown in `scoville --help`
+  OptionSet (*options)();  // its declarations: what it parses, and its usage text
   int (*execute)(const Invocation& invocation, std::ostream& out);
 };
 
@@ -41,8 +44,27 @@ int list_command(const Invocation& invocation, std::ostream& out);
 int area_command(const Invocation& invocation, std::ostream& out);
 int plan_command(const Invocation& invocation, std::ostream& out);
 
+// Each command's options, declared beside the command.
+OptionSet run_options();
+OptionSet config_options();
+OptionSet report_options();
+OptionSet sweep_options();
+OptionSet merge_options();
+OptionSet trace_options();
+OptionSet chip_bench_options();
+OptionSet net_options();
+OptionSet ablate_options();
+OptionSet inferencex_options();
+OptionSet serve_options();
+OptionSet validate_options();
+OptionSet calibrate_options();
+OptionSet op_cache_options();
+OptionSet list_options();
+OptionSet area_options();
+OptionSet plan_options();
+
 const std::vector<CommandEntry>& command_table();
-// All commands' usage, or only `command`'s when it names one.
+// Every command's synopsis (`scoville --help`), or `command`'s full usage when it names one.
 std::string usage(const std::string& command = {});
 
 // Dispatches args[0] to its command (or prints help / version).

@@ -3,16 +3,19 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/config_files.hpp"
 
 namespace scoville::cli {
 
-extern const char kConfigUsage[] =
-    R"(  scoville config check FILE...     validate chip, energy, model, study or system YAML files
-  scoville config dump FILE         print a file's resolved configuration, defaults filled in
-)";
+OptionSet config_options() {
+  OptionSet s("config");
+  s.synopsis("check FILE...", "validate chip, energy, model, study or system YAML files")
+      .synopsis("dump FILE", "print a file's resolved configuration, defaults filled in")
+      .positional("check|dump", "validate the files, or print one resolved")
+      .positional("FILE", "a configuration file (its kind is detected)");
+  return s;
+}
 
 namespace {
 
@@ -33,7 +36,7 @@ int config_check(const std::vector<std::string>& files, std::ostream& out) {
 }  // namespace
 
 int config_command(const Invocation& invocation, std::ostream& out) {
-  const std::vector<std::string>& args = invocation.args;
+  const std::vector<std::string> args = config_options().parse(invocation.args).positionals();
   if (args.empty()) throw UsageError{"'scoville config' needs 'check' or 'dump'"};
   const std::vector<std::string> files(args.begin() + 1, args.end());
   if (args[0] == "check") {

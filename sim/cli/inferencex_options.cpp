@@ -4,74 +4,87 @@
 #include <sstream>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/command_table.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/serving/scheduling_policy.hpp"
 
 namespace scoville::cli {
 
-extern const char kInferencexUsage[] =
-    R"(  scoville inferencex [options]     InferenceX sweep: throughput per chip vs interactivity
-      --system NAME|FILE            a chip (arch/chips: one pool of --chips chips on a switch
-                                    built from its ports) or a system file (arch/systems: its
-                                    network and, unless --chip is given, its chip)
-      --chip NAME|FILE              the chip, over the system file's own
-      --chips N                     chips available (default 8, or the tp of the mapping)
-      --model NAME|FILE             model (workloads/models)
-      --isl N --osl N               nominal input and output tokens per request
-      --concurrency N[,N...]        clients (default 1,2,4,...,1024)
-      --tp N [--ep N] [--attn-dp N] the mapping of one pool of tp chips (default tp = --chips)
-      --mapping FILE                a mapping YAML instead (one pool, or prefill and decode)
-      --search                      try the feasible TP / EP / attention-DP mappings up to
-                                    --chips, and prefill:decode pool splits of them, per
-                                    concurrency; print the Pareto frontier
-      --prompts-per-client K        requests per client (default 10: InferenceX's 10 x N)
-      --range-ratio R               lengths uniform in [R, 1] x nominal (default 0.8)
-      --max-num-seqs N              sequences per batch (default: the concurrency)
-      --max-batched-tokens N        token budget per iteration and attention-DP rank
-                                    (default 8192; vLLM and SGLang schedule each rank)
-      --mtp-depth K --mtp-acceptance A   multi-token prediction (accepted tokens count)
-      --draft-model NAME|FILE       speculative decoding with this draft model instead of
-                                    MTP heads: --mtp-depth drafts per step, priced on the
-                                    same chips (docs/serving.md, "Draft-model speculation")
-      --scheduler-policy NAME       which running sequences an iteration serves first: fcfs
-                                    (default, vLLM) or decode-first (TensorRT-LLM)
-      --handoff NAME                disaggregated mappings: queue-at-decode (default) or
-                                    reserve-decode-slot (prefill starts with a decode slot held)
-      --software NAME|FILE|none     the serving stack (arch/software; default the system
-                                    file's own; none: hardware time alone, as for a chip)
-      --no-calibration              ignore the system file's calibration overlay
-      --calibration FILE            apply this overlay (arch/systems/*.calibration.yaml form,
-                                    fitted at the run's fidelity) instead of the system
-                                    file's own, to any system or chip
-      --fidelity op-table|roofline|cycle   iteration pricing (default op-table: every
-                                    distinct op priced once on the SystemC chip model, kept
-                                    in the persistent op cache, with the system's
-                                    <name>.op-table.calibration.yaml); roofline: the closed
-                                    form at the chip's peaks (the fast bound, with
-                                    <name>.calibration.yaml); cycle runs each iteration on the
-                                    SystemC system engine (with its iteration cache); needs a
-                                    system file, one co-located pool, no --search
-      --no-op-cache                 op-table: neither read nor write the persistent op cache
-                                    ($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops)
-      --power-cap POWER             cap every chip's power, e.g. '500 W': its controller
-                                    throttles the clock (the chip needs power_management)
-      --kv-placement NAME           where the KV cache lives: local (default), striped,
-                                    sram_window or remote_pool (host memory, its capacity;
-                                    needs a system file with a host); docs/serving.md
-      --seed N                      request seed (default 1)
-      --json                        print JSON instead of the table
-      -o, --output FILE.h5          write /points and /requests (atomically)
-      --quiet                       no progress bar (it shows only on a terminal anyway)
-      --trace FILE.json             write a Perfetto / Chrome JSON timeline of one point: a
-                                    process per pool, a thread per request
-                                    (docs/results-format.md, Timelines)
-      --trace-point N               the concurrency traced (one of --concurrency; default the
-                                    first); with --search, the first mapping that runs it
-      --trace-window START:END      keep only that span of the timeline (e.g. '0 s:2 s')
-      --trace-max-events N          at most N slices per thread, points per counter and
-                                    request threads (default 5000)
-)";
+OptionSet inferencex_options() {
+  OptionSet s("inferencex");
+  s.synopsis("[options]", "InferenceX sweep: throughput per chip vs interactivity")
+      .text("--system", "NAME|FILE",
+            "a chip (arch/chips: one pool of --chips chips on a switch built from its ports) or a "
+            "system file (arch/systems: its network and, unless --chip is given, its chip)")
+      .text("--chip", "NAME|FILE", "the chip, over the system file's own")
+      .count("--chips", "N", "chips available (default 8, or the tp of the mapping)")
+      .text("--model", "NAME|FILE", "model (workloads/models)")
+      .count("--isl", "N", "nominal input tokens per request")
+      .count("--osl", "N", "nominal output tokens per request")
+      .count_list("--concurrency", "N[,N...]", "clients (default 1,2,4,...,1024)", true)
+      .count("--tp", "N", "the mapping of one pool of tp chips (default tp = --chips)")
+      .count("--ep", "N", "expert-parallel degree of that pool (default 1)")
+      .count("--attn-dp", "N", "attention data-parallel degree of that pool (default 1)")
+      .text("--mapping", "FILE", "a mapping YAML instead (one pool, or prefill and decode)")
+      .flag("--search",
+            "try the feasible TP / EP / attention-DP mappings up to --chips, and prefill:decode "
+            "pool splits of them, per concurrency; print the Pareto frontier")
+      .count("--prompts-per-client", "K", "requests per client (default 10: InferenceX's 10 x N)")
+      .text("--range-ratio", "R", "lengths uniform in [R, 1] x nominal (default 0.8)")
+      .count("--max-num-seqs", "N", "sequences per batch (default: the concurrency)")
+      .count("--max-batched-tokens", "N",
+             "token budget per iteration and attention-DP rank (default 8192; vLLM and SGLang "
+             "schedule each rank)")
+      .count("--mtp-depth", "K", "multi-token prediction: tokens drafted per step")
+      .text("--mtp-acceptance", "A",
+            "multi-token prediction: the chance a drafted token is accepted (accepted tokens "
+            "count)")
+      .text("--draft-model", "NAME|FILE",
+            "speculative decoding with this draft model instead of MTP heads: --mtp-depth drafts "
+            "per step, priced on the same chips (docs/serving.md, \"Draft-model speculation\")")
+      .text("--scheduler-policy", "NAME",
+            "which work an iteration serves first: fcfs (default; vLLM v1: running sequences in "
+            "admission order, so decodes before new prompts) or prefill-first (SGLang: prompts "
+            "while any wait, decodes then)")
+      .text("--handoff", "NAME",
+            "disaggregated mappings: queue-at-decode (default) or reserve-decode-slot (prefill "
+            "starts with a decode slot held)")
+      .text("--software", "NAME|FILE|none",
+            "the serving stack (arch/software; default the system file's own; none: hardware "
+            "time alone, as for a chip)")
+      .flag("--no-calibration", "ignore the system file's calibration overlay")
+      .text("--calibration", "FILE",
+            "apply this overlay (arch/systems/*.calibration.yaml form, fitted at the run's "
+            "fidelity) instead of the system file's own, to any system or chip")
+      .text("--fidelity", "op-table|roofline|cycle",
+            "iteration pricing (default op-table: every distinct op priced once on the SystemC "
+            "chip model, kept in the persistent op cache, with the system's "
+            "<name>.op-table.calibration.yaml); roofline: the closed form at the chip's peaks "
+            "(the fast bound, with <name>.calibration.yaml); cycle runs each iteration on the "
+            "SystemC system engine (with its iteration cache); needs a system file, one "
+            "co-located pool, no --search")
+      .flag("--no-op-cache",
+            "op-table: neither read nor write the persistent op cache ($SCOVILLE_CACHE_DIR, else "
+            "~/.cache/scoville/ops)")
+      .text("--power-cap", "POWER",
+            "cap every chip's power, e.g. '500 W': its controller throttles the clock (the chip "
+            "needs power_management)")
+      .text("--kv-placement", "NAME",
+            "where the KV cache lives: local (default), striped, sram_window or remote_pool "
+            "(host memory, its capacity; needs a system file with a host); docs/serving.md")
+      .count("--seed", "N", "request seed (default 1)")
+      .flag("--json", "print JSON instead of the table")
+      .text("-o,--output", "FILE.h5", "write /points and /requests (atomically)")
+      .flag("--quiet", "no progress bar (it shows only on a terminal anyway)");
+  declare_serving_trace_flags(
+      s,
+      "write a Perfetto / Chrome JSON timeline of one point: a process per pool, a thread per "
+      "request (docs/results-format.md, Timelines)");
+  s.count("--trace-point", "N",
+          "the concurrency traced (one of --concurrency; default the first); with --search, the "
+          "first mapping that runs it");
+  return s;
+}
 
 namespace {
 
@@ -92,101 +105,72 @@ double parse_fraction(const std::string& flag, const std::string& text, double l
 }  // namespace
 
 InferencexOptions parse_inferencex_options(const std::vector<std::string>& args) {
+  const ParsedOptions p = inferencex_options().parse(args);
   InferencexOptions o;
-  ArgReader a("scoville inferencex", args);
-  auto positive = [&](const char* flag) {
-    const long long v = a.count();
-    if (v < 1) throw UsageError{std::string(flag) + ": expected at least 1"};
-    return static_cast<int64_t>(v);
+  // A count that must be at least 1, into `into` when given.
+  auto positive = [&](const char* flag, int64_t& into) {
+    const std::optional<long long> v = p.count(flag);
+    if (!v) return;
+    if (*v < 1) throw UsageError{std::string(flag) + ": expected at least 1"};
+    into = *v;
   };
-  while (a.next()) {
-    if (read_serving_trace_flag(a, o.trace)) {
-      continue;
-    } else if (a.is("--trace-point")) {
-      o.trace_point = positive("--trace-point");
-    } else if (a.is("--system")) {
-      o.system = a.value();
-    } else if (a.is("--chip")) {
-      o.chip = a.value();
-    } else if (a.is("--chips")) {
-      o.chips = positive("--chips");
-      // As many as a system file may hold (sim/config/system_loader.cpp): a network is built
-      // for them before any mapping is checked.
-      if (o.chips > (1 << 20)) throw UsageError{"--chips: expected 1 to 1048576"};
-    } else if (a.is("--model")) {
-      o.model = a.value();
-    } else if (a.is("--isl")) {
-      o.isl = positive("--isl");
-    } else if (a.is("--osl")) {
-      o.osl = positive("--osl");
-    } else if (a.is("--concurrency")) {
-      for (long long v : a.count_list()) {
-        if (v < 1) throw UsageError{"--concurrency: expected clients >= 1"};
-        o.concurrency.push_back(v);
-      }
-    } else if (a.is("--tp")) {
-      o.tp = positive("--tp");
-    } else if (a.is("--ep")) {
-      o.ep = positive("--ep");
-    } else if (a.is("--attn-dp")) {
-      o.attn_dp = positive("--attn-dp");
-    } else if (a.is("--mapping")) {
-      o.mapping_file = a.value();
-    } else if (a.is("--search")) {
-      o.search = true;
-    } else if (a.is("--prompts-per-client")) {
-      o.prompts_per_client = positive("--prompts-per-client");
-    } else if (a.is("--range-ratio")) {
-      o.range_ratio = parse_fraction("--range-ratio", a.value(), 0.0, 1.0, true);
-    } else if (a.is("--max-num-seqs")) {
-      o.max_num_seqs = positive("--max-num-seqs");
-    } else if (a.is("--max-batched-tokens")) {
-      o.max_batched_tokens = positive("--max-batched-tokens");
-    } else if (a.is("--scheduler-policy")) {
-      o.policy = a.value();
-      if (!serving::is_batching_policy(o.policy)) {
-        throw UsageError{"--scheduler-policy: expected " +
-                         list_of_choices(serving::batching_policy_names()) + ", found '" +
-                         o.policy + "'"};
-      }
-    } else if (a.is("--handoff")) {
-      o.handoff = a.value();
-      if (!serving::is_handoff_policy(o.handoff)) {
-        throw UsageError{"--handoff: expected " + list_of_choices(serving::handoff_policy_names()) +
-                         ", found '" + o.handoff + "'"};
-      }
-    } else if (a.is("--draft-model")) {
-      o.draft_model = a.value();
-    } else if (a.is("--mtp-depth")) {
-      o.mtp_depth = a.count();
-    } else if (a.is("--mtp-acceptance")) {
-      o.mtp_acceptance = parse_fraction("--mtp-acceptance", a.value(), 0.0, 1.0);
-    } else if (a.is("--software")) {
-      o.software = a.value();
-    } else if (a.is("--no-calibration")) {
-      o.calibration = false;
-    } else if (a.is("--calibration")) {
-      o.calibration_file = a.value();
-    } else if (a.is("--fidelity")) {
-      o.fidelity = a.value();
-    } else if (a.is("--no-op-cache")) {
-      o.op_cache = false;
-    } else if (a.is("--power-cap")) {
-      o.power_cap = a.value();
-    } else if (a.is("--kv-placement")) {
-      o.kv_placement = a.value();
-    } else if (a.is("--seed")) {
-      o.seed = static_cast<uint64_t>(a.count());
-    } else if (a.is("--json")) {
-      o.json = true;
-    } else if (a.is("--quiet")) {
-      o.quiet = true;
-    } else if (a.is("-o") || a.is("--output")) {
-      o.output = a.value();
-    } else {
-      a.unknown();
-    }
+  o.trace = serving_trace_args(p);
+  if (p.given("--trace-point")) {
+    int64_t point = 0;
+    positive("--trace-point", point);
+    o.trace_point = point;
   }
+  o.system = p.text_or("--system", "");
+  o.chip = p.text_or("--chip", "");
+  positive("--chips", o.chips);
+  // As many as a system file may hold (sim/config/system_loader.cpp): a network is built for
+  // them before any mapping is checked.
+  if (o.chips > (1 << 20)) throw UsageError{"--chips: expected 1 to 1048576"};
+  o.model = p.text_or("--model", "");
+  positive("--isl", o.isl);
+  positive("--osl", o.osl);
+  for (long long v : p.count_list("--concurrency")) {
+    if (v < 1) throw UsageError{"--concurrency: expected clients >= 1"};
+    o.concurrency.push_back(v);
+  }
+  positive("--tp", o.tp);
+  positive("--ep", o.ep);
+  positive("--attn-dp", o.attn_dp);
+  o.mapping_file = p.text_or("--mapping", "");
+  o.search = p.flag("--search");
+  positive("--prompts-per-client", o.prompts_per_client);
+  if (const auto v = p.text("--range-ratio")) {
+    o.range_ratio = parse_fraction("--range-ratio", *v, 0.0, 1.0, true);
+  }
+  positive("--max-num-seqs", o.max_num_seqs);
+  positive("--max-batched-tokens", o.max_batched_tokens);
+  o.policy = p.text_or("--scheduler-policy", o.policy);
+  if (!serving::is_batching_policy(o.policy)) {
+    throw UsageError{"--scheduler-policy: expected " +
+                     list_of_choices(serving::batching_policy_names()) + ", found '" + o.policy +
+                     "'"};
+  }
+  o.handoff = p.text_or("--handoff", o.handoff);
+  if (!serving::is_handoff_policy(o.handoff)) {
+    throw UsageError{"--handoff: expected " + list_of_choices(serving::handoff_policy_names()) +
+                     ", found '" + o.handoff + "'"};
+  }
+  o.draft_model = p.text_or("--draft-model", "");
+  o.mtp_depth = p.count("--mtp-depth").value_or(0);
+  if (const auto v = p.text("--mtp-acceptance")) {
+    o.mtp_acceptance = parse_fraction("--mtp-acceptance", *v, 0.0, 1.0);
+  }
+  o.software = p.text_or("--software", "");
+  o.calibration = !p.flag("--no-calibration");
+  o.calibration_file = p.text_or("--calibration", "");
+  o.fidelity = p.text_or("--fidelity", o.fidelity);
+  o.op_cache = !p.flag("--no-op-cache");
+  o.power_cap = p.text("--power-cap");
+  o.kv_placement = p.text_or("--kv-placement", o.kv_placement);
+  o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
+  o.json = p.flag("--json");
+  o.quiet = p.flag("--quiet");
+  o.output = p.text_or("--output", "");
   if (o.system.empty()) throw UsageError{"--system is required"};
   if (o.model.empty()) throw UsageError{"--model is required"};
   if (o.isl == 0 || o.osl == 0) throw UsageError{"--isl and --osl are required"};

@@ -17,13 +17,15 @@
 
 namespace scoville::cli {
 
-extern const char kListUsage[] =
-    R"(  scoville list [KIND]              the names every registry and data folder holds:
-                                    fidelities, batching-policies, handoff-policies,
-                                    kv-placements, topologies, collectives (with their
-                                    algorithms), chips, systems, models, software, energy
-                                    (default: all of them)
-)";
+OptionSet list_options() {
+  OptionSet s("list");
+  s.synopsis("[KIND]", "the names every registry and data folder holds")
+      .positional("KIND",
+                  "fidelities, batching-policies, handoff-policies, kv-placements, topologies, "
+                  "collectives (with their algorithms), chips, systems, models, software, energy "
+                  "(default: all of them)");
+  return s;
+}
 
 namespace {
 
@@ -63,9 +65,10 @@ std::vector<Listing> listings() {
 }  // namespace
 
 int list_command(const Invocation& invocation, std::ostream& out) {
-  if (invocation.args.size() > 1) throw UsageError{"'scoville list' takes at most one KIND"};
+  const std::vector<std::string> args = list_options().parse(invocation.args).positionals();
+  if (args.size() > 1) throw UsageError{"'scoville list' takes at most one KIND"};
   const std::vector<Listing> all = listings();
-  if (invocation.args.empty()) {
+  if (args.empty()) {
     for (const Listing& l : all) {
       out << l.kind << ":";
       for (const std::string& name : l.names()) out << " " << name;
@@ -75,14 +78,13 @@ int list_command(const Invocation& invocation, std::ostream& out) {
   }
   std::vector<std::string> kinds;
   for (const Listing& l : all) {
-    if (l.kind == invocation.args.front()) {
+    if (l.kind == args.front()) {
       for (const std::string& name : l.names()) out << name << "\n";
       return 0;
     }
     kinds.push_back(l.kind);
   }
-  throw UsageError{"unknown KIND '" + invocation.args.front() + "'; expected " +
-                   list_of_choices(kinds)};
+  throw UsageError{"unknown KIND '" + args.front() + "'; expected " + list_of_choices(kinds)};
 }
 
 }  // namespace scoville::cli

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/sweep/child_signals.hpp"
 

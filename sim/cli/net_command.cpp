@@ -12,7 +12,6 @@
 #include "sim/base/error.hpp"
 #include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
@@ -21,26 +20,31 @@
 
 namespace scoville::cli {
 
-extern const char kNetUsage[] =
-    R"(  scoville net [options]            time a collective on a system's network per message size
-      --system NAME|FILE            system YAML (names resolve to arch/systems/NAME.yaml)
-      --collective NAME             all_reduce, all_gather, reduce_scatter, all_to_all,
-                                    broadcast or send_recv
-      --bytes SIZE[,SIZE...]        message sizes with units, e.g. 8B,1MiB,1GiB (nccl-tests sizes)
-      --algorithm NAME              ring, tree, direct, recursive_halving_doubling, hierarchical,
-                                    ... (default: the fastest applicable, see docs/network.md)
-      --chips N                     ranks: the first N chips (default: all)
-      --nccl-only                   leave out the serving stacks' custom all-reduce kernels
-                                    (one_shot, two-shot direct): NCCL alone, as nccl-tests
-                                    measures it (systems with network.collectives)
-      --per-pair                    simulate a flow per pair (no symmetric reduction)
-      --json                        print the results as JSON instead of a table
-      --trace FILE.json             write a Perfetto / Chrome JSON timeline of the collective
-                                    (one --bytes size): steps per chip, a thread per link,
-                                    an arrow per transfer (atomically)
-      --trace-window START:END      keep only that span of the timeline (e.g. '0 s:50 us')
-      --trace-max-events N          at most N slices per thread and N transfers (default 5000)
-)";
+OptionSet net_options() {
+  OptionSet s("net");
+  s.synopsis("[options]", "time a collective on a system's network per message size")
+      .text("--system", "NAME|FILE", "system YAML (names resolve to arch/systems/NAME.yaml)")
+      .text("--collective", "NAME",
+            "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or send_recv")
+      .list("--bytes", "SIZE[,SIZE...]",
+            "message sizes with units, e.g. 8B,1MiB,1GiB (nccl-tests sizes)", true)
+      .text("--algorithm", "NAME",
+            "ring, tree, direct, recursive_halving_doubling, hierarchical, ... (default: the "
+            "fastest applicable, see docs/network.md)")
+      .count("--chips", "N", "ranks: the first N chips (default: all)")
+      .flag("--nccl-only",
+            "leave out the serving stacks' custom all-reduce kernels (one_shot, two-shot "
+            "direct): NCCL alone, as nccl-tests measures it (systems with network.collectives)")
+      .flag("--per-pair", "simulate a flow per pair (no symmetric reduction)")
+      .flag("--json", "print the results as JSON instead of a table")
+      .text("--trace", "FILE.json",
+            "write a Perfetto / Chrome JSON timeline of the collective (one --bytes size): steps "
+            "per chip, a thread per link, an arrow per transfer (atomically)")
+      .text("--trace-window", "START:END", "keep only that span of the timeline (e.g. '0 s:50 us')")
+      .count("--trace-max-events", "N",
+             "at most N slices per thread and N transfers (default 5000)");
+  return s;
+}
 
 namespace {
 
@@ -59,36 +63,22 @@ struct NetOptions {
 };
 
 NetOptions parse_net(const std::vector<std::string>& args) {
+  const ParsedOptions p = net_options().parse(args);
   NetOptions o;
-  ArgReader a("scoville net", args);
-  while (a.next()) {
-    if (a.is("--system")) {
-      o.system = a.value();
-    } else if (a.is("--collective")) {
-      o.collective = a.value();
-    } else if (a.is("--bytes")) {
-      for (const std::string& s : a.list()) o.sizes.push_back(s);
-    } else if (a.is("--algorithm")) {
-      o.algorithm = a.value();
-    } else if (a.is("--chips")) {
-      o.chips = a.count();
-      if (o.chips < 1) throw UsageError{"--chips: expected at least 1"};
-    } else if (a.is("--per-pair")) {
-      o.per_pair = true;
-    } else if (a.is("--nccl-only")) {
-      o.nccl_only = true;
-    } else if (a.is("--json")) {
-      o.json = true;
-    } else if (a.is("--trace")) {
-      o.trace_output = a.value();
-    } else if (a.is("--trace-window")) {
-      o.trace_window = a.value();
-    } else if (a.is("--trace-max-events")) {
-      o.trace_max_events = a.count();
-    } else {
-      a.unknown();
-    }
+  o.system = p.text("--system");
+  o.collective = p.text("--collective");
+  o.sizes = p.list("--bytes");
+  o.algorithm = p.text_or("--algorithm", "");
+  if (const auto chips = p.count("--chips")) {
+    o.chips = *chips;
+    if (o.chips < 1) throw UsageError{"--chips: expected at least 1"};
   }
+  o.per_pair = p.flag("--per-pair");
+  o.nccl_only = p.flag("--nccl-only");
+  o.json = p.flag("--json");
+  o.trace_output = p.text("--trace");
+  o.trace_window = p.text("--trace-window");
+  o.trace_max_events = p.count("--trace-max-events");
   if (!o.system) throw UsageError{"--system is required"};
   if (!o.collective) throw UsageError{"--collective is required"};
   if (o.sizes.empty()) throw UsageError{"--bytes is required"};

@@ -2,31 +2,30 @@
 // holds, and clearing it (sim/engine/op_cache_store.hpp).
 #include <string>
 
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/engine/op_cache_store.hpp"
 #include "sim/engine/simulated_op_cost.hpp"
 
 namespace scoville::cli {
 
-extern const char kOpCacheUsage[] =
-    R"(  scoville op-cache [info|prune|clear]   the persistent op cache of the op-table
-                                    fidelity: its directory ($SCOVILLE_CACHE_DIR, else
-                                    ~/.cache/scoville/ops) and entries; prune removes the
-                                    entries of other chip-model versions (never read again) and
-                                    damaged ones; clear removes every entry
-)";
+OptionSet op_cache_options() {
+  OptionSet s("op-cache");
+  s.synopsis("[info|prune|clear]",
+             "the persistent op cache of the op-table fidelity: its directory "
+             "($SCOVILLE_CACHE_DIR, else ~/.cache/scoville/ops) and entries")
+      .positional("info|prune|clear",
+                  "info (default): where it is and how many entries it holds; prune removes the "
+                  "entries of other chip-model versions (never read again) and damaged ones; "
+                  "clear removes every entry");
+  return s;
+}
 
 int op_cache_command(const Invocation& invocation, std::ostream& out) {
-  std::string action = "info";
-  ArgReader a("scoville op-cache", invocation.args);
-  bool named = false;
-  while (a.next()) {
-    if (a.is_flag()) a.unknown();
-    if (named) throw UsageError("'scoville op-cache' takes one action: info, prune or clear");
-    action = a.current();
-    named = true;
+  const std::vector<std::string> actions = op_cache_options().parse(invocation.args).positionals();
+  if (actions.size() > 1) {
+    throw UsageError("'scoville op-cache' takes one action: info, prune or clear");
   }
+  const std::string action = actions.empty() ? "info" : actions.front();
   if (action != "info" && action != "clear" && action != "prune") {
     throw UsageError("'scoville op-cache': unknown action '" + action +
                      "'; expected info, prune or clear");

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
+#include "sim/base/unit_parser.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/request_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
@@ -27,31 +27,46 @@
 
 namespace scoville::cli {
 
-extern const char kPlanUsage[] =
-    R"(  scoville plan --system NAME|FILE --model NAME|FILE --ttft-p99 T --tpot-p99 T [options]
-                                    the best mappings, pool splits and batch limits within the
-                                    latency limits, ranked by goodput per chip per load
-      --isl N --osl N               nominal input and output tokens (lengths uniform in
-                                    [--range-ratio, 1] x nominal, default 0.8)
-      --concurrency N[,N...]        closed loops of N clients, 10 x N requests (InferenceX)
-      --rate R[,R...]               or Poisson arrivals at R requests/s, --num-prompts requests
-                                    each (default 256)
-      --requests FILE               or replay a request trace (as scoville serve takes it, with
-                                    --trace-format, --time-scale, --window-start, --window-end,
-                                    --max-requests)
-      --ttft-p99 T, --tpot-p99 T    the limits (e.g. '2 s', '50ms'; a bare number is ms); p90
-                                    and p50 (median) variants: --ttft-p90, --tpot-p50, ...
-      --max-batch N[,N...]          batch limits tried (max_num_seqs; default 16,64,256; a
-                                    closed loop of N clients takes at most N)
-      --max-batched-tokens N        token budget per iteration and attention-DP rank (8192)
-      --fidelity op-table|roofline  iteration pricing (default op-table), as for inferencex
-      --software NAME|FILE          software overheads profile (arch/software)
-      --no-calibration              ignore the system file's calibration overlay
-      --top K                       rows shown per load (default 5)
-      --seed N                      request seed (default 1)
-      -o, --output FILE.h5|FILE.csv every point of the search, ranked (atomically)
-      --quiet                       no progress line
-)";
+OptionSet plan_options() {
+  OptionSet s("plan");
+  s.synopsis("--system NAME|FILE --model NAME|FILE --ttft-p99 T --tpot-p99 T [options]",
+             "the best mappings, pool splits and batch limits within the latency limits, ranked "
+             "by goodput per chip per load")
+      .text("--system", "NAME|FILE", "a multi-chip system (arch/systems/NAME.yaml)")
+      .text("--model", "NAME|FILE", "model (names resolve to workloads/models/NAME.yaml)")
+      .count("--isl", "N", "nominal input tokens (lengths uniform in [--range-ratio, 1] x nominal)")
+      .count("--osl", "N", "nominal output tokens")
+      .text("--range-ratio", "R", "the shortest length as a share of nominal (default 0.8)")
+      .count_list("--concurrency", "N[,N...]",
+                  "closed loops of N clients, 10 x N requests (InferenceX)", true)
+      .list("--rate", "R[,R...]",
+            "or Poisson arrivals at R requests/s, --num-prompts requests each", true)
+      .count("--num-prompts", "N", "requests per --rate load (default 256)");
+  declare_request_trace_flags(s, "or replay a request trace (as scoville serve takes it)");
+  for (const char* metric : {"ttft", "tpot"}) {
+    for (const char* pct : {"99", "90", "50"}) {
+      s.text(std::string("--") + metric + "-p" + pct, "T",
+             std::string(metric[1] == 't' ? "TTFT" : "TPOT") + " limit at the " + pct +
+                 "th percentile (e.g. '2 s', '50ms'; a bare number is ms)");
+    }
+  }
+  s.count_list("--max-batch", "N[,N...]",
+               "batch limits tried (max_num_seqs; default 16,64,256; a closed loop of N clients "
+               "takes at most N)")
+      .count("--max-batched-tokens", "N", "token budget per iteration and attention-DP rank (8192)")
+      .text("--fidelity", "op-table|roofline",
+            "iteration pricing (default op-table), as for inferencex")
+      .text("--software", "NAME|FILE", "software overheads profile (arch/software)")
+      .flag("--no-calibration", "ignore the system file's calibration overlay")
+      .count("--top", "K", "rows shown per load (default 5)")
+      .count("--seed", "N", "request seed (default 1)")
+      .text("-o,--output", "FILE.h5|FILE.csv", "every point of the search, ranked (atomically)")
+      .flag("--quiet", "no progress line")
+      .note(
+          "Give one TTFT and one TPOT limit, and the load as one of --concurrency, --rate or "
+          "--requests.");
+  return s;
+}
 
 namespace {
 
@@ -102,80 +117,64 @@ Duration parse_limit(const std::string& flag, const std::string& text) {
   return Duration(s);
 }
 
-bool read_limit(ArgReader& a, PlanOptions& o) {
+// The one TTFT and the one TPOT limit, whichever percentile each is given at.
+void read_limits(const ParsedOptions& p, PlanOptions& o) {
   for (const int pct : {50, 90, 99}) {
     for (const bool is_ttft : {true, false}) {
       const std::string flag = std::string(is_ttft ? "--ttft-p" : "--tpot-p") + std::to_string(pct);
-      if (!a.is(flag.c_str())) continue;
+      const std::optional<std::string> value = p.text(flag);
+      if (!value) continue;
       std::optional<engine::LatencyLimit>& slot = is_ttft ? o.ttft : o.tpot;
       if (slot) throw UsageError(flag + ": one " + (is_ttft ? "TTFT" : "TPOT") + " limit only");
-      slot = engine::LatencyLimit{parse_limit(flag, a.value()), pct};
-      return true;
+      slot = engine::LatencyLimit{parse_limit(flag, *value), pct};
     }
   }
-  return false;
 }
 
 PlanOptions parse_plan(const std::vector<std::string>& args) {
+  const ParsedOptions p = plan_options().parse(args);
   PlanOptions o;
-  ArgReader a("scoville plan", args);
-  auto positive = [&](const char* flag) {
-    const long long v = a.count();
-    if (v < 1) throw UsageError(std::string(flag) + ": expected at least 1");
-    return static_cast<int64_t>(v);
+  // A count that must be at least 1, into `into` when given.
+  auto positive = [&](const char* flag, int64_t& into) {
+    const std::optional<long long> v = p.count(flag);
+    if (!v) return;
+    if (*v < 1) throw UsageError(std::string(flag) + ": expected at least 1");
+    into = *v;
   };
-  while (a.next()) {
-    if (read_limit(a, o) || read_request_trace_flag(a, o.requests)) continue;
-    if (a.is("--system")) {
-      o.system = a.value();
-    } else if (a.is("--model")) {
-      o.model = a.value();
-    } else if (a.is("--isl")) {
-      o.isl = positive("--isl");
-    } else if (a.is("--osl")) {
-      o.osl = positive("--osl");
-    } else if (a.is("--range-ratio")) {
-      o.range_ratio = positive_number("--range-ratio", a.value(), 1.0);
-    } else if (a.is("--concurrency")) {
-      for (long long v : a.count_list()) {
-        if (v < 1) throw UsageError("--concurrency: expected clients >= 1");
-        o.concurrency.push_back(v);
-      }
-    } else if (a.is("--rate")) {
-      for (const std::string& v : a.list()) {
-        o.rates.push_back(positive_number("--rate", v, 1e9));
-      }
-    } else if (a.is("--num-prompts")) {
-      o.num_prompts = positive("--num-prompts");
-    } else if (a.is("--max-batch")) {
-      o.max_batch.clear();
-      for (long long v : a.count_list()) {
-        if (v < 1) throw UsageError("--max-batch: expected limits >= 1");
-        o.max_batch.push_back(v);
-      }
-    } else if (a.is("--max-batched-tokens")) {
-      o.max_batched_tokens = positive("--max-batched-tokens");
-    } else if (a.is("--fidelity")) {
-      o.fidelity = a.value();
-    } else if (a.is("--software")) {
-      o.software = a.value();
-    } else if (a.is("--no-calibration")) {
-      o.calibration = false;
-    } else if (a.is("--top")) {
-      o.top = positive("--top");
-    } else if (a.is("--seed")) {
-      o.seed = static_cast<uint64_t>(a.count());
-    } else if (a.is("-o") || a.is("--output")) {
-      o.output = a.value();
-      if (!output::is_table_file(o.output)) {
-        throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + o.output + "'");
-      }
-    } else if (a.is("--quiet")) {
-      o.quiet = true;
-    } else {
-      a.unknown();
+  read_limits(p, o);
+  o.requests = request_trace_args(p);
+  o.system = p.text_or("--system", "");
+  o.model = p.text_or("--model", "");
+  positive("--isl", o.isl);
+  positive("--osl", o.osl);
+  if (const auto v = p.text("--range-ratio")) {
+    o.range_ratio = positive_number("--range-ratio", *v, 1.0);
+  }
+  for (long long v : p.count_list("--concurrency")) {
+    if (v < 1) throw UsageError("--concurrency: expected clients >= 1");
+    o.concurrency.push_back(v);
+  }
+  for (const std::string& v : p.list("--rate"))
+    o.rates.push_back(positive_number("--rate", v, 1e9));
+  positive("--num-prompts", o.num_prompts);
+  if (p.given("--max-batch")) {
+    o.max_batch.clear();
+    for (long long v : p.count_list("--max-batch")) {
+      if (v < 1) throw UsageError("--max-batch: expected limits >= 1");
+      o.max_batch.push_back(v);
     }
   }
+  positive("--max-batched-tokens", o.max_batched_tokens);
+  o.fidelity = p.text_or("--fidelity", o.fidelity);
+  o.software = p.text_or("--software", "");
+  o.calibration = !p.flag("--no-calibration");
+  positive("--top", o.top);
+  o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
+  o.output = p.text_or("--output", "");
+  if (p.given("--output") && !output::is_table_file(o.output)) {
+    throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + o.output + "'");
+  }
+  o.quiet = p.flag("--quiet");
   if (o.system.empty() || o.model.empty()) throw UsageError("--system and --model are required");
   if (!o.ttft || !o.tpot)
     throw UsageError("a TTFT and a TPOT limit are required (--ttft-p99 T --tpot-p99 T)");

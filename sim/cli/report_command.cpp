@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "sim/base/atomic_file.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/output/h5_reader.hpp"
 #include "sim/output/html_report.hpp"
@@ -11,25 +10,20 @@
 
 namespace scoville::cli {
 
-extern const char kReportUsage[] =
-    R"(  scoville report FILE.h5 [FILE.h5 ...] -o report.html
-                                    one self-contained HTML page: tables, charts (hover for
-                                    values), Pareto chart of sweep files, configuration
-)";
+OptionSet report_options() {
+  OptionSet s("report");
+  s.synopsis("FILE.h5 [FILE.h5 ...] -o report.html",
+             "one self-contained HTML page: tables, charts (hover for values), Pareto chart of "
+             "sweep files, configuration")
+      .positional("FILE.h5", "a results file (run, sweep, serve, inferencex, ...)")
+      .text("-o,--output", "FILE.html", "the page to write (atomically)");
+  return s;
+}
 
 int report_command(const Invocation& invocation, std::ostream& out) {
-  std::vector<std::string> files;
-  std::string output;
-  ArgReader a("scoville report", invocation.args);
-  while (a.next()) {
-    if (a.is("-o") || a.is("--output")) {
-      output = a.value();
-    } else if (a.is_flag()) {
-      a.unknown();
-    } else {
-      files.push_back(a.current());
-    }
-  }
+  const ParsedOptions p = report_options().parse(invocation.args);
+  const std::vector<std::string>& files = p.positionals();
+  const std::string output = p.text_or("--output", "");
   if (files.empty()) throw UsageError("'scoville report' needs at least one results file");
   if (output.empty()) throw UsageError("'scoville report' needs -o report.html");
   output::RunFiles guard;

@@ -25,23 +25,26 @@ double seconds_of(const std::string& flag, const std::string& value) {
 
 }  // namespace
 
-bool read_request_trace_flag(ArgReader& a, RequestTraceArgs& t) {
-  if (a.is("--requests")) {
-    t.requests = a.value();
-  } else if (a.is("--trace-format")) {
-    t.format = a.value();
-  } else if (a.is("--time-scale")) {
-    t.time_scale = a.value();
-  } else if (a.is("--window-start")) {
-    t.window_start = a.value();
-  } else if (a.is("--window-end")) {
-    t.window_end = a.value();
-  } else if (a.is("--max-requests")) {
-    t.max_requests = a.count();
-  } else {
-    return false;
-  }
-  return true;
+void declare_request_trace_flags(OptionSet& options, const std::string& requests_help) {
+  options.text("--requests", "FILE", requests_help)
+      .text("--trace-format", "NAME", "auto (default), scoville, azure, burstgpt or mooncake")
+      .text("--time-scale", "F", "multiply arrival times by F (0.5 replays twice as fast)")
+      .text("--window-start", "T",
+            "replay from T after the trace's first request (e.g. '600 s'); arrivals are shifted "
+            "to start at 0")
+      .text("--window-end", "T", "replay requests arriving before T")
+      .count("--max-requests", "N", "replay the first N requests (of the window)");
+}
+
+RequestTraceArgs request_trace_args(const ParsedOptions& p) {
+  RequestTraceArgs t;
+  t.requests = p.text("--requests");
+  t.format = p.text("--trace-format");
+  t.time_scale = p.text("--time-scale");
+  t.window_start = p.text("--window-start");
+  t.window_end = p.text("--window-end");
+  t.max_requests = p.count("--max-requests");
+  return t;
 }
 
 void apply_request_trace_args(const RequestTraceArgs& t, workloads::RequestPattern& pattern) {

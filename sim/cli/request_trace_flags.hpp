@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/option_set.hpp"
 #include "workloads/requests/request_pattern.hpp"
 
 namespace scoville::cli {
@@ -21,8 +21,11 @@ struct RequestTraceArgs {
   std::optional<long long> max_requests;
 };
 
-// Consumes the current flag when it is one of these; false otherwise.
-bool read_request_trace_flag(ArgReader& a, RequestTraceArgs& t);
+// Declares --requests (`requests_help` says what it replaces) and the flags that choose how the
+// trace is read: --trace-format, --time-scale, --window-start, --window-end, --max-requests.
+void declare_request_trace_flags(OptionSet& options, const std::string& requests_help);
+// Their values.
+RequestTraceArgs request_trace_args(const ParsedOptions& p);
 
 // Applies the flags over the scenario's requests. UsageError for a bad value, or for selection
 // flags when neither --requests nor the scenario gives a trace.

@@ -7,7 +7,6 @@
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/op_simulation_progress.hpp"
 #include "sim/cli/run_options.hpp"

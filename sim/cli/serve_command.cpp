@@ -10,7 +10,6 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/json_text.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/request_trace_flags.hpp"
 #include "sim/cli/serving_trace_flags.hpp"
@@ -26,80 +25,54 @@
 
 namespace scoville::cli {
 
-extern const char kServeUsage[] =
-    R"(  scoville serve --scenario FILE [options]   a serving study (workloads/scenarios/*.yaml)
-      --seed N                      overrides the scenario's seed
-      --requests FILE               replay this request trace instead of the scenario's
-                                    requests: Scoville's CSV, Azure LLM inference (CSV),
-                                    BurstGPT (CSV) or Mooncake (JSONL), detected from the file
-      --trace-format NAME           auto (default), scoville, azure, burstgpt or mooncake
-      --time-scale F                multiply arrival times by F (0.5 replays twice as fast)
-      --window-start T              replay from T after the trace's first request (e.g.
-                                    '600 s'); arrivals are shifted to start at 0
-      --window-end T                replay requests arriving before T
-      --max-requests N              replay the first N requests (of the window)
-      --power-cap POWER             cap every chip's power, e.g. '500 W' (over the
-                                    scenario's power.cap; the chip needs power_management)
-      --kv-placement NAME           where the KV cache lives: local (default), striped,
-                                    sram_window or remote_pool (host memory and capacity)
-      --no-calibration              ignore the system file's calibration overlay
-      --software NAME|FILE|none     the serving stack over the scenario's (default the
-                                    scenario's, else its system file's; none: hardware alone)
-      --fidelity op-table|roofline  op pricing (default op-table: every distinct op runs once
-                                    on the SystemC chip model, persistent op cache, the
-                                    system's op-table overlay); roofline: the closed form at
-                                    the chip's peaks with its roofline overlay (docs/serving.md)
-      --no-op-cache                 op-table: neither read nor write the persistent op cache
-      --json                        print JSON instead of the table
-      -o, --output FILE.h5          write /points (one row) and /requests (atomically)
-      --quiet                       no progress output
-      --trace FILE.json             write a Perfetto / Chrome JSON timeline of the run: a
-                                    process per pool (iterations, counters), a thread per
-                                    request, KV hand-over arrows (docs/results-format.md)
-      --trace-window START:END      keep only that span of the timeline (e.g. '0 s:2 s')
-      --trace-max-events N          at most N slices per thread, points per counter and
-                                    request threads (default 5000)
-)";
+OptionSet serve_options() {
+  OptionSet s("serve");
+  s.synopsis("--scenario FILE [options]", "a serving study (workloads/scenarios/*.yaml)")
+      .text("--scenario", "FILE", "the scenario: model, system, mapping, requests, policy")
+      .count("--seed", "N", "overrides the scenario's seed");
+  declare_request_trace_flags(
+      s,
+      "replay this request trace instead of the scenario's requests: Scoville's CSV, Azure LLM "
+      "inference (CSV), BurstGPT (CSV) or Mooncake (JSONL), detected from the file");
+  s.text("--power-cap", "POWER",
+         "cap every chip's power, e.g. '500 W' (over the scenario's power.cap; the chip needs "
+         "power_management)")
+      .text("--kv-placement", "NAME",
+            "where the KV cache lives: local (default), striped, sram_window or remote_pool (host "
+            "memory and capacity)")
+      .flag("--no-calibration", "ignore the system file's calibration overlay")
+      .text("--software", "NAME|FILE|none",
+            "the serving stack over the scenario's (default the scenario's, else its system "
+            "file's; none: hardware alone)")
+      .text("--fidelity", "op-table|roofline",
+            "op pricing (default op-table: every distinct op runs once on the SystemC chip "
+            "model, persistent op cache, the system's op-table overlay); roofline: the closed "
+            "form at the chip's peaks with its roofline overlay (docs/serving.md)")
+      .flag("--no-op-cache", "op-table: neither read nor write the persistent op cache")
+      .flag("--json", "print JSON instead of the table")
+      .text("-o,--output", "FILE.h5", "write /points (one row) and /requests (atomically)")
+      .flag("--quiet", "no progress output");
+  declare_serving_trace_flags(
+      s,
+      "write a Perfetto / Chrome JSON timeline of the run: a process per pool (iterations, "
+      "counters), a thread per request, KV hand-over arrows (docs/results-format.md)");
+  return s;
+}
 
 int serve_command(const Invocation& invocation, std::ostream& out) {
-  std::string scenario_file, output_file;
-  bool json = false, calibration = true, op_cache = true, quiet = false;
-  std::string fidelity = "op-table";
+  const ParsedOptions parsed = serve_options().parse(invocation.args);
+  const std::string scenario_file = parsed.text_or("--scenario", "");
+  const std::string output_file = parsed.text_or("--output", "");
+  const bool json = parsed.flag("--json"), calibration = !parsed.flag("--no-calibration"),
+             op_cache = !parsed.flag("--no-op-cache"), quiet = parsed.flag("--quiet");
+  const std::string fidelity = parsed.text_or("--fidelity", "op-table");
   std::optional<uint64_t> seed;
-  std::optional<std::string> power_cap, software;
-  std::string kv_placement = "local";
-  ServingTraceArgs trace;
-  RequestTraceArgs requests;
-  ArgReader a("scoville serve", invocation.args);
-  while (a.next()) {
-    if (read_serving_trace_flag(a, trace) || read_request_trace_flag(a, requests)) {
-      continue;
-    } else if (a.is("--scenario")) {
-      scenario_file = a.value();
-    } else if (a.is("--seed")) {
-      seed = static_cast<uint64_t>(a.count());
-    } else if (a.is("--power-cap")) {
-      power_cap = a.value();
-    } else if (a.is("--kv-placement")) {
-      kv_placement = a.value();
-    } else if (a.is("--json")) {
-      json = true;
-    } else if (a.is("--no-calibration")) {
-      calibration = false;
-    } else if (a.is("--software")) {
-      software = a.value();
-    } else if (a.is("--fidelity")) {
-      fidelity = a.value();
-    } else if (a.is("--no-op-cache")) {
-      op_cache = false;
-    } else if (a.is("--quiet")) {
-      quiet = true;
-    } else if (a.is("-o") || a.is("--output")) {
-      output_file = a.value();
-    } else {
-      a.unknown();
-    }
-  }
+  if (const auto v = parsed.count("--seed")) seed = static_cast<uint64_t>(*v);
+  const std::optional<std::string> power_cap = parsed.text("--power-cap"),
+                                   software = parsed.text("--software");
+  const std::string kv_placement = parsed.text_or("--kv-placement", "local");
+  const ServingTraceArgs trace = serving_trace_args(parsed);
+  const RequestTraceArgs requests = request_trace_args(parsed);
   if (scenario_file.empty()) throw UsageError{"--scenario is required"};
   const engine::ServingFidelity level = engine::parse_serving_fidelity(fidelity);
   if (level == engine::ServingFidelity::kCycle) {

@@ -4,17 +4,20 @@
 
 namespace scoville::cli {
 
-bool read_serving_trace_flag(ArgReader& a, ServingTraceArgs& t) {
-  if (a.is("--trace")) {
-    t.output = a.value();
-  } else if (a.is("--trace-window")) {
-    t.window = a.value();
-  } else if (a.is("--trace-max-events")) {
-    t.max_events = a.count();
-  } else {
-    return false;
-  }
-  return true;
+void declare_serving_trace_flags(OptionSet& options, const std::string& trace_help) {
+  options.text("--trace", "FILE.json", trace_help)
+      .text("--trace-window", "START:END", "keep only that span of the timeline (e.g. '0 s:2 s')")
+      .count("--trace-max-events", "N",
+             "at most N slices per thread, points per counter and request threads (default "
+             "5000)");
+}
+
+ServingTraceArgs serving_trace_args(const ParsedOptions& p) {
+  ServingTraceArgs t;
+  t.output = p.text("--trace");
+  t.window = p.text("--trace-window");
+  t.max_events = p.count("--trace-max-events");
+  return t;
 }
 
 output::TraceOptions serving_trace_options(const ServingTraceArgs& t) {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/option_set.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/serving_trace.hpp"
 
@@ -18,8 +18,11 @@ struct ServingTraceArgs {
   std::optional<long long> max_events;
 };
 
-// Consumes the current flag when it is a timeline flag; false otherwise.
-bool read_serving_trace_flag(ArgReader& a, ServingTraceArgs& t);
+// Declares --trace (`trace_help` says what the timeline shows), --trace-window and
+// --trace-max-events.
+void declare_serving_trace_flags(OptionSet& options, const std::string& trace_help);
+// Their values.
+ServingTraceArgs serving_trace_args(const ParsedOptions& p);
 
 // The options from the flags; UsageError when --trace-window or --trace-max-events come without
 // --trace, InputError for a bad value.

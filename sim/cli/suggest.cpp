@@ -1,7 +1,6 @@
 #include "sim/cli/suggest.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace scoville::cli {
 
@@ -40,24 +39,6 @@ std::optional<std::string> nearest(const std::string& word,
     }
   }
   return best;
-}
-
-std::vector<std::string> flags_in(const std::string& usage_text) {
-  std::vector<std::string> flags;
-  for (size_t pos = usage_text.find("--"); pos != std::string::npos;
-       pos = usage_text.find("--", pos + 2)) {
-    // A flag starts a word: "--x" after a space, '[', '|' or '(' (not inside "a--b").
-    if (pos > 0 && std::isalnum(static_cast<unsigned char>(usage_text[pos - 1]))) continue;
-    size_t end = pos + 2;
-    while (end < usage_text.size() &&
-           (std::isalnum(static_cast<unsigned char>(usage_text[end])) || usage_text[end] == '-')) {
-      ++end;
-    }
-    if (end == pos + 2) continue;
-    const std::string flag = usage_text.substr(pos, end - pos);
-    if (std::find(flags.begin(), flags.end(), flag) == flags.end()) flags.push_back(flag);
-  }
-  return flags;
 }
 
 }  // namespace scoville::cli

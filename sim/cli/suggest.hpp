@@ -18,7 +18,4 @@ size_t edit_distance(const std::string& a, const std::string& b);
 std::optional<std::string> nearest(const std::string& word,
                                    const std::vector<std::string>& candidates);
 
-// The long flags ("--name") a usage text mentions, each once, in order of first mention.
-std::vector<std::string> flags_in(const std::string& usage_text);
-
 }  // namespace scoville::cli

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
-#include "sim/cli/arg_reader.hpp"
+#include "sim/base/unit_parser.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/output/output_paths.hpp"
 #include "sim/output/provenance.hpp"
@@ -16,16 +16,27 @@
 
 namespace scoville::cli {
 
-extern const char kSweepUsage[] =
-    R"(  scoville sweep FILE.yaml [options] run every point of a sweep file, one process per point
-      -o, --output DIR              results directory (default: <sweep name>.sweep)
-      -j, --jobs N                  points run at once on this machine (default 1)
-      --shard I/N                   run only points with index % N == I (e.g. a SLURM array task)
-      --mpi                         under mpirun: rank 0 hands out points to the other ranks
-      --quiet                       no per-point progress lines
-                                    finished points are skipped on a rerun; exit 4 if any failed
-  scoville merge DIR                rebuild DIR/sweep.h5 from the points present (after shards)
-)";
+OptionSet sweep_options() {
+  OptionSet s("sweep");
+  s.synopsis("FILE.yaml [options]", "run every point of a sweep file, one process per point")
+      .positional("FILE.yaml", "the sweep file (docs/sweeps.md)")
+      .text("-o,--output", "DIR", "results directory (default: <sweep name>.sweep)")
+      .count("-j,--jobs", "N", "points run at once on this machine (default 1)")
+      .text("--shard", "I/N", "run only points with index % N == I (e.g. a SLURM array task)")
+      .flag("--mpi", "under mpirun: rank 0 hands out points to the other ranks")
+      .flag("--quiet", "no per-point progress lines")
+      .note(
+          "Finished points are skipped on a rerun; exit 4 if any failed. After shards, "
+          "'scoville merge DIR' builds the index.");
+  return s;
+}
+
+OptionSet merge_options() {
+  OptionSet s("merge");
+  s.synopsis("DIR", "rebuild DIR/sweep.h5 from the points present (after shards)")
+      .positional("DIR", "a sweep's results directory (written by scoville sweep)");
+  return s;
+}
 
 namespace {
 
@@ -51,34 +62,18 @@ Shard parse_shard(const std::string& text) {
 }  // namespace
 
 int sweep_command(const Invocation& invocation, std::ostream& out) {
-  std::optional<std::string> file, dir;
-  long long jobs = 1;
-  std::optional<Shard> shard;
-  bool mpi = false, quiet = false;
-  ArgReader a("scoville sweep", invocation.args);
-  while (a.next()) {
-    if (a.is("-o") || a.is("--output")) {
-      dir = a.value();
-    } else if (a.is("-j") || a.is("--jobs")) {
-      jobs = a.count();
-      if (jobs < 1 || jobs > kMaxJobs) {
-        throw UsageError("--jobs expects 1 to " + std::to_string(kMaxJobs));
-      }
-    } else if (a.is("--shard")) {
-      shard = parse_shard(a.value());
-    } else if (a.is("--mpi")) {
-      mpi = true;
-    } else if (a.is("--quiet")) {
-      quiet = true;
-    } else if (a.is_flag()) {
-      a.unknown();
-    } else if (file) {
-      throw UsageError("'scoville sweep' takes one sweep file");
-    } else {
-      file = a.current();
-    }
+  const ParsedOptions p = sweep_options().parse(invocation.args);
+  const std::optional<std::string> dir = p.text("--output");
+  const long long jobs = p.count("--jobs").value_or(1);
+  if (jobs < 1 || jobs > kMaxJobs) {
+    throw UsageError("--jobs expects 1 to " + std::to_string(kMaxJobs));
   }
-  if (!file) throw UsageError("'scoville sweep' needs a sweep file");
+  std::optional<Shard> shard;
+  if (const auto text = p.text("--shard")) shard = parse_shard(*text);
+  const bool mpi = p.flag("--mpi"), quiet = p.flag("--quiet");
+  if (p.positionals().size() > 1) throw UsageError("'scoville sweep' takes one sweep file");
+  if (p.positionals().empty()) throw UsageError("'scoville sweep' needs a sweep file");
+  const std::optional<std::string> file = p.positionals().front();
   if (mpi && (shard || jobs != 1)) throw UsageError("--mpi cannot be combined with --shard or -j");
 
   const sweep::SweepConfig config = sweep::parse_sweep_file(*file);
@@ -118,10 +113,11 @@ int sweep_command(const Invocation& invocation, std::ostream& out) {
 }
 
 int merge_command(const Invocation& invocation, std::ostream& out) {
-  if (invocation.args.size() != 1 || invocation.args[0].empty() || invocation.args[0][0] == '-') {
+  const std::vector<std::string> dirs = merge_options().parse(invocation.args).positionals();
+  if (dirs.size() != 1 || dirs.front().empty()) {
     throw UsageError("'scoville merge' takes one sweep directory");
   }
-  const std::string dir = invocation.args[0];
+  const std::string dir = dirs.front();
   const std::string sweep_file = (std::filesystem::path(dir) / "sweep.yaml").string();
   if (!std::filesystem::exists(sweep_file)) {
     throw InputError(SourceLocation{dir, 0, 0}, "",

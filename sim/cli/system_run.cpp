@@ -13,36 +13,50 @@
 
 namespace scoville::cli {
 
-bool read_system_flag(ArgReader& a, SystemRunArgs& r) {
-  if (a.is("--kv-placement")) {
-    r.kv_placement = a.value();
-  } else if (a.is("--fidelity")) {
-    r.fidelity = a.value();
-  } else if (a.is("--overlap")) {
-    r.overlap = a.value();
-  } else if (a.is("--routing")) {
-    r.routing = a.value();
-  } else if (a.is("--tp")) {
-    r.tp = a.count();
-  } else if (a.is("--ep")) {
-    r.ep = a.count();
-  } else if (a.is("--pp")) {
-    r.pp = a.count();
-  } else if (a.is("--dp")) {
-    r.dp = a.count();
-  } else if (a.is("--attn-dp")) {
-    r.attn_dp = a.count();
-  } else if (a.is("--mapping")) {
-    r.mapping_file = a.value();
-  } else if (a.is("--reuse-repeated-ops")) {
-    r.reuse_repeated_ops = true;
-  } else if (a.is("--software")) {
-    r.software = a.value();
-  } else {
-    return false;
+void declare_system_flags(OptionSet& options, const std::string& context) {
+  options
+      .text("--kv-placement", "NAME",
+            context + "local, striped, sram_window, remote_pool or disaggregated (default local)")
+      .count("--tp", "N", context + "tensor-parallel degree (default min(8, local domain))")
+      .count("--ep", "N", context + "expert-parallel degree (default tp for MoE models)")
+      .count("--pp", "N", context + "pipeline-parallel degree")
+      .count("--dp", "N", context + "data-parallel degree")
+      .count("--attn-dp", "N", context + "attention data-parallel degree")
+      .text("--mapping", "FILE", context + "mapping YAML instead of the degrees")
+      .text("--fidelity", "representative|all", context + "one chip per role, or every chip")
+      .text("--overlap", "none|two_batch", context + "compute/communication overlap")
+      .text("--routing", "expected|uniform|zipf[:S]",
+            context +
+                "MoE routing; a drawn one (seeded by --seed) loads the EP ranks unevenly "
+                "(docs/systems.md)")
+      .flag("--reuse-repeated-ops",
+            context +
+                "simulate an op repeated between the same neighbours once (faster, approximate: "
+                "docs/systems.md)")
+      .text("--software", "NAME|FILE|none",
+            context +
+                "the serving stack (arch/software; default the system file's own; none: "
+                "hardware time alone)");
+}
+
+void read_system_flags(const ParsedOptions& p, SystemRunArgs& r) {
+  if (auto v = p.text("--kv-placement")) r.kv_placement = *v;
+  if (auto v = p.text("--fidelity")) r.fidelity = *v;
+  if (auto v = p.text("--overlap")) r.overlap = *v;
+  if (auto v = p.text("--routing")) r.routing = *v;
+  if (auto v = p.count("--tp")) r.tp = *v;
+  if (auto v = p.count("--ep")) r.ep = *v;
+  if (auto v = p.count("--pp")) r.pp = *v;
+  if (auto v = p.count("--dp")) r.dp = *v;
+  if (auto v = p.count("--attn-dp")) r.attn_dp = *v;
+  if (auto v = p.text("--mapping")) r.mapping_file = *v;
+  if (p.flag("--reuse-repeated-ops")) r.reuse_repeated_ops = true;
+  if (auto v = p.text("--software")) r.software = *v;
+  for (const char* flag :
+       {"--kv-placement", "--fidelity", "--overlap", "--routing", "--tp", "--ep", "--pp", "--dp",
+        "--attn-dp", "--mapping", "--reuse-repeated-ops", "--software"}) {
+    if (p.given(flag)) r.any_system_flag = true;
   }
-  r.any_system_flag = true;
-  return true;
 }
 
 void run_system_study(const SystemRunArgs& args, const output::Provenance& provenance,

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/option_set.hpp"
 #include "sim/engine/system_run_setup.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/provenance.hpp"
@@ -32,7 +32,11 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
                       const std::optional<std::string>& h5_output, std::ostream& out,
                       const SystemTraceRequest* trace = nullptr, bool quiet = false);
 
-// Consumes the current flag when it is one of the system flags; false otherwise.
-bool read_system_flag(ArgReader& a, SystemRunArgs& r);
+// The system flags `run --system` and `ablate` share (--kv-placement, the mapping degrees,
+// --mapping, --fidelity, --overlap, --routing, --reuse-repeated-ops, --software); `context`
+// starts each help text ("with --system: " where they apply only to a system run).
+void declare_system_flags(OptionSet& options, const std::string& context);
+// The values given into `r`; any_system_flag tells whether any was given.
+void read_system_flags(const ParsedOptions& p, SystemRunArgs& r);
 
 }  // namespace scoville::cli

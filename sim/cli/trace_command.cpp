@@ -7,7 +7,6 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/config/chip_loader.hpp"
@@ -24,31 +23,42 @@
 
 namespace scoville::cli {
 
-extern const char kTraceUsage[] =
-    R"(  scoville trace [options]          map one iteration onto chips; per-layer work per chip
-      --model NAME|FILE             model (names resolve to workloads/models/NAME.yaml)
-      --phase prefill|decode        prefill: --context prompt tokens per sequence;
-                                    decode: one new token attending to --context tokens
-      --batch N                     sequences in the iteration (whole pool)
-      --context N                   tokens per sequence (see --phase)
-      --tp N --ep N --pp N --dp N --attn-dp N
-                                    parallel degrees (default 1); chips = dp x pp x tp,
-                                    ep and attn-dp divide tp (docs/mapping.md)
-      --sequence-parallel           reduce-scatter + all-gather instead of all-reduce
-      --chips N                     chips in the pool (checked against the degrees)
-      --mapping FILE                mapping YAML (one entry per pool, docs/mapping.md): the
-                                    pool named after --phase, or its only pool
-      --system NAME|FILE            system (arch/systems) or chip (arch/chips) whose chip's HBM
-                                    capacity the memory check uses
-      --hbm SIZE                    HBM per chip, e.g. "141 GB" (overrides --system)
-      --json                        print the summary as JSON
-      -o, --output DIR              write the trace files into DIR: native, one per chip role
-                                    (ROLE.trace.yaml); chakra, one per rank (PHASE.RANK.et)
-      --format native|chakra        trace file format for -o (default native); chakra also
-                                    writes PHASE.comm_groups.json (ASTRA-sim's communicators)
-                                    and, with --system/--chip, every compute node's chip-model
-                                    time as duration_micros (docs/traces-chakra.md)
-)";
+OptionSet trace_options() {
+  OptionSet s("trace");
+  s.synopsis("[options]", "map one iteration onto chips; per-layer work per chip")
+      .text("--model", "NAME|FILE", "model (names resolve to workloads/models/NAME.yaml)")
+      .text("--phase", "prefill|decode",
+            "prefill: --context prompt tokens per sequence; decode: one new token attending to "
+            "--context tokens")
+      .count("--batch", "N", "sequences in the iteration (whole pool)")
+      .count("--context", "N", "tokens per sequence (see --phase)")
+      .count("--tp", "N",
+             "tensor-parallel degree (default 1); chips = dp x pp x tp, ep and attn-dp divide tp "
+             "(docs/mapping.md)")
+      .count("--ep", "N", "expert-parallel degree (default 1)")
+      .count("--pp", "N", "pipeline-parallel degree (default 1)")
+      .count("--dp", "N", "data-parallel degree (default 1)")
+      .count("--attn-dp", "N", "attention data-parallel degree (default 1)")
+      .flag("--sequence-parallel", "reduce-scatter + all-gather instead of all-reduce")
+      .count("--chips", "N", "chips in the pool (checked against the degrees)")
+      .text("--mapping", "FILE",
+            "mapping YAML (one entry per pool, docs/mapping.md): the pool named after --phase, "
+            "or its only pool")
+      .text("--system", "NAME|FILE",
+            "system (arch/systems) or chip (arch/chips) whose chip's HBM capacity the memory "
+            "check uses")
+      .text("--chip", "NAME|FILE", "the chip instead of --system")
+      .text("--hbm", "SIZE", "HBM per chip, e.g. \"141 GB\" (overrides --system)")
+      .flag("--json", "print the summary as JSON")
+      .text("-o,--output", "DIR",
+            "write the trace files into DIR: native, one per chip role (ROLE.trace.yaml); chakra, "
+            "one per rank (PHASE.RANK.et)")
+      .text("--format", "native|chakra",
+            "trace file format for -o (default native); chakra also writes "
+            "PHASE.comm_groups.json (ASTRA-sim's communicators) and, with --system/--chip, every "
+            "compute node's chip-model time as duration_micros (docs/traces-chakra.md)");
+  return s;
+}
 
 namespace {
 
@@ -71,58 +81,36 @@ struct TraceOptions {
 };
 
 TraceOptions parse_trace(const std::vector<std::string>& args) {
+  const ParsedOptions p = trace_options().parse(args);
   TraceOptions r;
-  ArgReader a("scoville trace", args);
-  while (a.next()) {
-    if (a.is("--model")) {
-      r.model = a.value();
-    } else if (a.is("--phase")) {
-      r.phase = a.value();
-      if (*r.phase != "prefill" && *r.phase != "decode") {
-        throw UsageError("--phase expects prefill or decode, got '" + *r.phase + "'");
-      }
-    } else if (a.is("--batch")) {
-      r.batch = a.count();
-    } else if (a.is("--context")) {
-      r.context = a.count();
-    } else if (a.is("--tp")) {
-      r.degrees.tp = a.count();
-      r.degrees_given = true;
-    } else if (a.is("--ep")) {
-      r.degrees.ep = a.count();
-      r.degrees_given = true;
-    } else if (a.is("--pp")) {
-      r.degrees.pp = a.count();
-      r.degrees_given = true;
-    } else if (a.is("--dp")) {
-      r.degrees.dp = a.count();
-      r.degrees_given = true;
-    } else if (a.is("--attn-dp")) {
-      r.degrees.attn_dp = a.count();
-      r.degrees_given = true;
-    } else if (a.is("--sequence-parallel")) {
-      r.degrees.sequence_parallel = true;
-      r.degrees_given = true;
-    } else if (a.is("--chips")) {
-      r.chips = a.count();
-    } else if (a.is("--mapping")) {
-      r.mapping_file = a.value();
-    } else if (a.is("--system") || a.is("--chip")) {
-      r.system = a.value();
-    } else if (a.is("--hbm")) {
-      r.hbm = a.value();
-    } else if (a.is("--json")) {
-      r.json = true;
-    } else if (a.is("-o") || a.is("--output")) {
-      r.output_dir = a.value();
-    } else if (a.is("--format")) {
-      r.format = a.value();
-      if (r.format != "native" && r.format != "chakra") {
-        throw UsageError("--format expects native or chakra, got '" + r.format + "'");
-      }
-    } else {
-      a.unknown();
-    }
+  r.model = p.text("--model");
+  r.phase = p.text("--phase");
+  if (r.phase && *r.phase != "prefill" && *r.phase != "decode") {
+    throw UsageError("--phase expects prefill or decode, got '" + *r.phase + "'");
+  }
+  r.batch = p.count("--batch");
+  r.context = p.count("--context");
+  if (auto v = p.count("--tp")) r.degrees.tp = *v;
+  if (auto v = p.count("--ep")) r.degrees.ep = *v;
+  if (auto v = p.count("--pp")) r.degrees.pp = *v;
+  if (auto v = p.count("--dp")) r.degrees.dp = *v;
+  if (auto v = p.count("--attn-dp")) r.degrees.attn_dp = *v;
+  r.degrees.sequence_parallel = p.flag("--sequence-parallel");
+  for (const char* flag : {"--tp", "--ep", "--pp", "--dp", "--attn-dp", "--sequence-parallel"}) {
+    if (p.given(flag)) r.degrees_given = true;
+  }
+  r.chips = p.count("--chips");
+  r.mapping_file = p.text("--mapping");
+  if (p.given("--system") && p.given("--chip")) {
+    throw UsageError("--system and --chip both name the chip: give one of them");
+  }
+  r.system = p.given("--chip") ? p.text("--chip") : p.text("--system");
+  r.hbm = p.text("--hbm");
+  r.json = p.flag("--json");
+  r.output_dir = p.text("--output");
+  r.format = p.text_or("--format", "native");
+  if (r.format != "native" && r.format != "chakra") {
+    throw UsageError("--format expects native or chakra, got '" + r.format + "'");
   }
   if (!r.model) throw UsageError("--model is required");
   if (!r.phase) throw UsageError("--phase is required");

@@ -16,7 +16,6 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/json_text.hpp"
-#include "sim/cli/arg_reader.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
@@ -28,25 +27,31 @@
 
 namespace scoville::cli {
 
-extern const char kValidateUsage[] =
-    R"(  scoville validate [options]       predicted vs published serving figures
-      --measurements FILE.csv       the rows (default the shipped copy, workloads/measurements/
-                                    published/measurements.csv)
-      --software NAME|FILE|none     one serving stack for every row (default: each row's
-                                    framework's, workloads/measurements/framework-stacks.csv,
-                                    else its system's; none: hardware time alone)
-      --prompts-per-client K        requests per client of each predicted point (default 10)
-      --no-calibration              ignore the systems' calibration overlays
-      --fidelity op-table|roofline  op pricing (default op-table: every op priced on the
-                                    chip model, simulated op table, persistent op cache, with
-                                    arch/systems/*.op-table.calibration.yaml); roofline: the
-                                    closed form with arch/systems/*.calibration.yaml
-      --no-op-cache                 op-table: neither read nor write the persistent op cache
-      --json                        print JSON instead of the table
-      --quiet                       no progress line on a terminal
-      --energy FILE.csv             instead: predict measured energy rows (energy per output
-                                    token, average power; workloads/measurements/energy/README.md)
-)";
+OptionSet validate_options() {
+  OptionSet s("validate");
+  s.synopsis("[options]", "predicted vs published serving figures")
+      .text("--measurements", "FILE.csv",
+            "the rows (default the shipped copy, "
+            "workloads/measurements/published/measurements.csv)")
+      .text("--software", "NAME|FILE|none",
+            "one serving stack for every row (default: each row's framework's, "
+            "workloads/measurements/framework-stacks.csv, else its system's; none: hardware time "
+            "alone)")
+      .count("--prompts-per-client", "K",
+             "requests per client of each predicted point (default 10)")
+      .flag("--no-calibration", "ignore the systems' calibration overlays")
+      .text("--fidelity", "op-table|roofline",
+            "op pricing (default op-table: every op priced on the chip model, simulated op table, "
+            "persistent op cache, with arch/systems/*.op-table.calibration.yaml); roofline: the "
+            "closed form with arch/systems/*.calibration.yaml")
+      .flag("--no-op-cache", "op-table: neither read nor write the persistent op cache")
+      .flag("--json", "print JSON instead of the table")
+      .flag("--quiet", "no progress line on a terminal")
+      .text("--energy", "FILE.csv",
+            "instead: predict measured energy rows (energy per output token, average power; "
+            "workloads/measurements/energy/README.md)");
+  return s;
+}
 
 namespace {
 
@@ -59,35 +64,15 @@ std::string fmt(double v, int decimals) {
 }  // namespace
 
 int validate_command(const Invocation& invocation, std::ostream& out) {
-  std::string path, energy_path, software = config::kSystemSoftware;
-  int64_t prompts_per_client = 10;
-  bool json = false, calibration = true, op_cache = true, quiet = false;
-  std::string fidelity = "op-table";
-  ArgReader a("scoville validate", invocation.args);
-  while (a.next()) {
-    if (a.is("--measurements")) {
-      path = a.value();
-    } else if (a.is("--software")) {
-      software = a.value();
-    } else if (a.is("--prompts-per-client")) {
-      prompts_per_client = a.count();
-      if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
-    } else if (a.is("--no-calibration")) {
-      calibration = false;
-    } else if (a.is("--fidelity")) {
-      fidelity = a.value();
-    } else if (a.is("--no-op-cache")) {
-      op_cache = false;
-    } else if (a.is("--quiet")) {
-      quiet = true;
-    } else if (a.is("--json")) {
-      json = true;
-    } else if (a.is("--energy")) {
-      energy_path = a.value();
-    } else {
-      a.unknown();
-    }
-  }
+  const ParsedOptions parsed = validate_options().parse(invocation.args);
+  std::string path = parsed.text_or("--measurements", "");
+  const std::string energy_path = parsed.text_or("--energy", "");
+  const std::string software = parsed.text_or("--software", config::kSystemSoftware);
+  const int64_t prompts_per_client = parsed.count("--prompts-per-client").value_or(10);
+  if (prompts_per_client < 1) throw UsageError{"--prompts-per-client: expected at least 1"};
+  const bool json = parsed.flag("--json"), calibration = !parsed.flag("--no-calibration"),
+             op_cache = !parsed.flag("--no-op-cache"), quiet = parsed.flag("--quiet");
+  const std::string fidelity = parsed.text_or("--fidelity", "op-table");
   if (!path.empty() && !energy_path.empty()) {
     throw UsageError{"--energy and --measurements: expected one of them"};
   }

@@ -92,9 +92,14 @@ TEST_CASE("cli trace: a model that does not fit gives the numbers", "[cli]") {
 
 TEST_CASE("cli trace: bad flags are usage errors", "[cli]") {
   CHECK(run_scoville("trace --model llama-3.1-8b --batch 8 --context 16").exit_code == 2);
-  const auto phase = run_scoville(kDecode + " --phase middle");
+  const auto phase =
+      run_scoville("trace --model llama-3.1-8b --phase middle --batch 8 --context 1024");
   CHECK(phase.exit_code == 2);
   CHECK_THAT(phase.output, Contains("prefill or decode"));
+  // A single-valued flag given twice is refused, not silently overridden.
+  const auto twice = run_scoville(kDecode + " --phase prefill");
+  CHECK(twice.exit_code == 2);
+  CHECK_THAT(twice.output, Contains("--phase is given twice (it takes one value)"));
   const auto format = run_scoville(kDecode + " --format xml -o /tmp/unused");
   CHECK(format.exit_code == 2);
   CHECK_THAT(format.output, Contains("--format expects native or chakra"));

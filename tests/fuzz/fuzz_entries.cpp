@@ -11,7 +11,8 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
-#include "sim/cli/arg_reader.hpp"
+#include "sim/cli/option_set.hpp"
+#include "sim/cli/usage_text.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
 #include "sim/config/config_files.hpp"
@@ -110,8 +111,9 @@ void unit(const uint8_t* data, size_t size) {
   }
 }
 
-// NUL-separated arguments read with ArgReader as a command reads them: the first byte of each
-// argument picks how it is read (flag, value, count, list, count list).
+// NUL-separated arguments parsed as a command parses them (sim/cli/option_set.hpp, Boost's
+// command-line parser underneath), against options of every kind, a short alias and positional
+// words.
 void args(const uint8_t* data, size_t size) {
   std::vector<std::string> argv;
   std::string current;
@@ -124,27 +126,24 @@ void args(const uint8_t* data, size_t size) {
     }
   }
   argv.push_back(current);
+  cli::OptionSet options("fuzz");
+  options.synopsis("[options] FILE...", "every kind of option")
+      .flag("--json", "a flag")
+      .text("--model", "NAME", "a text")
+      .texts("--set", "KEY=VALUE", "a repeatable text")
+      .count("--isl", "N", "a count")
+      .list("--chip", "NAME", "a repeatable list", true)
+      .count_list("--batch", "N[,N...]", "a count list")
+      .text("-o,--output", "FILE", "a text with a short alias")
+      .positional("FILE", "positional words");
+  require(!cli::usage_text(options).empty(), "the usage renders");
   try {
-    cli::ArgReader a("scoville fuzz", argv);
-    while (a.next()) {
-      const unsigned char selector = a.current().empty() ? 0 : a.current()[0];
-      switch (selector % 5) {
-        case 0:
-          a.value();
-          break;
-        case 1:
-          require(a.count() >= 0, "a count is >= 0");
-          break;
-        case 2:
-          for (const std::string& item : a.list()) require(!item.empty(), "list items non-empty");
-          break;
-        case 3:
-          for (long long n : a.count_list()) require(n >= 0, "list counts are >= 0");
-          break;
-        default:
-          if (a.is_flag()) a.unknown();
-      }
-    }
+    const cli::ParsedOptions p = options.parse(argv);
+    for (const std::string& item : p.list("--chip")) require(!item.empty(), "list items non-empty");
+    for (long long n : p.count_list("--batch")) require(n >= 0, "list counts are >= 0");
+    if (const auto n = p.count("--isl")) require(*n >= 0, "a count is >= 0");
+    require(p.texts("--model").size() <= 1, "a single-valued option holds one value");
+    require(p.texts("--output").size() <= 1, "a single-valued option holds one value");
   } catch (const cli::UsageError&) {
   }
 }
