@@ -49,7 +49,8 @@ extern const char kRunUsage[] =
       --no-op-cache                 neither read nor write the persistent op cache
       --json                        print the results as JSON instead of a table
       --quiet                       no progress line (on a terminal, the ops simulated on the
-                                    chip model are counted as they run)
+                                    chip model are counted as they run; --detailed: the ops
+                                    each chip's program has done)
       -o, --output FILE.h5          also write results to HDF5 (atomically)
       --trace FILE.json             write a Perfetto / Chrome JSON timeline (atomically); with
                                     --system: critical paths, collectives replayed per link
