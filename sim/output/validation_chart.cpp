@@ -81,6 +81,58 @@ XYChart predicted_against_measured(const Table& t, const ValidationColumns& c,
   return chart;
 }
 
+// The signed throughput error (percent) against the measured throughput, a series per system,
+// with 0 and the band as horizontal lines: scale-free, so rows of a few hundred tok/s and of
+// tens of thousands read alike (they crowd the origin of the chart above).
+XYChart error_against_measured(const Table& t, const ValidationColumns& c, const Column& measured,
+                               const Column& error, const std::string& id) {
+  XYChart chart;
+  chart.id = id;
+  const ChartAxis axis = metric_axis("tput_per_chip", measured.units);
+  chart.x = {"measured " + axis.title, axis.unit};
+  chart.y = {"throughput error", "%"};
+  std::vector<XYSeries> series;
+  std::map<std::string, size_t> series_of;
+  double largest = 0;
+  for (size_t r = 0; r < rows_of(t); ++r) {
+    const double x = numeric(measured, r), y = 100.0 * numeric(error, r);
+    if (!std::isfinite(x) || !std::isfinite(y)) continue;
+    const std::string system = cell_text(*c.system, r);
+    auto found = series_of.find(system);
+    if (found == series_of.end()) {
+      found = series_of.emplace(system, series.size()).first;
+      series.emplace_back();
+      series.back().name = system;
+    }
+    XYSeries& s = series[found->second];
+    s.xs.push_back(x);
+    s.ys.push_back(y);
+    s.labels.push_back(cell_text(*c.id, r));
+    s.tips.push_back("row " + cell_text(*c.id, r) + ": " + cell_text(*c.model, r) + " on " +
+                     system + "\nmeasured " + number_text(x) + " " + axis.unit + ", error " +
+                     percent(y / 100.0));
+    largest = std::max(largest, x);
+  }
+  chart.series = std::move(series);
+  chart.y_from_zero = false;
+  const auto level = [&](const std::string& name, double y, bool dashed) {
+    XYSeries line;
+    line.name = name;
+    line.xs = {0.0, largest};
+    line.ys = {y, y};
+    line.line = {0, 1};
+    line.markers = false;
+    line.dashed = dashed;
+    line.colour = dashed ? "#9a9a9a" : "#444444";
+    chart.series.push_back(line);
+  };
+  const double band = 100 * kValidationBand;
+  level("no error", 0.0, false);
+  level("+" + std::to_string(std::lround(band)) + " %", band, true);
+  level("-" + std::to_string(std::lround(band)) + " %", -band, true);
+  return chart;
+}
+
 // Mean absolute percentage errors per system, in the order the systems first appear, and over
 // all rows.
 void render_mape_table(std::ostringstream& out, const Table& t, const Column& system,
@@ -154,6 +206,12 @@ bool render_validation_charts(std::ostringstream& out, const H5Document& doc,
           band + " %)",
       render_chart(predicted_against_measured(*t, c, *measured, *predicted, "tput_per_chip",
                                               "validation-tput-" + std::to_string(next_id++))));
+  out << figure_html(
+      name +
+          ": throughput error (predicted / measured - 1) against measured "
+          "throughput per chip, per system",
+      render_chart(error_against_measured(*t, c, *measured, *error,
+                                          "validation-error-" + std::to_string(next_id++))));
   const Column* measured_intvty = find_column(*t, "measured_intvty");
   const Column* predicted_intvty = find_column(*t, "predicted_intvty");
   const Column* intvty_error = find_column(*t, "intvty_error");
