@@ -216,6 +216,7 @@ void ChipModule::run_program() {
     record.end = from_sc_time(sc_core::sc_time_stamp());
     record.exact_elapsed = from_sc_time(sc_core::sc_time_stamp() - started);
     records_.push_back(record);
+    if (op_done_) op_done_(records_.size());
     current = std::move(next);
   }
 }

@@ -51,6 +51,8 @@ struct OpControl {
 };
 // Called before op `index` starts, with the records of the ops done so far.
 using OpGovernor = std::function<OpControl(size_t index, const std::vector<OpRecord>& done)>;
+// Told after each op of the program has finished, with the count done so far (progress).
+using OpDoneListener = std::function<void(size_t done)>;
 
 class ChipModule : public sc_core::sc_module {
  public:
@@ -64,6 +66,8 @@ class ChipModule : public sc_core::sc_module {
   void set_program(std::vector<WorkDescriptor> program);
   // Optional; without one every op runs at the configured clocks with no stall.
   void set_governor(OpGovernor governor) { governor_ = std::move(governor); }
+  // Optional; watches only (one call per op, nothing it does changes the simulation).
+  void set_op_done_listener(OpDoneListener listener) { op_done_ = std::move(listener); }
   const std::vector<OpRecord>& records() const { return records_; }
   const ChipParams& params() const { return params_; }
   bool finished() const { return records_.size() == program_.size(); }
@@ -103,6 +107,7 @@ class ChipModule : public sc_core::sc_module {
   std::vector<WorkDescriptor> program_;
   std::vector<OpRecord> records_;
   OpGovernor governor_;
+  OpDoneListener op_done_;
   int64_t pending_tiles_ = 0;
   sc_core::sc_event all_tiles_done_;
   std::vector<ActivityTrack> activity_;  // sized once: modules hold pointers into it

@@ -1,6 +1,7 @@
 // `scoville plan`: the configurations (mapping, prefill / decode pool split, batch limit) that
 // serve a load best on a system within TTFT / TPOT limits, ranked by goodput per chip. The
 // search is sim/engine/plan_search.*, the table and results file sim/output/plan_output.*.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -13,8 +14,10 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/request_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/scenario_loader.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/inferencex_sweep.hpp"
+#include "sim/engine/plan_scenario.hpp"
 #include "sim/engine/plan_search.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/output/output_paths.hpp"
@@ -32,6 +35,13 @@ OptionSet plan_options() {
   s.synopsis("--system NAME|FILE --model NAME|FILE --ttft-p99 T --tpot-p99 T [options]",
              "the best mappings, pool splits and batch limits within the latency limits, ranked "
              "by goodput per chip per load")
+      .synopsis("--scenario FILE [options]",
+                "the same for a serving scenario's system, model, load and SLO limits")
+      .text("--scenario", "FILE",
+            "a serving scenario (workloads/scenarios/*.yaml) gives the system (its chip, chips "
+            "and network), model, software, request lengths and load, scheduler, seed and its "
+            "slo.ttft / slo.tpot as p99 limits; the flags override each (its mapping and "
+            "max_num_seqs are searched, not taken)")
       .text("--system", "NAME|FILE", "a multi-chip system (arch/systems/NAME.yaml)")
       .text("--model", "NAME|FILE", "model (names resolve to workloads/models/NAME.yaml)")
       .count("--isl", "N", "nominal input tokens (lengths uniform in [--range-ratio, 1] x nominal)")
@@ -64,23 +74,51 @@ OptionSet plan_options() {
       .flag("--quiet", "no progress line")
       .note(
           "Give one TTFT and one TPOT limit, and the load as one of --concurrency, --rate or "
-          "--requests.");
+          "--requests (or --scenario FILE, whose slo and requests fill in what is not given).");
   return s;
 }
 
 namespace {
 
 struct PlanOptions {
-  std::string system, model, software, fidelity = "op-table", output;
-  int64_t isl = 0, osl = 0, num_prompts = 256, max_batched_tokens = 8192, top = 5;
-  double range_ratio = 0.8;
+  std::string system, model, software, fidelity = "op-table", output, scenario_file;
+  int64_t isl = 0, osl = 0, top = 5;
+  std::optional<int64_t> num_prompts, max_batched_tokens;
+  std::optional<double> range_ratio;
   std::vector<int64_t> concurrency, max_batch{16, 64, 256};
   std::vector<double> rates;
   RequestTraceArgs requests;
   std::optional<engine::LatencyLimit> ttft, tpot;
   bool calibration = true, quiet = false;
-  uint64_t seed = 1;
+  std::optional<uint64_t> seed;
+  std::optional<config::ServingStudySpec> scenario;  // --scenario, loaded
 };
+
+// Defaults of the flags neither given nor in a scenario.
+constexpr int64_t kDefaultNumPrompts = 256;
+constexpr int64_t kDefaultMaxBatchedTokens = 8192;
+constexpr double kDefaultRangeRatio = 0.8;
+
+// The scenario's values for what the flags did not give; its requests are the load unless a
+// load flag gave one (`load_given`).
+void apply_scenario(PlanOptions& o, config::ServingStudySpec spec, bool load_given) {
+  // Its system: the chip (and network) a system file names, or a chip (switch built from its
+  // ports, as serve builds it); --system replaces all of it.
+  if (o.model.empty()) o.model = spec.model;
+  if (o.software.empty()) o.software = spec.software;
+  if (o.isl == 0) o.isl = spec.requests.lengths.input_tokens;
+  if (o.osl == 0) o.osl = spec.requests.lengths.output_tokens;
+  if (!o.range_ratio) o.range_ratio = spec.requests.lengths.range_ratio;
+  if (!o.max_batched_tokens) o.max_batched_tokens = spec.scheduler.max_num_batched_tokens;
+  if (!o.seed) o.seed = spec.seed;
+  if (!o.ttft) o.ttft = engine::scenario_ttft_limit(spec);
+  if (!o.tpot) o.tpot = engine::scenario_tpot_limit(spec);
+  if (!load_given) {
+    apply_request_trace_args(o.requests, spec.requests);
+    if (!o.num_prompts) o.num_prompts = spec.requests.num_prompts;
+  }
+  o.scenario = std::move(spec);
+}
 
 // A plain number > 0 (and at most `max`), the whole of `text`.
 double positive_number(const std::string& flag, const std::string& text, double max) {
@@ -141,8 +179,14 @@ PlanOptions parse_plan(const std::vector<std::string>& args) {
     if (*v < 1) throw UsageError(std::string(flag) + ": expected at least 1");
     into = *v;
   };
+  auto positive_opt = [&](const char* flag, std::optional<int64_t>& into) {
+    int64_t v = 0;
+    positive(flag, v);
+    if (v > 0) into = v;
+  };
   read_limits(p, o);
   o.requests = request_trace_args(p);
+  o.scenario_file = p.text_or("--scenario", "");
   o.system = p.text_or("--system", "");
   o.model = p.text_or("--model", "");
   positive("--isl", o.isl);
@@ -156,7 +200,7 @@ PlanOptions parse_plan(const std::vector<std::string>& args) {
   }
   for (const std::string& v : p.list("--rate"))
     o.rates.push_back(positive_number("--rate", v, 1e9));
-  positive("--num-prompts", o.num_prompts);
+  positive_opt("--num-prompts", o.num_prompts);
   if (p.given("--max-batch")) {
     o.max_batch.clear();
     for (long long v : p.count_list("--max-batch")) {
@@ -164,23 +208,35 @@ PlanOptions parse_plan(const std::vector<std::string>& args) {
       o.max_batch.push_back(v);
     }
   }
-  positive("--max-batched-tokens", o.max_batched_tokens);
+  positive_opt("--max-batched-tokens", o.max_batched_tokens);
   o.fidelity = p.text_or("--fidelity", o.fidelity);
   o.software = p.text_or("--software", "");
   o.calibration = !p.flag("--no-calibration");
   positive("--top", o.top);
-  o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
+  if (const auto seed = p.count("--seed")) o.seed = static_cast<uint64_t>(*seed);
   o.output = p.text_or("--output", "");
   if (p.given("--output") && !output::is_table_file(o.output)) {
     throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + o.output + "'");
   }
   o.quiet = p.flag("--quiet");
-  if (o.system.empty() || o.model.empty()) throw UsageError("--system and --model are required");
-  if (!o.ttft || !o.tpot)
-    throw UsageError("a TTFT and a TPOT limit are required (--ttft-p99 T --tpot-p99 T)");
   const int loads = !o.concurrency.empty() + !o.rates.empty() + o.requests.requests.has_value();
-  if (loads != 1) throw UsageError("give the load as one of --concurrency, --rate or --requests");
-  if (!o.requests.requests && (o.isl == 0 || o.osl == 0)) {
+  if (loads > 1) throw UsageError("give the load as one of --concurrency, --rate or --requests");
+  if (!o.scenario_file.empty()) {
+    apply_scenario(o, config::load_scenario(o.scenario_file), loads > 0);
+  } else {
+    if (o.system.empty() || o.model.empty()) {
+      throw UsageError("--system and --model are required (or --scenario FILE)");
+    }
+    if (loads == 0) throw UsageError("give the load as one of --concurrency, --rate or --requests");
+  }
+  if (!o.ttft || !o.tpot) {
+    throw UsageError("a TTFT and a TPOT limit are required (--ttft-p99 T --tpot-p99 T)" +
+                     std::string(o.scenario ? ": the scenario's slo has not both" : ""));
+  }
+  const bool trace =
+      o.requests.requests ||
+      (o.scenario && loads == 0 && o.scenario->requests.kind == workloads::ArrivalKind::kTrace);
+  if (!trace && (o.isl == 0 || o.osl == 0)) {
     throw UsageError("--isl and --osl are required (or --requests FILE)");
   }
   if (engine::parse_serving_fidelity(o.fidelity) == engine::ServingFidelity::kCycle) {
@@ -193,7 +249,13 @@ PlanOptions parse_plan(const std::vector<std::string>& args) {
 std::vector<engine::PlanLoad> loads_of(const PlanOptions& o) {
   std::vector<engine::PlanLoad> loads;
   workloads::RequestPattern base;
-  base.lengths = {o.isl, o.osl, o.range_ratio};
+  base.lengths = {o.isl, o.osl, o.range_ratio.value_or(kDefaultRangeRatio)};
+  if (o.scenario && o.concurrency.empty() && o.rates.empty() && !o.requests.requests) {
+    engine::PlanLoad l = engine::scenario_load(*o.scenario);
+    l.requests.lengths = base.lengths;
+    if (o.num_prompts) l.requests.num_prompts = *o.num_prompts;
+    return {l};
+  }
   for (int64_t n : o.concurrency) {
     engine::PlanLoad l{"N=" + std::to_string(n), base};
     l.requests.kind = workloads::ArrivalKind::kClosedLoop;
@@ -207,7 +269,7 @@ std::vector<engine::PlanLoad> loads_of(const PlanOptions& o) {
     engine::PlanLoad l{label.str(), base};
     l.requests.kind = workloads::ArrivalKind::kPoisson;
     l.requests.rate = r;
-    l.requests.num_prompts = o.num_prompts;
+    l.requests.num_prompts = o.num_prompts.value_or(kDefaultNumPrompts);
     loads.push_back(l);
   }
   if (o.requests.requests) {
@@ -224,34 +286,53 @@ std::vector<engine::PlanLoad> loads_of(const PlanOptions& o) {
 int plan_command(const Invocation& invocation, std::ostream& out) {
   const PlanOptions o = parse_plan(invocation.args);
   output::RunFiles files;
-  files.named_input("--system", o.system, "arch/systems");
-  files.named_input("--model", o.model, "workloads/models");
+  files.input("--scenario", o.scenario_file);
+  if (!o.system.empty()) files.named_input("--system", o.system, "arch/systems");
+  files.named_input(o.scenario ? "scenario model" : "--model", o.model, "workloads/models");
   files.input("--requests", o.requests.requests.value_or(""));
   files.output("-o", o.output);
   files.check();
   const config::DataPaths paths = config::DataPaths::from_environment();
-  const config::SystemConfig system = config::load_system(o.system, paths);
-  const std::string& chip = config::require_chip(system);
+  // The system: a system file (--system), else the scenario's chip, chips and network.
+  std::string chip, network;
+  int64_t chips = 0;
+  if (!o.system.empty()) {
+    const config::SystemConfig system = config::load_system(o.system, paths);
+    chip = config::require_chip(system);
+    network = paths.resolve(o.system, "arch/systems");
+    chips = system.chips;
+  } else {
+    chip = o.scenario->chip;
+    network = o.scenario->network;
+    int64_t pool_chips = 0;  // as serve sizes it: the pools' chips, or more if it says so
+    for (const auto& pool : o.scenario->mapping.pools) pool_chips += pool.chips;
+    chips = std::max(pool_chips, o.scenario->chips);
+  }
   const workloads::ModelConfig model =
       workloads::load_model(paths.resolve(o.model, "workloads/models"));
-  if (!o.requests.requests) {
+  engine::PlanQuery query;
+  query.loads = loads_of(o);
+  const bool trace = std::any_of(query.loads.begin(), query.loads.end(), [](const auto& l) {
+    return l.requests.kind == workloads::ArrivalKind::kTrace;
+  });
+  if (!trace) {
     serving::check_context(model, o.isl, o.osl, SourceLocation{"<command line>", 0, 0}, "--isl");
   }
   const engine::ServingFidelity level = engine::parse_serving_fidelity(o.fidelity);
   engine::ServingHardware hw =
-      engine::resolve_hardware(chip, paths.resolve(o.system, "arch/systems"), system.chips,
-                               o.software, o.calibration, level);
+      engine::resolve_hardware(chip, network, chips, o.software, o.calibration, level);
   // The op table's chip model is elaborated here, before anything simulates.
   if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, true);
 
-  engine::PlanQuery query;
-  query.mappings = engine::sweep_mappings(engine::MappingChoice{"", true}, model, system.chips);
-  query.loads = loads_of(o);
+  query.mappings = engine::sweep_mappings(engine::MappingChoice{"", true}, model, chips);
   query.max_batch = o.max_batch;
-  query.scheduler.max_num_batched_tokens = o.max_batched_tokens;
+  // The scenario's scheduler (chunked prefill, block size, policy, MTP) where there is one;
+  // max_num_seqs is what the search varies.
+  if (o.scenario) query.scheduler = o.scenario->scheduler;
+  query.scheduler.max_num_batched_tokens = o.max_batched_tokens.value_or(kDefaultMaxBatchedTokens);
   query.ttft = *o.ttft;
   query.tpot = *o.tpot;
-  query.seed = o.seed;
+  query.seed = o.seed.value_or(1);
   output::ProgressReporter progress("plan", engine::plan_point_count(query), o.quiet);
   const engine::PlanResult result = engine::plan_search(
       hw, model, query, [&](const std::string& label) { progress.step(label); });
@@ -261,28 +342,38 @@ int plan_command(const Invocation& invocation, std::ostream& out) {
   const std::string calibration = engine::calibration_label(hw);
   if (!o.output.empty()) {
     const output::Provenance prov =
-        output::Provenance::current(invocation.argc, invocation.argv, o.seed);
-    output::write_table_file(o.output, output::plan_table(query, result),
-                             {{"schema", std::string("scoville.results")},
-                              {"schema_version", int64_t{1}},
-                              {"file_kind", std::string("plan")},
-                              {"tool_version", prov.tool_version},
-                              {"git_sha", prov.git_sha},
-                              {"command_line", prov.command_line},
-                              {"created_utc", prov.created_utc},
-                              {"seed", static_cast<int64_t>(o.seed)},
-                              {"system", hw.system_name},
-                              {"chip", hw.chip.name},
-                              {"model", model.name()},
-                              {"fidelity", o.fidelity},
-                              {"calibration", calibration}});
+        output::Provenance::current(invocation.argc, invocation.argv, query.seed);
+    output::Attributes root{{"schema", std::string("scoville.results")},
+                            {"schema_version", int64_t{1}},
+                            {"file_kind", std::string("plan")},
+                            {"tool_version", prov.tool_version},
+                            {"git_sha", prov.git_sha},
+                            {"command_line", prov.command_line},
+                            {"created_utc", prov.created_utc},
+                            {"seed", static_cast<int64_t>(query.seed)},
+                            {"system", hw.system_name},
+                            {"chip", hw.chip.name},
+                            {"model", model.name()},
+                            {"fidelity", o.fidelity},
+                            {"calibration", calibration}};
+    if (o.scenario) {
+      root.emplace_back("scenario", o.scenario->name);
+      root.emplace_back("scenario_file", o.scenario_file);
+    }
+    output::write_table_file(o.output, output::plan_table(query, result), root);
   }
   out << "# scoville plan: " << model.name() << " on " << hw.system_name << " (" << hw.chip.name
-      << ", " << system.chips << " chips), " << o.fidelity << " fidelity, calibration "
-      << calibration << "; " << query.mappings.size() << " mappings, batch limits";
+      << ", " << chips << " chips), " << o.fidelity << " fidelity, calibration " << calibration
+      << "; " << query.mappings.size() << " mappings, batch limits";
   for (int64_t b : o.max_batch) out << " " << b;
   out << "; " << result.points.size() << " points run, " << result.skipped.size()
       << " infeasible\n";
+  if (o.scenario) {
+    out << "# scenario " << o.scenario->name << " (" << o.scenario_file << "): load "
+        << query.loads.front().label << ", limits TTFT p" << query.ttft.percentile << " "
+        << query.ttft.limit.si() * 1e3 << " ms, TPOT p" << query.tpot.percentile << " "
+        << query.tpot.limit.si() * 1e3 << " ms\n";
+  }
   const std::string miss = output::plan_miss_summary(query, result);
   if (!miss.empty()) {
     throw InputError(SourceLocation{"<command line>", 0, 0},

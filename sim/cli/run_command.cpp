@@ -16,6 +16,7 @@
 #include "sim/engine/multi_rank_run.hpp"
 #include "sim/engine/study_runner.hpp"
 #include "sim/engine/trace_runner.hpp"
+#include "sim/output/chip_ops_progress.hpp"
 #include "sim/output/output_paths.hpp"
 #include "sim/output/perfetto_trace.hpp"
 #include "sim/output/study_report.hpp"
@@ -213,13 +214,23 @@ int run_command(const Invocation& invocation, std::ostream& out) {
   // Only a timeline needs the units' activity; recording it does not change any result.
   std::optional<models::ActivityWindow> activity;
   if (r.trace_output) activity = output::activity_window(trace);
-  // A cold op cache makes a run take minutes: count the ops simulated (on a terminal).
-  OpSimulationProgress progress("run", r.quiet);
+  // A cold op cache makes a run take minutes: count the ops simulated (on a terminal); the
+  // detailed path (also taken for a timeline) counts the ops each chip's program has done.
+  const bool detailed = r.detailed || activity;
+  OpSimulationProgress progress("run", r.quiet || detailed);
+  output::ChipOpsProgress chip_ops("run", s.chips, r.quiet || !detailed);
+  engine::DetailedProgress on_ops;
+  if (chip_ops.on()) {
+    on_ops = [&chip_ops](size_t chip, int64_t done, int64_t total) {
+      chip_ops.ops_done(chip, done, total);
+    };
+  }
   const engine::StudyResult result = engine::run_study(
       s, config::DataPaths::from_environment(), activity,
       r.detailed ? engine::StudyFidelity::kDetailed : engine::StudyFidelity::kOpTable,
-      r.op_cache ? std::optional<std::string>(std::string()) : std::nullopt);
+      r.op_cache ? std::optional<std::string>(std::string()) : std::nullopt, on_ops);
   progress.finish();
+  chip_ops.finish();
   const output::Provenance provenance =
       output::Provenance::current(invocation.argc, invocation.argv, s.seed);
   if (r.h5_output) output::write_h5_atomically(output::build_h5(result, provenance), *r.h5_output);

@@ -36,7 +36,7 @@ OptionSet run_options() {
       .flag("--json", "print the results as JSON instead of a table")
       .flag("--quiet",
             "no progress line (on a terminal, the ops simulated on the chip model are counted as "
-            "they run)")
+            "they run; --detailed: the ops each chip's program has done)")
       .text("-o,--output", "FILE.h5", "also write results to HDF5 (atomically)")
       .text("--trace", "FILE.json",
             "write a Perfetto / Chrome JSON timeline (atomically); with --system: critical paths, "

@@ -20,10 +20,14 @@
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
+#include "sim/output/output_paths.hpp"
 #include "sim/output/progress.hpp"
+#include "sim/output/provenance.hpp"
+#include "sim/output/table_file.hpp"
 #include "sim/validation/energy_rows.hpp"
 #include "sim/validation/measurement_rows.hpp"
 #include "sim/validation/validation_run.hpp"
+#include "sim/validation/validation_table.hpp"
 
 namespace scoville::cli {
 
@@ -46,6 +50,8 @@ OptionSet validate_options() {
             "closed form with arch/systems/*.calibration.yaml")
       .flag("--no-op-cache", "op-table: neither read nor write the persistent op cache")
       .flag("--json", "print JSON instead of the table")
+      .text("-o,--output", "FILE.h5|FILE.csv",
+            "the predicted rows as a /validation table (atomically; scoville report charts it)")
       .flag("--quiet", "no progress line on a terminal")
       .text("--energy", "FILE.csv",
             "instead: predict measured energy rows (energy per output token, average power; "
@@ -73,6 +79,10 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   const bool json = parsed.flag("--json"), calibration = !parsed.flag("--no-calibration"),
              op_cache = !parsed.flag("--no-op-cache"), quiet = parsed.flag("--quiet");
   const std::string fidelity = parsed.text_or("--fidelity", "op-table");
+  const std::string output_file = parsed.text_or("--output", "");
+  if (parsed.given("--output") && !output::is_table_file(output_file)) {
+    throw UsageError("-o: expected FILE.h5 or FILE.csv, got '" + output_file + "'");
+  }
   if (!path.empty() && !energy_path.empty()) {
     throw UsageError{"--energy and --measurements: expected one of them"};
   }
@@ -86,6 +96,14 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
   }
+  if (!energy_path.empty() && !output_file.empty()) {
+    throw UsageError{"-o writes the serving rows' table; not with --energy"};
+  }
+  output::RunFiles files;
+  files.input("--measurements", path);
+  files.input("--energy", energy_path);
+  files.output("-o", output_file);
+  files.check();
   if (!energy_path.empty()) {
     return validation::validate_energy(out, energy_path, software, calibration, level, op_cache,
                                        prompts_per_client, json);
@@ -105,8 +123,22 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   const std::vector<validation::Outcome> outcomes = validation::validate_rows(plans, settings);
   progress.finish();
   const auto groups = validation::summaries(outcomes);
-
-  if (json) {
+  if (!output_file.empty()) {
+    const output::Provenance prov =
+        output::Provenance::current(invocation.argc, invocation.argv, 0);
+    const output::Table table = validation::validation_table(
+        outcomes, {path, fidelity, software.empty() ? "per row" : software, calibration});
+    // The root carries what the rows were predicted with too (the report reads it there).
+    output::Attributes root{{"schema", std::string("scoville.results")},
+                            {"schema_version", int64_t{1}},
+                            {"file_kind", std::string("validation")},
+                            {"tool_version", prov.tool_version},
+                            {"git_sha", prov.git_sha},
+                            {"command_line", prov.command_line},
+                            {"created_utc", prov.created_utc}};
+    root.insert(root.end(), table.attributes.begin(), table.attributes.end());
+    output::write_table_file(output_file, table, root);
+  }  if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
         << "\"" << fidelity << "\", \"software\": \""
         << output::json_escape(software.empty() ? "per row" : software)

@@ -294,7 +294,8 @@ std::string to_string(StudyFidelity fidelity) {
 
 StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& paths,
                       const std::optional<models::ActivityWindow>& activity, StudyFidelity fidelity,
-                      const std::optional<std::string>& op_cache_dir) {
+                      const std::optional<std::string>& op_cache_dir,
+                      const DetailedProgress& progress) {
   StudyResult out;
   out.study = s;
   // Timelines show what the chip's units did: only the detailed path has them.
@@ -354,6 +355,12 @@ StudyResult run_study(const study::StudyConfig& s, const config::DataPaths& path
       jobs[i].module = std::make_unique<models::ChipModule>(module_name.c_str(), jobs[i].params);
       jobs[i].module->set_program(jobs[i].program);
       if (activity) jobs[i].module->record_activity(*activity);
+      if (progress) {
+        const auto total = static_cast<int64_t>(jobs[i].program.size());
+        progress(i, 0, total);
+        jobs[i].module->set_op_done_listener(
+            [&progress, i, total](size_t done) { progress(i, static_cast<int64_t>(done), total); });
+      }
     }
     if (jobs[i].params.power.management.present) {
       std::vector<std::string> op_phases;

@@ -2,6 +2,7 @@
 // elaborates one design once), each executing the study's iterations back to back.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,15 +32,21 @@ struct StudyResult {
   std::vector<std::vector<models::ActivityTrack>> activity;
 };
 
+// Told by the detailed path as chips finish ops: chip (index into the study's chips), the ops it
+// has done and its program's ops; first once per chip with done = 0 before anything runs, so
+// that every total is known. Only watches: the results are the same with or without it.
+using DetailedProgress = std::function<void(size_t chip, int64_t done, int64_t total)>;
+
 // Loads the chips and model, checks that the model and its KV cache fit each chip (InputError
 // with the numbers if not), simulates, and returns per-chip results. Call once per process.
 // With `activity`, the chips also record their units' busy spans within that window (for
 // timelines; the detailed path, whatever `fidelity` says); the results are the same with or
 // without it. `op_cache_dir`: the op table's persistent cache (nullopt: bypassed; empty: the
-// default directory).
+// default directory). `progress`: see DetailedProgress (the op-table path does not call it).
 StudyResult run_study(const study::StudyConfig& study, const config::DataPaths& paths,
                       const std::optional<models::ActivityWindow>& activity = std::nullopt,
                       StudyFidelity fidelity = StudyFidelity::kDetailed,
-                      const std::optional<std::string>& op_cache_dir = std::nullopt);
+                      const std::optional<std::string>& op_cache_dir = std::nullopt,
+                      const DetailedProgress& progress = {});
 
 }  // namespace scoville::engine

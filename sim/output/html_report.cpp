@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "sim/output/ablation_chart.hpp"
 #include "sim/output/h5_reader.hpp"
 #include "sim/output/h5_table_access.hpp"
 #include "sim/output/plan_chart.hpp"
@@ -14,6 +15,7 @@
 #include "sim/output/report_serving_charts.hpp"
 #include "sim/output/report_sweep_charts.hpp"
 #include "sim/output/svg_text.hpp"
+#include "sim/output/validation_chart.hpp"
 
 namespace scoville::output {
 
@@ -110,6 +112,8 @@ std::string render_html_report(const std::vector<ReportInput>& inputs) {
     render_latency_charts(out, in.doc, chart_id);
     render_sweep_charts(out, in.doc, chart_id);
     render_plan_chart(out, in.doc, in.path);
+    render_validation_charts(out, in.doc, in.path, chart_id);
+    render_ablation_charts(out, in.doc, in.path, chart_id);
     for (const Table& table : in.doc.tables) render_table(out, table);
     for (const StringDataset& s : in.doc.strings) {
       if (s.path != "/config/resolved_yaml") continue;

@@ -91,6 +91,12 @@ void ProgressReporter::step(const std::string& label) {
   draw();
 }
 
+void ProgressReporter::set_done(int64_t done, const std::string& label) {
+  done_ = done;
+  label_ = label;
+  draw();
+}
+
 void ProgressReporter::print(std::ostream& out, const std::string& line) {
   clear();
   out << line << "\n" << std::flush;

@@ -37,6 +37,8 @@ class ProgressReporter {
 
   // One more done; `label` says which (e.g. the point's axis values).
   void step(const std::string& label);
+  // `done` done in all (for work counted in bulk, e.g. ops of several chips); `label` says what.
+  void set_done(int64_t done, const std::string& label);
   // A line of the command's own output, written past the progress line (which is then redrawn),
   // so that the two do not overwrite each other on one terminal.
   void print(std::ostream& out, const std::string& line);

@@ -90,7 +90,7 @@ int render_latency_charts(std::ostringstream& out, const H5Document& doc, int& n
     for (size_t r = 0; r < rows_of(*points); ++r) {
       const std::string name = mapping ? cell_text(*mapping, r) : "all points";
       auto [it, added] = series_of.emplace(name, chart.series.size());
-      if (added) chart.series.push_back(XYSeries{name, {}, {}, {}, {}, {}, true, false});
+      if (added) chart.series.push_back(XYSeries{name, {}, {}, {}, {}, {}, true, false, {}});
       XYSeries& s = chart.series[it->second];
       s.xs.push_back(numeric(*concurrency, r));
       s.ys.push_back(numeric(*y, r));

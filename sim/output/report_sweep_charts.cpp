@@ -82,7 +82,7 @@ int render_sweep_charts(std::ostringstream& out, const H5Document& doc, int& nex
       chart.x = metric_axis(x_axis->name, x_axis->units);
       chart.y = y_axis;
       for (const auto& [name, rows] : series) {
-        XYSeries s{name, {}, {}, {}, {}, {}, true, false};
+        XYSeries s{name, {}, {}, {}, {}, {}, true, false, {}};
         for (const auto& [point, value] : rows) {
           s.xs.push_back(numeric(*x_axis, point));
           s.ys.push_back(value);

@@ -119,6 +119,11 @@ void marker(std::ostream& out, int shape, double x, double y, double r, const ch
   out << " stroke=\"#fff\" stroke-width=\"0.8\"";
 }
 
+// A series' own colour (reference lines), else the palette's k-th.
+const char* colour_of(const XYSeries& s, size_t k) {
+  return s.colour.empty() ? kPalette[k % 10] : s.colour.c_str();
+}
+
 // Marker radius of series k: later series smaller, so one drawn over another leaves a rim.
 double marker_radius(size_t k) { return std::max(3.0, 5.5 - 0.7 * static_cast<double>(k)); }
 
@@ -247,11 +252,11 @@ RenderedChart render_chart(const XYChart& chart) {
     const XYSeries& s = chart.series[k];
     if (!s.line.empty()) {
       out << "<line x1=\"" << num(x) << "\" x2=\"" << num(x + 22) << "\" y1=\"" << num(y)
-          << "\" y2=\"" << num(y) << "\" stroke=\"" << kPalette[k % 10] << "\" stroke-width=\"2\""
-          << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>";
+          << "\" y2=\"" << num(y) << "\" stroke=\"" << colour_of(chart.series[k], k)
+          << "\" stroke-width=\"2\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>";
     }
     if (s.markers) {
-      marker(out, static_cast<int>(k), x + 11, y, marker_radius(k), kPalette[k % 10]);
+      marker(out, static_cast<int>(k), x + 11, y, marker_radius(k), colour_of(chart.series[k], k));
       out << "/>";
     }
     out << "\n";
@@ -260,9 +265,9 @@ RenderedChart render_chart(const XYChart& chart) {
   for (size_t k = 0; k < chart.series.size(); ++k) {
     const XYSeries& s = chart.series[k];
     if (s.line.empty()) continue;
-    c.body << "<polyline class=\"series-line\" fill=\"none\" stroke=\"" << kPalette[k % 10]
-           << "\" stroke-width=\"1.8\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "")
-           << " points=\"";
+    c.body << "<polyline class=\"series-line\" fill=\"none\" stroke=\""
+           << colour_of(chart.series[k], k) << "\" stroke-width=\"1.8\""
+           << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
     for (size_t i : s.line) c.body << num(px(s.xs[i])) << "," << num(py(s.ys[i])) << " ";
     c.body << "\"/>\n";
   }
@@ -273,7 +278,7 @@ RenderedChart render_chart(const XYChart& chart) {
     for (size_t i = 0; i < s.xs.size(); ++i) {
       if (!std::isfinite(s.xs[i]) || !std::isfinite(s.ys[i])) continue;
       const double x = px(s.xs[i]), y = py(s.ys[i]);
-      marker(c.body, static_cast<int>(k), x, y, r, kPalette[k % 10]);
+      marker(c.body, static_cast<int>(k), x, y, r, colour_of(chart.series[k], k));
       c.body << " class=\"point series-" << k << "\"";
       if (i < s.tips.size()) c.body << " data-tip=\"" << tip_attribute(s.tips[i]) << "\"";
       c.body << "/>\n";

@@ -30,6 +30,7 @@ struct XYSeries {
   std::vector<size_t> line;         // points joined by a line, in this order; none: no line
   bool markers = true;
   bool dashed = false;
+  std::string colour;  // "" : the palette's colour for its place; else a CSS colour ("#888")
 };
 
 struct XYChart {

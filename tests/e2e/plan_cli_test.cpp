@@ -2,6 +2,7 @@
 // bad flags, and the same file from the same command.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 
 #include "tests/e2e/test_support.hpp"
@@ -87,4 +88,59 @@ TEST_CASE("cli: plan writes the same results for the same command", "[cli][plan]
   REQUIRE(b.exit_code == 0);
   CHECK(read_file(dir.file("a.csv")) == read_file(dir.file("b.csv")));
   CHECK_THAT(read_file(dir.file("a.csv")), Catch::Contains("rate=4/s"));
+}
+
+TEST_CASE("cli: plan takes its system, model, load and limits from a scenario", "[cli][plan]") {
+  const TempDir dir("plan-scenario");
+  const std::string scenario = dir.file("small.yaml");
+  {
+    std::ofstream f(scenario);
+    f << "scenario:\n  name: plan-small\n  system: {chip: h200, chips: 2}\n"
+         "  model: llama-3.1-8b\n  mapping: {default: {chips: 1, tp: 1}}\n"
+         "  scheduler: {max_num_batched_tokens: 4096}\n"
+         "  requests: {pattern: closed_loop, isl: 256, osl: 32, concurrency: 4}\n"
+         "  slo: {ttft: 2 s, tpot: 100 ms}\n  seed: 3\n";
+  }
+  const std::string plan =
+      "plan --scenario " + scenario + " --max-batch 2,4 --fidelity roofline --no-calibration";
+  const auto r = run_scoville(plan + " -o " + dir.file("p.h5"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("# scoville plan: llama-3.1-8b on "));
+  CHECK_THAT(r.output, Catch::Contains("(h200, 2 chips)"));
+  CHECK_THAT(r.output, Catch::Contains("# scenario plan-small (" + scenario +
+                                       "): load N=4, limits TTFT p99 2000 ms, TPOT p99 100 ms"));
+  CHECK_THAT(r.output, Catch::Contains("## load N=4:"));
+  const std::string h5 = read_file(dir.file("p.h5"));
+  CHECK_THAT(h5, Catch::Contains("plan-small"));
+  CHECK_THAT(h5, Catch::Contains("scenario_file"));
+
+  // The flags override the file: another load, another limit, other lengths.
+  const auto o =
+      run_scoville(plan + " --concurrency 2 --tpot-p90 1s --isl 128 -o " + dir.file("o.csv"));
+  INFO(o.output);
+  REQUIRE(o.exit_code == 0);
+  CHECK_THAT(o.output, Catch::Contains("load N=2, limits TTFT p99 2000 ms, TPOT p90 1000 ms"));
+  CHECK_THAT(read_file(dir.file("o.csv")), Catch::Contains("tpot_p90"));
+  const auto m = run_scoville(plan + " --ttft-p99 1us");
+  CHECK(m.exit_code == 2);
+  CHECK_THAT(m.output, Catch::Contains("no configuration meets TTFT p99 <= 0.001 ms"));
+
+  // A scenario without both limits needs them as flags.
+  const std::string no_slo = dir.file("no-slo.yaml");
+  {
+    std::ofstream f(no_slo);
+    f << "scenario:\n  system: {chip: h200, chips: 1}\n  model: llama-3.1-8b\n"
+         "  mapping: {default: {chips: 1, tp: 1}}\n"
+         "  requests: {pattern: poisson, isl: 256, osl: 32, rate: 2, num_prompts: 16}\n"
+         "  slo: {ttft: 2 s}\n";
+  }
+  const auto n = run_scoville("plan --scenario " + no_slo + " --fidelity roofline");
+  CHECK(n.exit_code == 2);
+  CHECK_THAT(n.output, Catch::Contains("the scenario's slo has not both"));
+  const auto p = run_scoville("plan --scenario " + no_slo +
+                              " --fidelity roofline --no-calibration --max-batch 4 --tpot-p99 1s");
+  INFO(p.output);
+  CHECK(p.exit_code == 0);
+  CHECK_THAT(p.output, Catch::Contains("load rate=2/s"));
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "sim/output/chip_ops_progress.hpp"
 #include "sim/output/progress.hpp"
 #include "sim/sweep/point_label.hpp"
 
@@ -64,6 +65,46 @@ TEST_CASE("progress redraws one line and clears it, and is silent when off", "[p
     CHECK(log.str() == "line\n");
   }
   CHECK(quiet.str().empty());
+}
+
+TEST_CASE("a detailed run's progress sums the chips' ops and names each chip", "[progress]") {
+  std::ostringstream tty;
+  {
+    scoville::output::ChipOpsProgress p("run", {"h200", "arch/chips/jalapeno.yaml"}, true, tty,
+                                        true);
+    p.ops_done(0, 0, 4);
+    CHECK(tty.str().empty());  // nothing before every chip's total is known
+    p.ops_done(1, 0, 6);
+    CHECK(tty.str().find("run: ops done") != std::string::npos);
+    CHECK(tty.str().find("0/10 (0%)") != std::string::npos);
+    p.ops_done(0, 3, 4);
+    p.ops_done(1, 2, 6);
+    CHECK(tty.str().find("5/10 (50%)") != std::string::npos);
+    CHECK(tty.str().find(": h200 3/4, jalapeno 2/6") != std::string::npos);
+    p.ops_done(0, 4, 4);
+    p.ops_done(1, 6, 6);
+    CHECK(tty.str().find("10/10 (100%)") != std::string::npos);
+    p.finish();
+  }
+  CHECK(tty.str().substr(tty.str().size() - 4) == "\r\033[K");  // cleared at the end
+  // Throttled: ops inside one redraw interval draw nothing until a chip's program is done.
+  std::ostringstream throttled;
+  {
+    scoville::output::ChipOpsProgress p("run", {"h200"}, true, throttled, false);
+    p.ops_done(0, 0, 1000);
+    const size_t drawn = throttled.str().size();
+    for (int64_t done = 1; done < 10; ++done) p.ops_done(0, done, 1000);
+    CHECK(throttled.str().size() == drawn);
+    p.ops_done(0, 1000, 1000);
+    CHECK(throttled.str().find("1000/1000 (100%)") != std::string::npos);
+  }
+  std::ostringstream off;
+  {
+    scoville::output::ChipOpsProgress p("run", {"h200"}, false, off, true);
+    p.ops_done(0, 0, 2);
+    p.ops_done(0, 2, 2);
+  }
+  CHECK(off.str().empty());
 }
 
 TEST_CASE("a sweep point is named by what it varies", "[progress][sweep]") {

@@ -58,7 +58,8 @@ TEST_CASE("svg chart: titles with units and labels that collide are dropped and 
   chart.id = "t";
   chart.x = {"interactivity", "tok/s/user"};
   chart.y = {"throughput per chip", "tok/s"};
-  XYSeries a{"a.h5", {10, 10.01, 10.02, 300}, {40400, 40400, 40401, 100}, {}, {}, {}, true, false};
+  XYSeries a{"a.h5", {10, 10.01, 10.02, 300}, {40400, 40400, 40401, 100}, {}, {}, {}, true, false,
+             {}};
   a.labels = {"c=1", "c=2", "c=4", "c=64"};
   XYSeries b = a;
   b.name = "b.h5";

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """tools/check-figures on the report pages of every result kind (chip run with a power
-timeline, system run, serving sweep, study sweep, scenario sweep) and on tools/plot's figures:
+timeline, system run, serving sweep, study sweep, scenario sweep, plan, validation, ablation) and on
+tools/plot's figures:
 all pass; deliberately broken SVGs (overlapping text, an axis title without a unit, an exponent
 tick, text drawn as paths) fail. With Chromium, the page of all kinds is rendered headless to PNG.
 usage: check_figures_test.py SCOVILLE SOURCE_DIR WORKDIR
@@ -53,11 +54,23 @@ scoville("sweep", path("scenario.yaml"), "--quiet", "-o", path("scenario"))
 scoville("plan", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--isl", "256", "--osl", "32",
          "--concurrency", "4", "--max-batch", "4", "--ttft-p99", "10s", "--tpot-p99", "1s",
          "--fidelity", "roofline", "--quiet", "-o", path("plan.h5"))
+# Validation: a few shipped rows of three systems (roofline fidelity: seconds, not minutes).
+with open(os.path.join(SOURCE, "workloads", "measurements", "published", "measurements.csv")) as f:
+    lines = f.read().splitlines(keepends=True)
+with open(path("measurements.csv"), "w") as f:
+    f.write(lines[0] + "".join(l for l in lines[1:] if l.split(",")[0] in ("1", "3", "4", "13")))
+scoville("validate", "--measurements", path("measurements.csv"), "--fidelity", "roofline",
+         "--quiet", "-o", path("validation.h5"))
+scoville("ablate", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--tp", "8", "--batch",
+         "2", "--isl", "128", "--osl", "4", "--vary", "software=tensorrt-llm,vllm", "--quiet",
+         "-o", path("ablation.h5"))
 
 pages = {"run": [path("run.h5")], "system": [path("system.h5")],
          "serving": [path("serving.h5")], "study-sweep": [path("study/sweep.h5")],
          "scenario-sweep": [path("scenario/sweep.h5")], "plan": [path("plan.h5")],
-         "all": [path("run.h5"), path("system.h5"), path("serving.h5"), path("study/sweep.h5")]}
+         "validation": [path("validation.h5")], "ablation": [path("ablation.h5")],
+         "all": [path("run.h5"), path("system.h5"), path("serving.h5"), path("study/sweep.h5"),
+                 path("validation.h5"), path("ablation.h5")]}
 for kind, inputs in pages.items():
     scoville("report", *inputs, "-o", path(kind + ".html"))
     done = subprocess.run(CHECK + [path(kind + ".html")], capture_output=True, text=True)
@@ -65,6 +78,19 @@ for kind, inputs in pages.items():
     # Every kind gets charts, not only tables.
     check("chart(s)" in done.stdout and " 0 chart(s)" not in done.stdout,
           f"report page of {kind} has no charts: {done.stdout}")
+
+# What the validation and ablation pages must show besides passing the check.
+with open(path("validation.html")) as f:
+    page = f.read()
+for expected in ("predicted against measured throughput per chip", "predicted = measured",
+                 "+15 %", "-15 %", "Mean absolute percentage error per system", "b200-hgx8",
+                 "mi355x-8", "h200-hgx8", "predicted interactivity [tok/s/user]"):
+    check(expected in page, f"validation page lacks '{expected}'")
+with open(path("ablation.html")) as f:
+    page = f.read()
+for expected in ("Ablation: software", "tensorrt-llm (baseline)", "phase times per variant",
+                 "time [ms]", "Change relative to the baseline"):
+    check(expected in page, f"ablation page lacks '{expected}'")
 
 with open(path("validation.csv"), "w") as f:
     f.write("predicted,measured,label\n100,100,a\n110,100,b\n80,100,c\n2000,2100,d\n")

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """`scoville run` on a terminal shows its progress (issue 29: no command silent for more than a few
 seconds): a system run counts its engine iterations, a single-chip run on a cold op cache the ops
-it simulates; --quiet and a pipe get no progress line, and the results are the same.
+it simulates, a detailed run (--detailed) the ops each chip's program has done; --quiet and a pipe
+get no progress line, and the results are the same.
 usage: run_progress_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
 import os
 import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -65,6 +67,23 @@ chip = ["run", "--chip", "h200", "--batch", "1", "--isl", "64", "--osl", "2"]
 cold = on_terminal(chip, fresh_cache("d"))
 expect("run: ops simulated" in cold and "done: h200" in cold,
        f"run on a cold op cache shows no op progress:\n{cold[:600]}")
+
+# A detailed run: one count over both chips' programs, each chip's own in the label, and the
+# last line at 100 % (every chip's program done).
+detailed = ["run", "--detailed", "--chip", "h200,jalapeno", "--batch", "1", "--isl", "64",
+            "--osl", "2"]
+shown = on_terminal(detailed, fresh_cache("e"))
+final = re.search(r"run: ops done \[#+\] (\d+)/\1 \(100%\)", shown)
+expect(final is not None and "h200 " in shown and ", jalapeno " in shown,
+       f"run --detailed on a terminal shows no per-chip op progress:\n{shown[:600]}")
+expect("ops simulated" not in shown, "run --detailed drew the op-cache count as well")
+quiet = on_terminal(detailed + ["--quiet"], fresh_cache("f"))
+expect("ops done" not in quiet, "run --detailed --quiet drew progress")
+piped = subprocess.run([SCOVILLE, *detailed], capture_output=True, text=True,
+                       env=dict(os.environ, TERM="xterm", SCOVILLE_CACHE_DIR=fresh_cache("g")))
+expect(piped.returncode == 0 and "ops done" not in piped.stderr,
+       f"run --detailed into a pipe drew progress: {piped.stderr[:300]}")
+expect(piped.stdout.splitlines()[0] in shown, "the detailed terminal run's report differs")
 
 for f in failures:
     print("FAIL:", f)
