@@ -900,8 +900,7 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
     // Peak at the clock the engine sustains under dense matrix work of this precision (power
     // limit), not the boost.
     m.matrix_rate[models::index_of(p)] = 2.0 * d(m.chip.tiles.matrix.macs_per_cycle(p)) *
-                                         d(m.chip.tiles.count) *
-                                         m.chip.tiles.matrix_clock(p).si();
+                                         d(m.chip.tiles.count) * m.chip.tiles.matrix_clock(p).si();
   }
   m.vector_rate = m.chip.peak_vector_rate().si();
   m.hbm_bw = m.chip.hbm.peak_bandwidth().si();

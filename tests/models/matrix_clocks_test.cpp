@@ -60,7 +60,8 @@ double power_at(const ChipParams& c, Frequency f, MathPrecision p, double busy =
   const double d_a =
       (c.power.tdp.si() - s * curve.static_power_scale(fa)) / curve.dynamic_power_scale(fa);
   const auto per_cycle = [&](MathPrecision q) {
-    return static_cast<double>(c.tiles.matrix.macs_per_cycle(q)) * c.energy.per_mac[index_of(q)].si();
+    return static_cast<double>(c.tiles.matrix.macs_per_cycle(q)) *
+           c.energy.per_mac[index_of(q)].si();
   };
   double d_p = d_a + c.tiles.clock.si() * static_cast<double>(c.tiles.count) *
                          (per_cycle(p) - per_cycle(MathPrecision::kBf16));
@@ -86,7 +87,7 @@ WorkDescriptor gemm(int64_t m, int64_t n, int64_t k) {
 
 }  // namespace
 
-TEST_CASE("the measured precision keeps its sustained clock; without one, the tile clock") {
+TEST_CASE("the measured precision keeps its sustained clock and without one the tile clock") {
   ChipParams c = power_limited_chip();
   CHECK(power_limited_matrix_clock(c, MathPrecision::kBf16) == c.tiles.matrix.sustained_clock);
   c.tiles.matrix.sustained_clock = Frequency(0);
@@ -123,12 +124,10 @@ TEST_CASE("fewer busy tiles draw less and hold a higher clock") {
   const Frequency half = power_limited_matrix_clock(c, MathPrecision::kBf16, 0.5);
   CHECK(half > c.tiles.matrix.sustained_clock);
   if (half < c.tiles.clock) {
-    CHECK(power_at(c, half, MathPrecision::kBf16, 0.5) ==
-          Approx(c.power.tdp.si()).epsilon(1e-9));
+    CHECK(power_at(c, half, MathPrecision::kBf16, 0.5) == Approx(c.power.tdp.si()).epsilon(1e-9));
   }
   CHECK(power_limited_matrix_clock(c, MathPrecision::kBf16, 0.01) == c.tiles.clock);
-  CHECK(power_limited_matrix_clock(c, MathPrecision::kBf16, 1.0) ==
-        c.tiles.matrix.sustained_clock);
+  CHECK(power_limited_matrix_clock(c, MathPrecision::kBf16, 1.0) == c.tiles.matrix.sustained_clock);
 }
 
 TEST_CASE("library macro tiles are dealt to the tiles in waves with the whole reduction") {
