@@ -32,9 +32,26 @@ struct MatrixEngineParams {
   // than on zeros. Peak rates stay quoted at the tile clock; matrix cycles run at this one.
   // 0 = the tile clock (see TileParams::matrix_clock).
   Frequency sustained_clock;
+  // The precision whose dense work sustained_clock was measured (or fitted) on. The other
+  // precisions' clocks follow from the power balance at the chip's TDP
+  // (models/chip/matrix_clocks.hpp): their dense work draws a different power per cycle.
+  MathPrecision sustained_clock_precision = MathPrecision::kBf16;
+  // Resolved from the above by resolve_matrix_clocks(); 0 = sustained_clock (or the tile clock).
+  std::array<Frequency, kMathPrecisionCount> sustained_clock_by_precision{};
 
   bool supports(MathPrecision p) const { return k_per_cycle[index_of(p)] > 0; }
   int64_t macs_per_cycle(MathPrecision p) const { return rows * cols * k_per_cycle[index_of(p)]; }
+};
+
+// Output tile of one workgroup in the GEMM library a chip's matmuls run through (Tensile /
+// hipBLASLt or cuBLASLt macro tiles). When given, a matmul with fewer instances than tiles is
+// cut into these output tiles, dealt to the tiles in waves with the whole reduction each: a tile
+// count that is not a multiple of the tiles leaves a partial last wave (wave quantisation).
+// 0 x 0 = none: the tiling policy chooses a grid per op (an ideal library).
+struct LibraryTileParams {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  bool present() const { return rows > 0 && cols > 0; }
 };
 
 struct VectorUnitParams {
@@ -45,6 +62,7 @@ struct TileParams {
   int64_t count = 0;
   Frequency clock;
   MatrixEngineParams matrix;
+  LibraryTileParams library_tile;
   VectorUnitParams vector;
   Bytes sram;                // local buffer per tile; half of it is one double-buffer slot
   Bandwidth sram_bandwidth;  // per tile, local buffer read+write
@@ -54,6 +72,11 @@ struct TileParams {
 
   Frequency matrix_clock() const {
     return matrix.sustained_clock.si() > 0 ? matrix.sustained_clock : clock;
+  }
+  // The clock dense matrix work of precision p holds (its power-limited clock when resolved).
+  Frequency matrix_clock(MathPrecision p) const {
+    const Frequency f = matrix.sustained_clock_by_precision[index_of(p)];
+    return f.si() > 0 ? f : matrix_clock();
   }
 };
 

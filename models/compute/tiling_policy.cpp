@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "models/chip/matrix_clocks.hpp"
 
 namespace scoville::models {
 
@@ -34,6 +37,8 @@ WorkBlock scaled(const WorkBlock& b, double k) {
   out.vector_cycles = b.vector_cycles * k;
   out.macs = b.macs * k;
   out.vector_flops = b.vector_flops * k;
+  out.math = b.math;
+  out.matrix_clock = b.matrix_clock;
   return out;
 }
 
@@ -73,7 +78,28 @@ TilePlan TilingPolicy::plan(const WorkDescriptor& work) const {
       break;
   }
   apply_activation_spill(work, out);
+  if (work.work_class == WorkClass::kMatmul && uses_library_tiles(work)) {
+    apply_partial_chip_clock(work, out);
+  }
   return out;
+}
+
+bool TilingPolicy::uses_library_tiles(const WorkDescriptor& w) const {
+  const LibraryTileParams& lib = chip_.tiles.library_tile;
+  return lib.present() && w.work_class == WorkClass::kMatmul && w.instances < chip_.tiles.count &&
+         w.m >= lib.rows && w.n >= lib.cols;
+}
+
+void TilingPolicy::apply_partial_chip_clock(const WorkDescriptor& w, TilePlan& plan) const {
+  if (chip_.tiles.matrix.sustained_clock.si() <= 0) return;  // no power-limited clock stated
+  int64_t busy = 0;
+  for (const auto& tile : plan.blocks_per_tile) busy += tile.empty() ? 0 : 1;
+  if (busy == 0 || busy >= chip_.tiles.count) return;
+  const Frequency clock = power_limited_matrix_clock(
+      chip_, w.math, static_cast<double>(busy) / static_cast<double>(chip_.tiles.count));
+  for (auto& tile : plan.blocks_per_tile) {
+    for (WorkBlock& b : tile) b.matrix_clock = clock;
+  }
 }
 
 void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks,
@@ -112,6 +138,7 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
       if (count == 0) continue;
       const double c = static_cast<double>(count);
       WorkBlock total;
+      total.math = w.math;
       total.matrix_cycles = c * engine_.cycles(w.m, w.n, w.k, w.math);
       total.macs =
           c * static_cast<double>(w.m) * static_cast<double>(w.n) * static_cast<double>(w.k);
@@ -119,6 +146,46 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
       total.shared_read = Bytes(c * act_in_b * static_cast<double>(w.m * w.k));
       total.shared_write = Bytes(c * act_out_b * static_cast<double>(w.m * w.n));
       append_blocks(plan.blocks_per_tile[static_cast<size_t>(t)], total);
+    }
+    return plan;
+  }
+
+  // A GEMM library with fixed macro tiles (the chip file's library_tile), for GEMMs that fill at
+  // least one macro tile each way: the output tiles of all instances are dealt to the tiles in
+  // turn, each with its whole reduction, so the last wave may leave tiles idle. Skinnier GEMMs
+  // get the grid below: libraries pick narrower tiles or split the reduction for them.
+  const LibraryTileParams& lib = chip_.tiles.library_tile;
+  if (uses_library_tiles(w)) {
+    const int64_t tiles_n = ceil_div(w.n, lib.cols);
+    const int64_t per_instance = ceil_div(w.m, lib.rows) * tiles_n;
+    std::vector<WorkBlock> per_tile(static_cast<size_t>(tiles));
+    for (WorkBlock& b : per_tile) b.math = w.math;
+    const double kk = static_cast<double>(w.k);
+    for (int64_t u = 0; u < w.instances * per_instance; ++u) {
+      const int64_t j = u % per_instance;
+      const int64_t r = j / tiles_n;
+      const int64_t c = j % tiles_n;
+      const int64_t rows = std::min(lib.rows, w.m - r * lib.rows);
+      const int64_t cols = std::min(lib.cols, w.n - c * lib.cols);
+      const double rr = static_cast<double>(rows);
+      const double cc = static_cast<double>(cols);
+      WorkBlock& total = per_tile[static_cast<size_t>(u % tiles)];
+      total.matrix_cycles += engine_.cycles(rows, cols, w.k, w.math);
+      total.macs += rr * cc * kk;
+      // The first macro tile of each column streams its weight panel from HBM; the others
+      // find it in shared SRAM, as the grid's rows do.
+      const Bytes weights(weight_b * kk * cc);
+      if (r == 0) {
+        total.hbm_read += weights;
+      } else {
+        total.shared_read += weights;
+      }
+      total.shared_read += Bytes(act_in_b * rr * kk);
+      total.shared_write += Bytes(act_out_b * rr * cc);
+    }
+    for (int64_t t = 0; t < tiles; ++t) {
+      const WorkBlock& total = per_tile[static_cast<size_t>(t)];
+      if (total.macs > 0) append_blocks(plan.blocks_per_tile[static_cast<size_t>(t)], total);
     }
     return plan;
   }
@@ -143,6 +210,7 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
           const double cc = static_cast<double>(cols);
           const double dd = static_cast<double>(depth);
           WorkBlock total;
+          total.math = w.math;
           total.matrix_cycles = engine_.cycles(rows, cols, depth, w.math);
           total.macs = rr * cc * dd;
           const Bytes weights(weight_b * dd * cc);
@@ -170,7 +238,7 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
 TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int64_t group,
                                                    double weight_b, double act_in_b) const {
   const MatrixEngineParams& engine = chip_.tiles.matrix;
-  const double clock = chip_.tiles.matrix_clock().si();
+  const double clock = chip_.tiles.matrix_clock(w.math).si();
   // Each member's fair share of the on-chip bandwidth that feeds it.
   const double feed_bandwidth =
       (chip_.shared_sram.bandwidth.si() + chip_.hbm.peak_bandwidth().si()) /
@@ -219,6 +287,7 @@ TilePlan TilingPolicy::plan_attention(const WorkDescriptor& w) const {
 
   auto unit_part = [&](int64_t keys) {
     WorkBlock b;
+    b.math = w.math;
     const double fraction = n > 0 ? static_cast<double>(keys) / n : 0.0;
     b.matrix_cycles =
         (engine_.cycles(w.m, keys, w.k, w.math) + engine_.cycles(w.m, w.k, keys, w.math)) * useful;
@@ -283,6 +352,7 @@ void TilingPolicy::apply_activation_spill(const WorkDescriptor& w, TilePlan& pla
   for (auto& tile : plan.blocks_per_tile) {
     if (tile.empty()) continue;
     WorkBlock tile_total;
+    tile_total.math = tile.front().math;
     for (WorkBlock& b : tile) {
       if (sum.shared_read.si() > 0) {
         b.hbm_read += w.activation_in_bytes * (b.shared_read / sum.shared_read);

@@ -6,7 +6,9 @@
 // traffic): every weight panel is streamed from HBM once (by the first grid row) and multicast
 // to the other rows through shared SRAM; activation rows are read from shared SRAM by every
 // column; spare members split the reduction (split-K) when the rows cannot use them, and add
-// their partial sums on the vector units.
+// their partial sums on the vector units. A chip whose GEMM library uses fixed macro tiles
+// (library_tile) instead deals those output tiles to the tiles in waves, each with its whole
+// reduction, for GEMMs at least one macro tile wide each way (wave quantisation).
 // Attention: each (sequence, KV head) unit goes to one tile; with fewer units than tiles the keys
 // are split over a group (flash-decoding) and the partial results combined on the vector units.
 // The softmax itself is not added here: the workload describes it as its own vector op (with
@@ -53,6 +55,13 @@ class TilingPolicy {
   void append_blocks(std::vector<WorkBlock>& tile_blocks, const WorkBlock& total) const;
   // Moves unique activation traffic to HBM when the op's activations overflow shared SRAM.
   void apply_activation_spill(const WorkDescriptor& work, TilePlan& plan) const;
+  // Whether a matmul is cut into the chip's library macro tiles (instead of a grid).
+  bool uses_library_tiles(const WorkDescriptor& work) const;
+  // A matmul whose library macro tiles leave tiles idle runs its matrix cycles at the higher
+  // clock its smaller power allows (models/chip/matrix_clocks.hpp), on chips that state a
+  // power-limited clock. Not applied to the grid: an ideal library keeps every tile busy, and the
+  // few tiles a grid leaves over are an artefact of the grid search, not idle hardware.
+  void apply_partial_chip_clock(const WorkDescriptor& work, TilePlan& plan) const;
 
   ChipParams chip_;
   MatrixEngineModel engine_;

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "sim/base/number_format.hpp"
 #include "sim/base/units.hpp"
 
 namespace scoville::models {
@@ -17,6 +18,11 @@ struct WorkBlock {
   double vector_cycles = 0;  // vector unit busy cycles
   double macs = 0;           // useful multiply-accumulates (for energy)
   double vector_flops = 0;   // useful vector FLOP (for energy)
+  // Precision of the matrix work: its cycles run at that precision's sustained clock.
+  MathPrecision math = MathPrecision::kBf16;
+  // When set (> 0), the clock of these matrix cycles instead: an op that keeps only part of the
+  // tiles busy draws less power and holds a higher clock (models/chip/matrix_clocks.hpp).
+  Frequency matrix_clock;
 };
 
 // One op's work, cut into blocks per tile. Tiles with no work have an empty list.

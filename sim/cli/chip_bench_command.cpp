@@ -84,6 +84,10 @@ int chip_bench_command(const Invocation& invocation, std::ostream& out) {
         }
       }
       if (!found) {
+        if (std::optional<engine::BenchCase> any = engine::gemm_case_named(chip, want)) {
+          chosen.push_back(*any);
+          continue;
+        }
         const std::string suggestion = closest_match(want, names);
         throw UsageError("unknown case '" + want + "'" +
                          (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +

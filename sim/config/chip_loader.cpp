@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "models/chip/matrix_clocks.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/power_management_loader.hpp"
 
@@ -47,6 +48,20 @@ models::MatrixEngineParams read_matrix_engine(MapReader r) {
   // Optional; absent (0) means the tile clock.
   e.sustained_clock =
       r.quantity_or<Frequency>("sustained_clock", Frequency(0), Range::kNonNegative);
+  // Optional (default bf16): the precision the sustained clock was measured on.
+  if (r.has_value("sustained_clock_precision")) {
+    const std::string name = r.string("sustained_clock_precision");
+    const auto precision = math_precision_from_string(name);
+    if (!precision) {
+      r.error("sustained_clock_precision",
+              "unknown math precision '" + name + "' (known: bf16, fp8, fp4)");
+    } else if (!e.supports(*precision)) {
+      r.error("sustained_clock_precision",
+              "the matrix engine has no " + name + " rate (k_per_cycle)");
+    } else {
+      e.sustained_clock_precision = *precision;
+    }
+  }
   r.finish();
   return e;
 }
@@ -56,6 +71,12 @@ models::TileParams read_tiles(MapReader r) {
   t.count = r.integer("count", 1, kMaxTiles);
   t.clock = r.quantity<Frequency>("clock");
   t.matrix = read_matrix_engine(r.map("matrix_engine"));
+  // Optional: the GEMM library's macro tile (docs/schemas.md).
+  if (std::optional<MapReader> lib = r.optional_map("library_tile")) {
+    t.library_tile.rows = lib->integer("rows", 1, 65536);
+    t.library_tile.cols = lib->integer("cols", 1, 65536);
+    lib->finish();
+  }
   if (t.matrix.sustained_clock > t.clock) {
     r.error("matrix_engine.sustained_clock", "must not exceed the tile clock");
   }
@@ -252,6 +273,7 @@ models::ChipParams load_chip(const std::string& name_or_path, const DataPaths& p
     throw InputError(SourceLocation{path, 0, 0}, "chip.energy", e.diagnostics().front().message);
   }
   spec.params.energy = parse_energy(energy_path);
+  models::resolve_matrix_clocks(spec.params);
   return spec.params;
 }
 

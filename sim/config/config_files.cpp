@@ -122,8 +122,15 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
   if (p.tiles.matrix.sustained_clock.si() > 0) {
     o << YAML::Key << "sustained_clock" << YAML::Value
       << si(p.tiles.matrix.sustained_clock.si(), "Hz");
+    o << YAML::Key << "sustained_clock_precision" << YAML::Value
+      << to_string(p.tiles.matrix.sustained_clock_precision);
   }
   o << YAML::EndMap;
+  if (p.tiles.library_tile.present()) {
+    o << YAML::Key << "library_tile" << YAML::Value << YAML::BeginMap << YAML::Key << "rows"
+      << YAML::Value << p.tiles.library_tile.rows << YAML::Key << "cols" << YAML::Value
+      << p.tiles.library_tile.cols << YAML::EndMap;
+  }
   o << YAML::Key << "vector_unit" << YAML::Value << YAML::BeginMap << YAML::Key << "flops_per_cycle"
     << YAML::Value << p.tiles.vector.flops_per_cycle << YAML::EndMap;
   o << YAML::Key << "sram" << YAML::Value << si(p.tiles.sram.si(), "B");
@@ -226,7 +233,14 @@ std::string chip_fingerprint(const models::ChipParams& chip) {
   // Every field at full precision: two chips that differ anywhere differ here, except the active
   // power, which changes neither an op's time nor its action counts (what the op cache keeps:
   // energy is priced from the counts afterwards), so a cache filled before it was set holds.
-  return dump_chip(chip, chip.energy.name, 17, false);
+  // The clocks derived from the energy table (resolve_matrix_clocks) are not keys of a chip
+  // file, but they time every matmul: an energy table's edit must not reuse cached ops.
+  std::string out = dump_chip(chip, chip.energy.name, 17, false);
+  for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
+    out += "# matrix clock " + to_string(m) + ": " +
+           format_si(chip.tiles.matrix_clock(m).si(), "Hz", 17) + "\n";
+  }
+  return out;
 }
 
 namespace {

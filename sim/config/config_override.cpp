@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/chip/matrix_clocks.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/chip_loader.hpp"
@@ -296,6 +297,7 @@ models::ChipParams chip_with(const std::string& path, const DataPaths& paths,
                      e.diagnostics().front().message + " (with " + describe(settings) + ")");
   }
   spec.params.energy = parse_energy(energy_path);
+  models::resolve_matrix_clocks(spec.params);
   return spec.params;
 }
 

@@ -148,6 +148,30 @@ std::vector<BenchCase> all_bench_cases(const models::ChipParams& chip) {
   return cases;
 }
 
+std::optional<BenchCase> gemm_case_named(const models::ChipParams& chip, const std::string& name) {
+  const std::string prefix = "gemm-";
+  if (name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const size_t dash = name.find('-', prefix.size());
+  if (dash == std::string::npos) return std::nullopt;
+  const auto format = number_format_from_string(name.substr(prefix.size(), dash - prefix.size()));
+  if (!format) return std::nullopt;
+  int64_t dims[3] = {0, 0, 0};
+  size_t at = dash + 1;
+  for (int i = 0; i < 3; ++i) {
+    size_t end = at;
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+    if (end == at || end - at > 7) return std::nullopt;
+    dims[i] = std::stoll(name.substr(at, end - at));
+    if (dims[i] < 1 || dims[i] > (int64_t{1} << 20)) return std::nullopt;
+    if (i < 2 && (end >= name.size() || name[end] != 'x')) return std::nullopt;
+    if (i == 2 && end != name.size()) return std::nullopt;
+    at = end + 1;
+  }
+  BenchCase c = gemm(chip, dims[0], dims[1], dims[2], *format);
+  if (c.useful <= 0) return std::nullopt;
+  return c;
+}
+
 std::vector<BenchResult> run_bench_cases(const models::ChipParams& chip,
                                          const std::vector<BenchCase>& cases) {
   std::vector<std::unique_ptr<models::ChipModule>> modules;

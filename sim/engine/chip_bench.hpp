@@ -33,6 +33,11 @@ struct BenchCase {
 // Every case the chip can run (a GEMM in a precision it lacks is left out), in report order.
 std::vector<BenchCase> all_bench_cases(const models::ChipParams& chip);
 
+// A GEMM of any shape named as the listed ones are, `gemm-FORMAT-MxNxK` (e.g. a published
+// measurement's best shape); nullopt when the name has another form, a size is not a positive
+// integer up to 2^20, or the chip has no precision for the format.
+std::optional<BenchCase> gemm_case_named(const models::ChipParams& chip, const std::string& name);
+
 struct BenchResult {
   double seconds = 0;  // the op's (or the port transfer's) simulated time
   double rate = 0;     // useful work per second: FLOP/s or B/s

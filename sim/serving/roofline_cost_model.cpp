@@ -896,11 +896,11 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
   if (options.bucket_bits < 1 || options.bucket_bits > 20) {
     throw InputError(SourceLocation{"<roofline>", 0, 0}, "bucket_bits", "expected 1 to 20");
   }
-  const double matrix_clock = m.chip.tiles.matrix_clock().si();
   for (MathPrecision p : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
-    // Peak at the clock the engine sustains under dense matrix work (DVFS), not the boost.
-    m.matrix_rate[models::index_of(p)] =
-        2.0 * d(m.chip.tiles.matrix.macs_per_cycle(p)) * d(m.chip.tiles.count) * matrix_clock;
+    // Peak at the clock the engine sustains under dense matrix work of this precision (power
+    // limit), not the boost.
+    m.matrix_rate[models::index_of(p)] = 2.0 * d(m.chip.tiles.matrix.macs_per_cycle(p)) *
+                                         d(m.chip.tiles.count) * m.chip.tiles.matrix_clock(p).si();
   }
   m.vector_rate = m.chip.peak_vector_rate().si();
   m.hbm_bw = m.chip.hbm.peak_bandwidth().si();
