@@ -138,7 +138,8 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
                             {"created_utc", prov.created_utc}};
     root.insert(root.end(), table.attributes.begin(), table.attributes.end());
     output::write_table_file(output_file, table, root);
-  }  if (json) {
+  }
+  if (json) {
     out << "{\"measurements\": \"" << output::json_escape(path) << "\", \"fidelity\": "
         << "\"" << fidelity << "\", \"software\": \""
         << output::json_escape(software.empty() ? "per row" : software)

@@ -26,6 +26,18 @@ std::string percent(double fraction) {
   return b;
 }
 
+// The series of `name` (one per system), appended on its first row.
+XYSeries& series_named(std::vector<XYSeries>& series, std::map<std::string, size_t>& index,
+                       const std::string& name) {
+  auto found = index.find(name);
+  if (found == index.end()) {
+    found = index.emplace(name, series.size()).first;
+    series.emplace_back();
+    series.back().name = name;
+  }
+  return series[found->second];
+}
+
 // Predicted (y) against measured (x) of one quantity: a series per system in the order the
 // systems first appear, then y = x and the band as lines from the origin to the largest value.
 XYChart predicted_against_measured(const Table& t, const ValidationColumns& c,
@@ -43,13 +55,7 @@ XYChart predicted_against_measured(const Table& t, const ValidationColumns& c,
     const double x = numeric(measured, r), y = numeric(predicted, r);
     if (!std::isfinite(x) || !std::isfinite(y)) continue;
     const std::string system = cell_text(*c.system, r);
-    auto found = series_of.find(system);
-    if (found == series_of.end()) {
-      found = series_of.emplace(system, series.size()).first;
-      series.emplace_back();
-      series.back().name = system;
-    }
-    XYSeries& s = series[found->second];
+    XYSeries& s = series_named(series, series_of, system);
     s.xs.push_back(x);
     s.ys.push_back(y);
     s.labels.push_back(cell_text(*c.id, r));
@@ -98,13 +104,7 @@ XYChart error_against_measured(const Table& t, const ValidationColumns& c, const
     const double x = numeric(measured, r), y = 100.0 * numeric(error, r);
     if (!std::isfinite(x) || !std::isfinite(y)) continue;
     const std::string system = cell_text(*c.system, r);
-    auto found = series_of.find(system);
-    if (found == series_of.end()) {
-      found = series_of.emplace(system, series.size()).first;
-      series.emplace_back();
-      series.back().name = system;
-    }
-    XYSeries& s = series[found->second];
+    XYSeries& s = series_named(series, series_of, system);
     s.xs.push_back(x);
     s.ys.push_back(y);
     s.labels.push_back(cell_text(*c.id, r));
