@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "scoville_git_revision.hpp"  // SCOVILLE_GIT_SHA, generated at build time
+
 namespace scoville::output {
 
 std::string tool_version() { return SCOVILLE_VERSION; }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "scoville_git_revision.hpp"  // SCOVILLE_GIT_SHA, generated at build time
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "workloads/trace/chakra/et_def.pb.h"
