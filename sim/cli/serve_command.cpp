@@ -12,6 +12,7 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/request_trace_flags.hpp"
+#include "sim/cli/serve_progress.hpp"
 #include "sim/cli/serving_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
@@ -51,7 +52,9 @@ OptionSet serve_options() {
       .flag("--no-op-cache", "op-table: neither read nor write the persistent op cache")
       .flag("--json", "print JSON instead of the table")
       .text("-o,--output", "FILE.h5", "write /points (one row) and /requests (atomically)")
-      .flag("--quiet", "no progress output");
+      .flag("--quiet",
+            "no progress line (on a terminal: the iterations scheduled, the simulated time and "
+            "the ops simulated on the chip model)");
   declare_serving_trace_flags(
       s,
       "write a Perfetto / Chrome JSON timeline of the run: a process per pool (iterations, "
@@ -141,8 +144,12 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   point.chips = scenario.system.total_chips();
   // The recorder only watches: results are the same with and without --trace.
   output::ServingTimelineRecorder recorder;
+  serving::SchedulerObserver* const timeline = trace.output ? &recorder : nullptr;
+  // On a terminal: the iterations scheduled, the simulated time and the ops simulated so far.
+  ServeProgress progress(quiet, timeline);
   point.result =
-      serving::run_serving(scenario, *engine.cost, run_seed, trace.output ? &recorder : nullptr);
+      serving::run_serving(scenario, *engine.cost, run_seed, progress.on() ? &progress : timeline);
+  progress.finish();
   if (trace.output) {
     write_serving_trace(
         *trace.output, scenario.system, point.result, recorder, "serve " + spec.name,

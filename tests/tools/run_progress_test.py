@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`scoville run` on a terminal shows its progress (issue 29: no command silent for more than a few
+"""`scoville run` and `scoville serve` on a terminal show their progress (issue 29: no command silent for more than a few
 seconds): a system run counts its engine iterations, a single-chip run on a cold op cache the ops
 it simulates, a detailed run (--detailed) the ops each chip's program has done; --quiet and a pipe
 get no progress line, and the results are the same.
@@ -84,6 +84,22 @@ piped = subprocess.run([SCOVILLE, *detailed], capture_output=True, text=True,
 expect(piped.returncode == 0 and "ops done" not in piped.stderr,
        f"run --detailed into a pipe drew progress: {piped.stderr[:300]}")
 expect(piped.stdout.splitlines()[0] in shown, "the detailed terminal run's report differs")
+
+# A serving run counts the scheduler's iterations with the simulated time (and, on a cold op
+# cache, the ops simulated); --quiet and a pipe get no line, and the results are the same.
+serve = ["serve", "--scenario", os.path.join(sys.argv[2], "workloads/scenarios/llama-3.1-8b-poisson-h200.yaml"),
+         "--fidelity", "roofline", "--json"]
+shown = on_terminal(serve, fresh_cache("h"))
+expect(re.search(r"serve: iterations: \d+ done: t = [0-9.]+ s simulated, \d+ running", shown)
+       is not None, f"serve on a terminal shows no iteration progress:\n{shown[:600]}")
+quiet = on_terminal(serve + ["--quiet"], fresh_cache("i"))
+expect("serve: iterations" not in quiet, "serve --quiet drew progress")
+piped = subprocess.run([SCOVILLE, *serve], capture_output=True, text=True,
+                       env=dict(os.environ, TERM="xterm", SCOVILLE_CACHE_DIR=fresh_cache("j")))
+expect(piped.returncode == 0 and "serve: iterations" not in piped.stderr,
+       f"serve into a pipe drew progress: {piped.stderr[:300]}")
+expect(piped.stdout.strip().replace("\n", "\r\n") in shown or piped.stdout.strip() in shown.replace("\r\n", "\n"),
+       "the terminal serve's results differ from the piped ones")
 
 for f in failures:
     print("FAIL:", f)
