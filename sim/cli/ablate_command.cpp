@@ -6,6 +6,7 @@
 
 #include "sim/base/error.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/op_simulation_progress.hpp"
 #include "sim/cli/system_run.hpp"
 #include "sim/engine/ablation.hpp"
 #include "sim/output/ablation_table.hpp"
@@ -97,6 +98,7 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   output::ProgressReporter progress(
       "ablate", static_cast<int64_t>(engine::ablation_variants(o.axes, o.mode).size()), o.quiet);
+  const OpCountOnLine op_count(progress);
   const std::vector<engine::AblationRow> rows = engine::run_ablation(
       o.base, o.axes, o.mode, paths, [&](const std::string& label) { progress.step(label); });
   progress.finish();

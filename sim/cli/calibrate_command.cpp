@@ -17,6 +17,7 @@
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/op_simulation_progress.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
@@ -167,6 +168,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     request.command = command;
     // The fit's evaluations (each simulates every chosen row) on a terminal: open-ended.
     output::ProgressReporter progress("calibrate " + system_name, 0, quiet);
+    const OpCountOnLine op_count(progress);
     request.on_evaluation = [&progress](size_t rows) {
       progress.step("fit evaluations, " + std::to_string(rows) + " rows each");
     };

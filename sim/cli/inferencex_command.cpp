@@ -13,6 +13,7 @@
 #include "sim/base/json_text.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/inferencex_options.hpp"
+#include "sim/cli/op_simulation_progress.hpp"
 #include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/system_loader.hpp"
@@ -68,6 +69,7 @@ class InferencexHooks : public engine::SweepHooks {
   const InferencexOptions& o_;
   const Invocation& invocation_;
   output::ProgressReporter progress_;
+  OpCountOnLine op_count_{progress_};  // after progress_: it watches that line
   int64_t traced_concurrency_;
   output::TraceOptions trace_options_;
   output::ServingTimelineRecorder recorder_;

@@ -24,4 +24,20 @@ void OpSimulationProgress::finish() {
 
 OpSimulationProgress::~OpSimulationProgress() { finish(); }
 
+OpCountOnLine::OpCountOnLine(output::ProgressReporter& line) {
+  if (!line.on()) return;
+  listening_ = true;
+  engine::set_op_simulated_listener([this, &line](const std::string&, const std::string&, int64_t) {
+    ++simulated_;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_draw_ < std::chrono::milliseconds(200)) return;
+    last_draw_ = now;
+    line.set_done(line.done(), std::to_string(simulated_) + " ops simulated");
+  });
+}
+
+OpCountOnLine::~OpCountOnLine() {
+  if (listening_) engine::set_op_simulated_listener({});
+}
+
 }  // namespace scoville::cli

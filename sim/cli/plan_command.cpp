@@ -12,6 +12,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/op_simulation_progress.hpp"
 #include "sim/cli/request_trace_flags.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/scenario_loader.hpp"
@@ -334,6 +335,7 @@ int plan_command(const Invocation& invocation, std::ostream& out) {
   query.tpot = *o.tpot;
   query.seed = o.seed.value_or(1);
   output::ProgressReporter progress("plan", engine::plan_point_count(query), o.quiet);
+  const OpCountOnLine op_count(progress);
   const engine::PlanResult result = engine::plan_search(
       hw, model, query, [&](const std::string& label) { progress.step(label); });
   progress.finish();

@@ -17,6 +17,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/json_text.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/op_simulation_progress.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
@@ -117,6 +118,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   settings.fidelity = level;
   settings.op_cache = op_cache;
   output::ProgressReporter progress("validate", static_cast<int64_t>(plans.size()), quiet);
+  const OpCountOnLine op_count(progress);
   settings.on_row = [&progress](const validation::RowPlan& plan) {
     progress.step("row " + plan.id + " (" + plan.model + " on " + plan.system_file + ")");
   };

@@ -101,6 +101,16 @@ expect(piped.returncode == 0 and "serve: iterations" not in piped.stderr,
 expect(piped.stdout.strip().replace("\n", "\r\n") in shown or piped.stdout.strip() in shown.replace("\r\n", "\n"),
        "the terminal serve's results differ from the piped ones")
 
+# A point-counting command (inferencex; plan, ablate, validate and calibrate alike) shows the ops
+# it simulates on a cold op cache between its points, so one slow point does not freeze the line.
+ix = ["inferencex", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--isl", "256", "--osl",
+      "8", "--concurrency", "2", "--prompts-per-client", "1", "--tp", "1"]
+shown = on_terminal(ix, fresh_cache("k"))
+expect(re.search(r"inferencex \[\.+\] 0/1 \(0%\) \? left: \d+ ops simulated", shown) is not None,
+       f"inferencex on a cold op cache shows no op count before its point:\n{shown[:600]}")
+warm = on_terminal(ix, os.path.join(WORK, "k"))
+expect("ops simulated\x1b" not in warm, "inferencex on a warm op cache counted ops it did not simulate")
+
 for f in failures:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)
