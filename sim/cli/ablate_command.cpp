@@ -98,7 +98,7 @@ int ablate_command(const Invocation& invocation, std::ostream& out) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   output::ProgressReporter progress(
       "ablate", static_cast<int64_t>(engine::ablation_variants(o.axes, o.mode).size()), o.quiet);
-  const OpCountOnLine op_count(progress);
+  const PointActivity activity(progress);
   const std::vector<engine::AblationRow> rows = engine::run_ablation(
       o.base, o.axes, o.mode, paths, [&](const std::string& label) { progress.step(label); });
   progress.finish();

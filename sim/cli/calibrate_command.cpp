@@ -168,7 +168,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     request.command = command;
     // The fit's evaluations (each simulates every chosen row) on a terminal: open-ended.
     output::ProgressReporter progress("calibrate " + system_name, 0, quiet);
-    const OpCountOnLine op_count(progress);
+    const PointActivity activity(progress);
     request.on_evaluation = [&progress](size_t rows) {
       progress.step("fit evaluations, " + std::to_string(rows) + " rows each");
     };

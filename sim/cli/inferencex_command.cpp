@@ -50,12 +50,13 @@ class InferencexHooks : public engine::SweepHooks {
         trace_options_(trace_options) {}
   void step(const std::string& label) override { progress_.step(label); }
   serving::SchedulerObserver* observer(const std::string& label, int64_t n) override {
-    if (!o_.trace.output || traced_ || n != traced_concurrency_) return nullptr;
-    label_ = label;
-    return &recorder_;
+    tracing_ = o_.trace.output && !traced_ && n == traced_concurrency_;
+    if (tracing_) label_ = label;
+    return activity_.watch(label + " N=" + std::to_string(n), tracing_ ? &recorder_ : nullptr);
   }
   void observed(const serving::ServingScenario& scenario,
                 const serving::ServingPoint& point) override {
+    if (!tracing_) return;  // watched for the progress line only
     write_serving_trace(
         *o_.trace.output, scenario.system, point.result, recorder_,
         "inferencex " + label_ + " at concurrency " + std::to_string(point.concurrency),
@@ -69,12 +70,13 @@ class InferencexHooks : public engine::SweepHooks {
   const InferencexOptions& o_;
   const Invocation& invocation_;
   output::ProgressReporter progress_;
-  OpCountOnLine op_count_{progress_};  // after progress_: it watches that line
+  PointActivity activity_{progress_};  // after progress_: it watches that line
   int64_t traced_concurrency_;
   output::TraceOptions trace_options_;
   output::ServingTimelineRecorder recorder_;
   std::string label_;
   bool traced_ = false;
+  bool tracing_ = false;  // the point running is the one --trace records
 };
 
 void print_json(std::ostream& out, const InferencexOptions& o, const engine::ServingHardware& hw,

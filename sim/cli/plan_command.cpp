@@ -335,7 +335,7 @@ int plan_command(const Invocation& invocation, std::ostream& out) {
   query.tpot = *o.tpot;
   query.seed = o.seed.value_or(1);
   output::ProgressReporter progress("plan", engine::plan_point_count(query), o.quiet);
-  const OpCountOnLine op_count(progress);
+  const PointActivity activity(progress);
   const engine::PlanResult result = engine::plan_search(
       hw, model, query, [&](const std::string& label) { progress.step(label); });
   progress.finish();

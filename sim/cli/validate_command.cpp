@@ -118,7 +118,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   settings.fidelity = level;
   settings.op_cache = op_cache;
   output::ProgressReporter progress("validate", static_cast<int64_t>(plans.size()), quiet);
-  const OpCountOnLine op_count(progress);
+  const PointActivity activity(progress);
   settings.on_row = [&progress](const validation::RowPlan& plan) {
     progress.step("row " + plan.id + " (" + plan.model + " on " + plan.system_file + ")");
   };

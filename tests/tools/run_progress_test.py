@@ -102,14 +102,19 @@ expect(piped.stdout.strip().replace("\n", "\r\n") in shown or piped.stdout.strip
        "the terminal serve's results differ from the piped ones")
 
 # A point-counting command (inferencex; plan, ablate, validate and calibrate alike) shows the ops
-# it simulates on a cold op cache between its points, so one slow point does not freeze the line.
+# it simulates on a cold op cache between its points, and inferencex the scheduler of the point
+# in progress, so one slow point does not freeze the line.
 ix = ["inferencex", "--system", "h200-hgx8", "--model", "llama-3.1-8b", "--isl", "256", "--osl",
       "8", "--concurrency", "2", "--prompts-per-client", "1", "--tp", "1"]
 shown = on_terminal(ix, fresh_cache("k"))
 expect(re.search(r"inferencex \[\.+\] 0/1 \(0%\) \? left: \d+ ops simulated", shown) is not None,
        f"inferencex on a cold op cache shows no op count before its point:\n{shown[:600]}")
 warm = on_terminal(ix, os.path.join(WORK, "k"))
-expect("ops simulated\x1b" not in warm, "inferencex on a warm op cache counted ops it did not simulate")
+expect("ops simulated\x1b" not in warm and " ops\x1b" not in warm,
+       "inferencex on a warm op cache counted ops it did not simulate")
+# Inside a point: its mapping and concurrency, the simulated time reached and the sequences.
+expect(re.search(r"left: tp1 N=2: t=[0-9.]+ s, \d+ running", warm) is not None,
+       f"inferencex shows nothing of the point in progress:\n{warm[:600]}")
 
 for f in failures:
     print("FAIL:", f)
