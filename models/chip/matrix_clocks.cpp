@@ -28,6 +28,32 @@ struct PowerScaling {
   std::optional<DvfsCurve> curve;
 };
 
+// The clock f in [lowest, top] at which s x static_scale(f) + d x dynamic_scale(f) = limit; top
+// when the work draws no more than the limit there, lowest when it draws more even there.
+Frequency balance_clock(const PowerScaling& scaling, double s, double d, double limit,
+                        Frequency top) {
+  const auto power = [&](Frequency f) {
+    return s * scaling.static_scale(f) + scaling.dynamic_scale(f) * d;
+  };
+  if (d <= 0 || power(top) <= limit) return top;
+  Frequency lo = scaling.lowest();
+  if (power(lo) >= limit) return lo;
+  Frequency hi = top;
+  // P rises with f (both scales do): bisect to well under a kHz.
+  for (int i = 0; i < 60; ++i) {
+    const Frequency mid = (lo + hi) * 0.5;
+    (power(mid) > limit ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+// D_a: the dynamic power at the nominal point of the work the sustained clock was measured on.
+double anchor_dynamic_power(const ChipParams& chip, const PowerScaling& scaling) {
+  const Frequency f_a = chip.tiles.matrix.sustained_clock;
+  return (chip.power.tdp.si() - chip.power.static_power.si() * scaling.static_scale(f_a)) /
+         scaling.dynamic_scale(f_a);
+}
+
 }  // namespace
 
 Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
@@ -39,10 +65,7 @@ Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
   const bool whole_chip = !(busy_fraction < 1.0);
   if (!e.supports(a) || (p == a && whole_chip)) return e.sustained_clock;
   const PowerScaling scaling(chip);
-  const double tdp = chip.power.tdp.si();
-  const double s = chip.power.static_power.si();
-  const Frequency f_a = e.sustained_clock;
-  const double d_a = (tdp - s * scaling.static_scale(f_a)) / scaling.dynamic_scale(f_a);
+  const double d_a = anchor_dynamic_power(chip, scaling);
   const double tiles = static_cast<double>(chip.tiles.count);
   const double mac_energy_per_cycle =
       static_cast<double>(e.macs_per_cycle(p)) * chip.energy.per_mac[index_of(p)].si() -
@@ -52,19 +75,17 @@ Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
     const double chip_wide = std::min(chip.power.active_power.si(), d_p);
     d_p = chip_wide + std::max(0.0, busy_fraction) * (d_p - chip_wide);
   }
-  const auto power = [&](Frequency f) {
-    return s * scaling.static_scale(f) + scaling.dynamic_scale(f) * d_p;
-  };
-  if (d_p <= 0 || power(f_nom) <= tdp) return f_nom;
-  Frequency lo = scaling.lowest();
-  if (power(lo) >= tdp) return lo;
-  Frequency hi = f_nom;
-  // P rises with f (both scales do): bisect to well under a kHz.
-  for (int i = 0; i < 60; ++i) {
-    const Frequency mid = (lo + hi) * 0.5;
-    (power(mid) > tdp ? hi : lo) = mid;
-  }
-  return lo;
+  return balance_clock(scaling, chip.power.static_power.si(), d_p, chip.power.tdp.si(), f_nom);
+}
+
+Frequency matrix_clock_on_board(const ChipParams& reference, const ChipParams& board) {
+  if (reference.tiles.matrix.sustained_clock.si() <= 0) return board.tiles.clock;
+  const PowerScaling scaling(reference);
+  const double tiles =
+      static_cast<double>(board.tiles.count) / static_cast<double>(reference.tiles.count);
+  const double d = anchor_dynamic_power(reference, scaling) * tiles;
+  return balance_clock(scaling, board.power.static_power.si(), d, board.power.tdp.si(),
+                       board.tiles.clock);
 }
 
 void resolve_matrix_clocks(ChipParams& chip) {

@@ -30,6 +30,15 @@ namespace scoville::models {
 Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
                                      double busy_fraction = 1.0);
 
+// The same dies on another board: the clock at which `reference`'s dense matrix work at its
+// sustained-clock precision draws `board`'s TDP, with `board`'s static power and tile count
+// (dynamic power in proportion to the busy tiles), along `reference`'s DVFS curve. At most
+// `board`'s tile clock. This is how one fitted clock carries to the boards that share a die and
+// differ in power limit: B200's to B300, GB200 and GB300; MI300X's to MI325X; MI355X's to MI350X
+// (their chip files state the result, tests/sim/chip_clock_derivation_test.cpp re-derives it).
+// `reference` must state a sustained clock.
+Frequency matrix_clock_on_board(const ChipParams& reference, const ChipParams& board);
+
 // Fills chip.tiles.matrix.sustained_clock_by_precision for every supported precision.
 void resolve_matrix_clocks(ChipParams& chip);
 

@@ -96,6 +96,36 @@ TEST_CASE("chip-bench CDNA 3 BF16 GEMMs match the measured maximum achievable ma
   CHECK(std::abs(achieved(mi325x.output, mi325x_case) / 784.9e12 - 1) <= tolerance);
 }
 
+TEST_CASE(
+    "chip-bench Blackwell and CDNA 4 GEMMs match the measured maximum achievable matmul FLOPS",
+    "[e2e][chip-bench]") {
+  // stas00/ml-engineering, compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
+  // comparison table" [MEAS], each at its own best shape. Fitted: b200.yaml's BF16 clock on the
+  // B200 BF16 row and mi355x.yaml's on the MI355X row (these check the fits hold). Predicted: the
+  // B200 FP8 row (power balance), B300 and GB200 (B200's fitted work at their power limits, FP8
+  // through the balance on each board).
+  const double tolerance = 0.10;
+  const std::string env = "SCOVILLE_DATA_DIR=" + test::source_dir();
+  struct Row {
+    const char* chip;
+    const char* gemm;
+    double measured;
+  };
+  for (const Row row : {Row{"b200", "gemm-bf16-1792x16128x3072", 1745.0e12},
+                        Row{"b200", "gemm-fp8-15360x4096x3072", 3432.5e12},
+                        Row{"b300", "gemm-bf16-12288x18432x1024", 1769.0e12},
+                        Row{"b300", "gemm-fp8-3072x6144x7168", 3353.3e12},
+                        Row{"gb200", "gemm-bf16-4096x9728x2048", 1822.0e12},
+                        Row{"gb200", "gemm-fp8-19456x5120x1536", 3615.6e12},
+                        Row{"mi355x", "gemm-bf16-12288x8192x8192", 1565.0e12}}) {
+    const auto r = test::run_scoville(
+        std::string("chip-bench --chip ") + row.chip + " --json --case " + row.gemm, env);
+    REQUIRE(r.exit_code == 0);
+    INFO(row.chip << " " << row.gemm << ": " << r.output);
+    CHECK(std::abs(achieved(r.output, row.gemm) / row.measured - 1) <= tolerance);
+  }
+}
+
 TEST_CASE("chip-bench takes a GEMM of any shape by name and refuses malformed ones",
           "[e2e][chip-bench]") {
   const std::string env = "SCOVILLE_DATA_DIR=" + test::source_dir();

@@ -170,3 +170,40 @@ TEST_CASE("library macro tiles are dealt to the tiles in waves with the whole re
   const TilePlan skinny = policy.plan(gemm(16, 64, 4096));
   for (const auto& tile : skinny.blocks_per_tile) CHECK_FALSE(tile.empty());
 }
+
+TEST_CASE("the same dies on another board hold the clock at which their work draws its TDP") {
+  const ChipParams reference = power_limited_chip();
+  // The reference's own board: its own sustained clock.
+  CHECK(matrix_clock_on_board(reference, reference).si() ==
+        Approx(reference.tiles.matrix.sustained_clock.si()).epsilon(1e-9));
+  // More power allowed: a higher clock, on the balance of the reference's work at the new TDP.
+  ChipParams board = reference;
+  board.power.tdp = watts(120);
+  board.power.static_power = watts(25);
+  const Frequency raised = matrix_clock_on_board(reference, board);
+  CHECK(raised > reference.tiles.matrix.sustained_clock);
+  CHECK(raised < board.tiles.clock);
+  // P(raised) with the board's static power and the reference's dynamic power: the board's TDP.
+  const double ref_at_tdp =
+      power_at(reference, raised, MathPrecision::kBf16) -
+      reference.power.static_power.si() *
+          DvfsCurve(reference.power.management.points).static_power_scale(raised);
+  const double board_power =
+      ref_at_tdp + board.power.static_power.si() *
+                       DvfsCurve(reference.power.management.points).static_power_scale(raised);
+  CHECK(board_power == Approx(board.power.tdp.si()).epsilon(1e-9));
+  // Twice the tiles at twice the power: the same clock (dynamic power follows the tiles).
+  ChipParams twice = reference;
+  twice.tiles.count = 2 * reference.tiles.count;
+  twice.power.tdp = reference.power.tdp * 2.0;
+  twice.power.static_power = reference.power.static_power * 2.0;
+  CHECK(matrix_clock_on_board(reference, twice).si() ==
+        Approx(reference.tiles.matrix.sustained_clock.si()).epsilon(1e-9));
+  // Power to spare at the board's tile clock: the tile clock.
+  board.power.tdp = watts(1000);
+  CHECK(matrix_clock_on_board(reference, board) == board.tiles.clock);
+  // No fitted clock to carry: the board's tile clock.
+  ChipParams unfitted = reference;
+  unfitted.tiles.matrix.sustained_clock = Frequency(0);
+  CHECK(matrix_clock_on_board(unfitted, board) == board.tiles.clock);
+}
