@@ -62,9 +62,11 @@ EnergyBreakdown price(const ActionCounts& counts, const EnergyTable& table, Powe
   for (size_t i = 0; i < counts.macs.size(); ++i) e.matrix += table.per_mac[i] * counts.macs[i];
   e.vector = table.per_vector_flop * counts.vector_flops;
   e.tile_sram = table.tile_sram * counts.tile_sram;
-  e.shared_sram = table.shared_sram * counts.shared_sram;
+  // A GPU's HBM bytes are also written into and read out of its L2 (hbm_cache) and cross its
+  // PHY and memory controller (hbm_phy): the chip's side of the memory path, paid per HBM bit.
+  e.shared_sram = table.shared_sram * counts.shared_sram + table.hbm_cache * counts.hbm;
   e.noc = table.noc * counts.noc;
-  e.hbm = table.hbm * counts.hbm;
+  e.hbm = table.hbm * counts.hbm + table.hbm_phy * counts.hbm;
   e.link = table.link * counts.link;
   e.static_energy = static_power * elapsed;
   return e;

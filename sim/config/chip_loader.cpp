@@ -237,6 +237,9 @@ models::EnergyTable read_energy_document(const YAML::Node& root, const std::stri
   t.shared_sram = r.quantity<EnergyPerBit>("shared_sram");
   t.noc = r.quantity<EnergyPerBit>("noc");
   t.hbm = r.quantity<EnergyPerBit>("hbm");
+  // Optional: the chip's side of each HBM bit (absent: not priced, as before they existed).
+  t.hbm_phy = r.quantity_or<EnergyPerBit>("hbm_phy", EnergyPerBit(0), Range::kNonNegative);
+  t.hbm_cache = r.quantity_or<EnergyPerBit>("hbm_cache", EnergyPerBit(0), Range::kNonNegative);
   t.link = r.quantity<EnergyPerBit>("link");
   r.finish();
   diagnostics.throw_if_any();

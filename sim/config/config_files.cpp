@@ -259,6 +259,9 @@ std::string dump_energy(const models::EnergyTable& t) {
   o << YAML::Key << "shared_sram" << YAML::Value << si(t.shared_sram.si(), "J/bit");
   o << YAML::Key << "noc" << YAML::Value << si(t.noc.si(), "J/bit");
   o << YAML::Key << "hbm" << YAML::Value << si(t.hbm.si(), "J/bit");
+  if (t.hbm_phy.si() > 0) o << YAML::Key << "hbm_phy" << YAML::Value << si(t.hbm_phy.si(), "J/bit");
+  if (t.hbm_cache.si() > 0)
+    o << YAML::Key << "hbm_cache" << YAML::Value << si(t.hbm_cache.si(), "J/bit");
   o << YAML::Key << "link" << YAML::Value << si(t.link.si(), "J/bit");
   o << YAML::EndMap << YAML::EndMap;
   return std::string(o.c_str()) + "\n";

@@ -53,8 +53,9 @@ struct EnergyPrediction {
   // That difference per step of a full batch (max_num_seqs tokens), ms: the host time per
   // step the simulation is missing (negative: the simulation is slower).
   double missing_step_time_ms = 0;
-  // Of energy_per_token_j, the HBM devices' part (the energy table's hbm pJ/bit x bytes): the
-  // energy per token at another HBM figure is this times (figure / table's figure) more.
+  // Of energy_per_token_j, the `hbm` component: the HBM devices and the chip's HBM PHY (the
+  // energy table's hbm + hbm_phy pJ/bit x bytes): the energy per token at another figure for
+  // both is this times (figure / table's figure) more.
   double hbm_energy_per_token_j = 0;
 };
 

@@ -98,6 +98,32 @@ TEST_CASE("price pays the chip's active power over the span, as a dynamic compon
   CHECK(with.by_component()[k] == with.active);
 }
 
+TEST_CASE("the chip's side of the memory path is paid per HBM bit, in hbm and shared_sram",
+          "[models][energy]") {
+  // A GPU's HBM bytes also cross its HBM PHY and controller (hbm_phy, priced with the device on
+  // its own rail) and are written into and read out of its L2 (hbm_cache, priced with the L2):
+  // neither is in the HBM device's pJ/bit nor in the counted shared-SRAM traffic.
+  EnergyTable t = table();
+  const ActionCounts c = counts(1.0);
+  const Duration elapsed = milliseconds(3);
+  const EnergyBreakdown without = price(c, t, watts(120), elapsed);
+  t.hbm_phy = picojoules_per_bit(0.29);
+  t.hbm_cache = picojoules_per_bit(1.2);
+  const EnergyBreakdown with = price(c, t, watts(120), elapsed);
+  const double hbm_bits = c.hbm.si() * kBitsPerByte;
+  CHECK(with.hbm.si() == Approx(without.hbm.si() + hbm_bits * 0.29e-12));
+  CHECK(with.shared_sram.si() == Approx(without.shared_sram.si() + hbm_bits * 1.2e-12));
+  CHECK(with.total().si() == Approx(without.total().si() + hbm_bits * 1.49e-12));
+  // Only HBM bytes pay it: a span that reads nothing from HBM costs what it did.
+  ActionCounts no_hbm = c;
+  no_hbm.hbm = Bytes(0);
+  CHECK(price(no_hbm, t, watts(120), elapsed).total().si() ==
+        Approx(price(no_hbm, table(), watts(120), elapsed).total().si()));
+  // The memory path of a streamed byte: device, PHY and the L2 fill and read-out.
+  CHECK((with.hbm + with.shared_sram - without.shared_sram).si() ==
+        Approx(hbm_bits * (3.9 + 0.29 + 1.2) * 1e-12));
+}
+
 TEST_CASE("zero counts and zero time cost nothing", "[models][energy]") {
   const EnergyBreakdown e = price(ActionCounts{}, table(), watts(100), Duration{});
   CHECK(e.total().si() == 0.0);

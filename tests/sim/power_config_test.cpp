@@ -110,3 +110,33 @@ TEST_CASE("chip power_management: bad input names file, line and key", "[power]"
   CHECK_THAT(with("time_constant: 10 ms", "time_constant: 0 s"),
              Catch::Contains("power_management.time_constant"));
 }
+
+TEST_CASE("an energy table may price the chip's side of each HBM bit", "[power][config]") {
+  // hbm_phy and hbm_cache are optional (0: not priced, the tables that predate them); negative
+  // values are refused at their key. The shipped NVIDIA tables give both (docs/power.md).
+  const std::string base = R"(energy:
+  name: t
+  mac: {bf16: 0.8 pJ, fp8: 0.62 pJ, fp4: 0.25 pJ}
+  vector_flop: 1.5 pJ
+  tile_sram: 0.15 pJ/bit
+  shared_sram: 0.6 pJ/bit
+  noc: 0.3 pJ/bit
+  hbm: 3.9 pJ/bit
+  link: 5.5 pJ/bit
+)";
+  const models::EnergyTable plain = config::parse_energy_string(base, "t.yaml");
+  CHECK(plain.hbm_phy.si() == 0.0);
+  CHECK(plain.hbm_cache.si() == 0.0);
+  const models::EnergyTable gpu = config::parse_energy_string(
+      base + "  hbm_phy: 0.29 pJ/bit\n  hbm_cache: 1.2 pJ/bit\n", "t.yaml");
+  CHECK(gpu.hbm_phy.si() == Approx(0.29e-12));
+  CHECK(gpu.hbm_cache.si() == Approx(1.2e-12));
+  const std::string bad =
+      error_of([&] { config::parse_energy_string(base + "  hbm_cache: -1 pJ/bit\n", "t.yaml"); });
+  CHECK(bad.find("hbm_cache") != std::string::npos);
+  // The shipped H100 table carries both.
+  const models::EnergyTable h100 =
+      config::parse_energy(std::string(SCOVILLE_SOURCE_DIR) + "/arch/energy/tsmc-4n.yaml");
+  CHECK(h100.hbm_phy.si() == Approx(0.29e-12));
+  CHECK(h100.hbm_cache.si() == Approx(1.2e-12));
+}
