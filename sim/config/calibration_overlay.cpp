@@ -185,11 +185,7 @@ std::optional<CalibrationOverlay> find_overlay(const std::string& system_file,
   const std::string path = overlay_path_for(system_file, fidelity);
   if (!std::filesystem::exists(path)) return std::nullopt;
   CalibrationOverlay o = load_overlay(path);
-  if (o.fidelity != fidelity) {
-    throw InputError(
-        SourceLocation{path, 0, 0}, "calibration.fidelity",
-        "expected " + fidelity + " (the fidelity its file name says), found " + o.fidelity);
-  }
+  overlay_text::require_fidelity(path, "calibration.fidelity", fidelity, o.fidelity);
   return o;
 }
 

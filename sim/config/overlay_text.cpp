@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/base/error.hpp"
+
 namespace scoville::config::overlay_text {
 
 std::vector<std::string> id_list(MapReader& r, const std::string& key, const std::string& example) {
@@ -21,6 +23,13 @@ std::vector<std::string> id_list(MapReader& r, const std::string& key, const std
     out.push_back(item.as<std::string>());
   }
   return out;
+}
+
+void require_fidelity(const std::string& path, const std::string& key, const std::string& expected,
+                      const std::string& found) {
+  if (found == expected) return;
+  throw InputError(SourceLocation{path, 0, 0}, key,
+                   "expected " + expected + " (the fidelity its file name says), found " + found);
 }
 
 std::string g(double v) {

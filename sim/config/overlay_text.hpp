@@ -15,6 +15,10 @@ namespace scoville::config::overlay_text {
 // naming `example` when it is not a list of scalars.
 std::vector<std::string> id_list(MapReader& r, const std::string& key,
                                  const std::string& example = "[4, 13]");
+// InputError at (path, key) unless a calibration file's `fidelity:` (`found`) is the one its file
+// name says (`expected`).
+void require_fidelity(const std::string& path, const std::string& key, const std::string& expected,
+                      const std::string& found);
 // Four significant digits.
 std::string g(double v);
 // A duration in the unit that reads best ("0 s", "12.5 us", "2.6 ms"), reading back the same.

@@ -80,11 +80,7 @@ std::optional<StackCalibration> find_stack_calibration(const std::string& softwa
   const std::string path = overlay_path_for(software_file, fidelity);
   if (!std::filesystem::exists(path)) return std::nullopt;
   StackCalibration c = parse_stack_calibration(path);
-  if (c.fidelity != fidelity) {
-    throw InputError(
-        SourceLocation{path, 0, 0}, "stack_calibration.fidelity",
-        "expected " + fidelity + " (the fidelity its file name says), found " + c.fidelity);
-  }
+  overlay_text::require_fidelity(path, "stack_calibration.fidelity", fidelity, c.fidelity);
   const std::string stem = std::filesystem::path(software_file).stem().string();
   if (c.stack != stem) {
     throw InputError(SourceLocation{path, 0, 0}, "stack_calibration.stack",

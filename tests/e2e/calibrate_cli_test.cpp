@@ -153,6 +153,15 @@ TEST_CASE("calibrate --per-stack writes the stack's software knobs beside the st
   const std::string own = read_file(data.dir.file("arch/systems/h200-hgx8.calibration.yaml"));
   CHECK(own.find("per_iteration_overhead: 0 s") != std::string::npos);
   CHECK(own.find("bandwidth_efficiency.all") != std::string::npos);
+  // validate applies both and counts the rows the stack was fitted on as fitted.
+  const CommandResult validated = run_scoville(
+      "validate --fidelity roofline --measurements " + csv + " --json --prompts-per-client 1",
+      data.env);
+  INFO(validated.output);
+  REQUIRE(validated.exit_code == 0);
+  CHECK(validated.output.find("h200-hgx8.calibration.yaml + tensorrt-llm.calibration.yaml "
+                              "(software knobs of the stack)") != std::string::npos);
+  CHECK(validated.output.find("\"set\": \"fit\"") != std::string::npos);
   // Knobs of the wrong kind for each list are refused.
   CHECK(run_scoville("calibrate --per-stack --measurements " + csv +
                          " --system h200-hgx8 --knobs bandwidth_efficiency.all --dry-run",
