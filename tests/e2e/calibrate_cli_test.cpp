@@ -217,3 +217,22 @@ TEST_CASE("a stack's calibration applies on every system of the stack", "[cli][c
   CHECK(bad.exit_code == 2);
   CHECK(bad.output.find("tensorrt-llm.calibration.yaml:5") != std::string::npos);
 }
+
+TEST_CASE("run --system adds the stack's op-table software knobs", "[cli][calibration]") {
+  DataCopy data;
+  const std::string run =
+      "run --system h200-hgx8 --model llama-3.1-8b --tp 1 --batch 1 --isl 128 "
+      "--osl 2 --json";
+  const CommandResult before = run_scoville(run, data.env);
+  REQUIRE(before.exit_code == 0);
+  // The cycle-level engine's hardware time is the chip model's, as at the op table: that file.
+  data.dir.write("arch/software/tensorrt-llm.op-table.calibration.yaml",
+                 "stack_calibration:\n  stack: tensorrt-llm\n  fidelity: op-table\n  knobs:\n"
+                 "    per_iteration_overhead: 20 ms\n");
+  const CommandResult after = run_scoville(run, data.env);
+  INFO(after.output);
+  REQUIRE(after.exit_code == 0);
+  // The prefill (the first phase) is one iteration: 20 ms more.
+  CHECK(json_number(after.output, "time_s") ==
+        Approx(json_number(before.output, "time_s") + 20e-3).epsilon(1e-6));
+}
