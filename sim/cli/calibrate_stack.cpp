@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
@@ -61,17 +62,16 @@ int calibrate_per_stack(const StackCalibrateArgs& args, std::ostream& out) {
     const config::SystemConfig system = config::load_system(file, paths);
     const std::string name = std::filesystem::path(file).stem().string();
     const std::string chip = std::filesystem::path(config::require_chip(system)).stem().string();
-    std::map<std::string, bool> stacks;  // the stacks this system's rows ran
+    std::set<std::string> stacks;  // the stacks this system's rows ran
     for (const validation::RowPlan& p : plans) {
       if (p.system_file != name || !p.skipped.empty()) continue;
       const std::string stack =
           validation::row_stack(args.software, rules, p.framework, system.software).first;
       if (stack == config::kNoSoftware) continue;  // no stack: nothing to fit software on
       plans_of_stack[stack].push_back(p);
-      stacks[stack] = true;
+      stacks.insert(stack);
     }
-    for (const auto& [stack, unused] : stacks) {
-      (void)unused;
+    for (const std::string& stack : stacks) {
       const std::string request = stack == system.software ? config::kSystemSoftware : stack;
       Member m;
       m.system = name;
