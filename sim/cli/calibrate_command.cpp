@@ -1,12 +1,13 @@
-// `scoville calibrate`: fits a system's efficiency knobs (sim/serving/efficiency_knobs.hpp) to
-// published measurements at one fidelity and writes them as that fidelity's overlay next to the
-// system file (arch/systems/<name>.op-table.calibration.yaml by default, <name>.calibration.yaml
-// at the roofline; sim/config/calibration_overlay.hpp). The hardware files are never edited.
-// The fit starts from no overlay (the chip model's times, or the raw peaks) and minimises the
-// squared log
-// error of throughput per chip and interactivity over the chosen rows (reported as MAPE)
-// (serving/knob_fit.hpp: deterministic coordinate descent, then Nelder-Mead). Each row's engine is
-// built once and re-priced per knob set, so a fit costs simulations, not mappings.
+// `scoville calibrate`: fits a system's efficiency knobs (or, with --per-stack, each serving
+// stack's software knobs over every system running it: calibrate_stack.hpp)
+// (sim/serving/efficiency_knobs.hpp) to published measurements at one fidelity and writes them as
+// that fidelity's overlay next to the system file (arch/systems/<name>.op-table.calibration.yaml by
+// default, <name>.calibration.yaml at the roofline; sim/config/calibration_overlay.hpp). The
+// hardware files are never edited. The fit starts from no overlay (the chip model's times, or the
+// raw peaks) and minimises the squared log error of throughput per chip and interactivity over the
+// chosen rows (reported as MAPE) (serving/knob_fit.hpp: deterministic coordinate descent, then
+// Nelder-Mead). Each row's engine is built once and re-priced per knob set, so a fit costs
+// simulations, not mappings.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
+#include "sim/cli/calibrate_stack.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/op_simulation_progress.hpp"
 #include "sim/config/calibration_overlay.hpp"
@@ -60,8 +62,18 @@ OptionSet calibrate_options() {
       .count("--sweeps", "N",
              "coordinate-descent passes (default 2; then a Nelder-Mead polish of up to 120 "
              "evaluations)")
+      .flag("--per-stack",
+            "fit one set of software knobs per serving stack over the rows of every --system "
+            "running it (each row's stack as validate has it), inside the published ranges; "
+            "write arch/software/<stack>[.op-table].calibration.yaml (docs/calibration.md)")
+      .list("--system-knobs", "NAME,NAME...",
+            "with --per-stack: hardware knobs each system keeps, fitted on its own rows and "
+            "written as its overlay without overheads (default none at op-table; at roofline "
+            "compute_efficiency.all, bandwidth_efficiency.all)")
       .flag("--quiet", "no progress line on a terminal")
-      .text("-o,--output", "FILE", "the overlay (one --system only; default beside the system)")
+      .text("-o,--output", "FILE",
+            "the overlay (one --system only; default beside the system); with --per-stack the "
+            "stack's calibration (one stack only)")
       .flag("--dry-run", "fit and print, write nothing");
   return s;
 }
@@ -96,7 +108,12 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
              quiet = p.flag("--quiet");
   if (path.empty()) path = validation::shipped_measurements(config::DataPaths::from_environment());
   if (systems.empty()) throw UsageError{"--system is required (one or more system files)"};
-  if (!output.empty() && systems.size() != 1) throw UsageError{"-o needs exactly one --system"};
+  const bool per_stack = p.flag("--per-stack");
+  std::vector<std::string> system_knobs = p.list("--system-knobs");
+  if (!system_knobs.empty() && !per_stack) throw UsageError{"--system-knobs needs --per-stack"};
+  if (!output.empty() && systems.size() != 1 && !per_stack) {
+    throw UsageError{"-o needs exactly one --system"};
+  }
   output::RunFiles guard;
   guard.input("--measurements", path);
   for (const std::string& system : systems) guard.named_input("--system", system, "arch/systems");
@@ -108,6 +125,14 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   }
   if (!op_cache && level != engine::ServingFidelity::kOpTable) {
     throw UsageError{"--no-op-cache needs --fidelity op-table"};
+  }
+  if (per_stack && knobs.empty()) {
+    knobs = {"per_op_overhead", "per_iteration_overhead", "per_sequence_overhead"};
+  }
+  // At the op table the chip model prices the hardware (no fraction by default); the roofline
+  // needs how far each system's kernels stay from its peaks.
+  if (per_stack && system_knobs.empty() && level == engine::ServingFidelity::kRoofline) {
+    system_knobs = {"compute_efficiency.all", "bandwidth_efficiency.all"};
   }
   if (knobs.empty()) {
     // At the op table the chip model prices the hardware: what is left to fit is the software
@@ -122,6 +147,20 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       serving::knob_spec(k);
     } catch (const std::invalid_argument& e) {
       throw UsageError{std::string("--knobs: ") + e.what()};
+    }
+    if (per_stack && serving::knob_spec(k).unit != "s") {
+      throw UsageError{"--knobs: with --per-stack the shared knobs are software time (" + k +
+                       " is a hardware fraction: give it to --system-knobs)"};
+    }
+  }
+  for (const std::string& k : system_knobs) {
+    try {
+      if (serving::knob_spec(k).unit == "s") {
+        throw UsageError{"--system-knobs: " + k +
+                         " is software time, shared by the stack (give it to --knobs)"};
+      }
+    } catch (const std::invalid_argument& e) {
+      throw UsageError{std::string("--system-knobs: ") + e.what()};
     }
   }
   std::set<std::string> wanted_ids;
@@ -140,6 +179,25 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   std::string command = "scoville calibrate";
   for (const std::string& arg : invocation.args) command += " " + arg;
 
+  if (per_stack) {
+    StackCalibrateArgs a;
+    a.systems = systems;
+    a.software = software;
+    a.system_knobs = system_knobs;
+    a.request.measurements = path;
+    a.request.rows = rows_filter;
+    a.request.wanted_ids = wanted_ids;
+    a.request.knobs = knobs;
+    a.request.prompts_per_client = prompts_per_client;
+    a.request.fit_options = fit_options;
+    a.request.fidelity = level;
+    a.request.command = command;
+    a.op_cache = op_cache;
+    a.quiet = quiet;
+    a.dry_run = dry_run;
+    a.output = output;
+    return calibrate_per_stack(a, out);
+  }
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<validation::RowPlan> plans =
       validation::plan_rows(validation::read_measurements(path));

@@ -1,9 +1,11 @@
 #include "sim/cli/system_run.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
+#include "sim/config/calibration_overlay.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/output/progress.hpp"
@@ -93,7 +95,13 @@ void run_system_study(const SystemRunArgs& args, const output::Provenance& prove
     record.inputs = {system.file, paths.resolve(*args.model, "workloads/models")};
     if (!system.chip_file.empty()) record.inputs.push_back(system.chip_file);
     const std::string stack = config::software_in_effect(args.software, system.software_file);
-    if (!stack.empty()) record.inputs.push_back(paths.resolve(stack, "arch/software"));
+    if (!stack.empty()) {
+      record.inputs.push_back(paths.resolve(stack, "arch/software"));
+      // The stack's fitted software knobs, when it has them (system_run_setup.cpp).
+      const std::string knobs =
+          config::overlay_path_for(paths.resolve(stack, "arch/software"), "op-table");
+      if (std::filesystem::exists(knobs)) record.inputs.push_back(knobs);
+    }
     if (args.mapping_file) record.inputs.push_back(*args.mapping_file);
     record.fidelity = args.fidelity;
     record.overlap = args.overlap;

@@ -7,30 +7,19 @@
 #include <sstream>
 
 #include "sim/base/yaml_reader.hpp"
+#include "sim/config/overlay_text.hpp"
 
 namespace scoville::config {
 
 namespace {
 
-const char* kClasses[] = {"gemm", "attention", "other"};
+using overlay_text::duration_text;
+using overlay_text::g;
+using overlay_text::id_list;
+using overlay_text::list;
+using overlay_text::quoted;
 
-std::vector<std::string> id_list(MapReader& r, const std::string& key) {
-  std::vector<std::string> out;
-  const std::optional<YAML::Node> node = r.optional_raw(key);
-  if (!node || node->IsNull()) return out;
-  if (!node->IsSequence()) {
-    r.error(key, "expected a list of row ids, e.g. [4, 13]");
-    return out;
-  }
-  for (const YAML::Node& item : *node) {
-    if (!item.IsScalar()) {
-      r.error(key, "expected a list of row ids, e.g. [4, 13]");
-      return out;
-    }
-    out.push_back(item.as<std::string>());
-  }
-  return out;
-}
+const char* kClasses[] = {"gemm", "attention", "other"};
 
 void read_fractions(MapReader& knobs, const std::string& key,
                     std::array<double, serving::kOpClassCount>& out) {
@@ -58,6 +47,9 @@ KnobOverrides read_overrides(MapReader& m) {
   }
   if (m.has("per_iteration_overhead")) {
     o.per_iteration = m.quantity<Duration>("per_iteration_overhead", Range::kNonNegative);
+  }
+  if (m.has("per_sequence_overhead")) {
+    o.per_sequence = m.quantity<Duration>("per_sequence_overhead", Range::kNonNegative);
   }
   m.finish();
   return o;
@@ -113,6 +105,8 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
         knobs->quantity_or<Duration>("per_op_overhead", Duration(0), Range::kNonNegative);
     o.knobs.per_iteration =
         knobs->quantity_or<Duration>("per_iteration_overhead", Duration(0), Range::kNonNegative);
+    o.knobs.per_sequence =
+        knobs->quantity_or<Duration>("per_sequence_overhead", Duration(0), Range::kNonNegative);
     knobs->finish();
   }
   if (std::optional<MapReader> f = r.optional_map("fit")) {
@@ -137,51 +131,13 @@ CalibrationOverlay read_overlay(const YAML::Node& root, const std::string& file)
   return o;
 }
 
-std::string g(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.4g", v);
-  return b;
-}
-
-// A duration in the unit that reads best (the overlay is read by people too).
-std::string duration_text(Duration t) {
-  const double s = t.si();
-  if (s == 0) return "0 s";
-  // The unit is chosen on the rounded text, so that the text read back picks the same one.
-  const std::string us = g(s * 1e6);
-  if (std::strtod(us.c_str(), nullptr) < 1000) return us + " us";
-  return g(s * 1e3) + " ms";
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {  // a control character, kept (not folded) by an escape
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\x%02x", byte);
-      out += escape;
-      continue;
-    }
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string list(const std::vector<std::string>& ids) {
-  std::string out = "[";
-  for (size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + quoted(ids[i]);
-  return out + "]";
-}
-
 }  // namespace
 
 bool KnobOverrides::empty() const {
   auto none = [](const auto& a) {
     return std::none_of(a.begin(), a.end(), [](const auto& v) { return v.has_value(); });
   };
-  return none(compute) && none(bandwidth) && !per_op && !per_iteration;
+  return none(compute) && none(bandwidth) && !per_op && !per_iteration && !per_sequence;
 }
 
 void KnobOverrides::apply(serving::EfficiencyKnobs& knobs) const {
@@ -191,6 +147,7 @@ void KnobOverrides::apply(serving::EfficiencyKnobs& knobs) const {
   }
   if (per_op) knobs.per_op = *per_op;
   if (per_iteration) knobs.per_iteration = *per_iteration;
+  if (per_sequence) knobs.per_sequence = *per_sequence;
 }
 
 std::string CalibrationOverlay::describe() const {
@@ -228,11 +185,7 @@ std::optional<CalibrationOverlay> find_overlay(const std::string& system_file,
   const std::string path = overlay_path_for(system_file, fidelity);
   if (!std::filesystem::exists(path)) return std::nullopt;
   CalibrationOverlay o = load_overlay(path);
-  if (o.fidelity != fidelity) {
-    throw InputError(
-        SourceLocation{path, 0, 0}, "calibration.fidelity",
-        "expected " + fidelity + " (the fidelity its file name says), found " + o.fidelity);
-  }
+  overlay_text::require_fidelity(path, "calibration.fidelity", fidelity, o.fidelity);
   return o;
 }
 
@@ -316,6 +269,9 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
       if (o.overrides.per_iteration) {
         y << "    per_iteration_overhead: " << duration_text(*o.overrides.per_iteration) << "\n";
       }
+      if (o.overrides.per_sequence) {
+        y << "    per_sequence_overhead: " << duration_text(*o.overrides.per_sequence) << "\n";
+      }
     }
     return y.str();
   }
@@ -347,6 +303,11 @@ std::string overlay_yaml(const CalibrationOverlay& o) {
     << "; added per fused op\n";
   y << "    per_iteration_overhead: " << duration_text(o.knobs.per_iteration)
     << note("per_iteration_overhead") << "; added per iteration\n";
+  // Written when set or fitted only: overlays from before the knob existed read back unchanged.
+  if (o.knobs.per_sequence.si() != 0 || fitted("per_sequence_overhead")) {
+    y << "    per_sequence_overhead: " << duration_text(o.knobs.per_sequence)
+      << note("per_sequence_overhead") << "; added per sequence of an iteration\n";
+  }
   if (o.fit) {
     const CalibrationFit& f = *o.fit;
     y << "  fit:\n";

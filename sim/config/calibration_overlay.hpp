@@ -11,6 +11,7 @@
 //       bandwidth_efficiency: {gemm: 0.8, attention: 0.8, other: 0.8}
 //       per_op_overhead: 1 us
 //       per_iteration_overhead: 2 ms
+//       per_sequence_overhead: 1 us  # optional (0)
 //     fit: {measurements, rows, held_out, knobs, objective, mape_before, mape_after, command}
 //
 // A system without measurements of its own does not get fitted knobs: its overlay says
@@ -54,7 +55,7 @@ struct CalibrationFit {
 // Knob values an inheriting overlay replaces; unset ones keep the inherited value.
 struct KnobOverrides {
   std::array<std::optional<double>, serving::kOpClassCount> compute, bandwidth;
-  std::optional<Duration> per_op, per_iteration;
+  std::optional<Duration> per_op, per_iteration, per_sequence;
 
   bool empty() const;
   void apply(serving::EfficiencyKnobs& knobs) const;

@@ -1,6 +1,7 @@
 #include "sim/engine/serving_hardware.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "models/kv/kv_placement.hpp"
 #include "models/network/topology_builders.hpp"
@@ -74,8 +75,22 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
     hw.software = serving::SoftwareOverheads{p.per_op_launch,  p.per_layer_sync, p.per_iteration,
                                              p.per_collective, p.per_all_to_all, p.per_sequence,
                                              p.per_kv_transfer};
+    hw.software_file = paths.resolve(stack, "arch/software");
+    if (calibration && fidelity != ServingFidelity::kCycle) {
+      hw.stack_calibration =
+          config::find_stack_calibration(hw.software_file, overlay_fidelity(fidelity));
+      apply_stack_calibration(hw);
+    }
   }
   return hw;
+}
+
+void apply_stack_calibration(ServingHardware& hw) {
+  if (!hw.stack_calibration) return;
+  hw.stack_calibration->apply(hw.efficiency);
+  const std::string name = std::filesystem::path(hw.stack_calibration->file).filename().string();
+  hw.calibration = (hw.calibration.empty() ? std::string() : hw.calibration + " + ") + name +
+                   " (software knobs of the stack)";
 }
 
 void apply_calibration_file(ServingHardware& hw, const std::string& file,
@@ -89,6 +104,12 @@ void apply_calibration_file(ServingHardware& hw, const std::string& file,
   }
   hw.efficiency = overlay.knobs;
   hw.calibration = overlay.describe() + " (given by --calibration)";
+  // The stack's software knobs hold whatever the overlay: software time belongs to the stack.
+  if (!hw.stack_calibration && !hw.software_file.empty()) {
+    hw.stack_calibration =
+        config::find_stack_calibration(hw.software_file, overlay_fidelity(fidelity));
+  }
+  apply_stack_calibration(hw);
 }
 
 namespace {

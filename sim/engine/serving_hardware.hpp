@@ -15,6 +15,7 @@
 #include "models/network/topology.hpp"
 #include "models/power/system_power.hpp"
 #include "sim/base/error.hpp"
+#include "sim/config/stack_calibration.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/op_cost_model.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
@@ -28,6 +29,7 @@ struct ServingHardware {
   std::optional<models::Topology> network;
   serving::SoftwareOverheads software;
   std::string software_name;  // empty: none
+  std::string software_file;  // the stack's file (arch/software); empty: none
   // The system file's power section (all-in figures) and its chip count; absent: none given.
   std::optional<models::SystemPowerParams> system_power;
   int64_t system_chips = 0;
@@ -35,6 +37,9 @@ struct ServingHardware {
   // roofline; identity knobs and an empty description when none applies.
   serving::EfficiencyKnobs efficiency;
   std::string calibration;  // e.g. "h200-hgx8.calibration.yaml"; empty: none applied
+  // The stack's calibration (sim/config/stack_calibration.hpp) when one applies: its software
+  // knobs are in `efficiency`, replacing the system overlay's overheads.
+  std::optional<config::StackCalibration> stack_calibration;
   // The op-cost model behind the iteration pricer (sim/serving/op_cost_model.hpp); null: the
   // roofline's closed form. Shared by every engine of the process (one op table per chip).
   std::shared_ptr<const serving::OpCostModel> op_cost;
@@ -79,16 +84,24 @@ std::string software_label(const ServingHardware& hw);
 // `system` empty: a single switch of `chips` chips built from the chip's ports ([ASSUMPTION]
 // latencies, docs/serving.md). Otherwise a system file (network part) and `chip`, and, when
 // `calibration` is true, the system file's calibration overlay for `fidelity` if it has one
-// (config::find_overlay; none at the cycle level). `software`: config::kSystemSoftware (the
-// system file's own stack; none on a switch), config::kNoSoftware, or a stack name or file.
+// (config::find_overlay; none at the cycle level), then the stack's calibration for `fidelity`
+// if the stack in effect has one (config::find_stack_calibration; whatever the chip: software
+// time belongs to the stack), whose software knobs replace the overlay's overheads. `software`:
+// config::kSystemSoftware (the system file's own stack; none on a switch), config::kNoSoftware, or
+// a stack name or file.
 ServingHardware resolve_hardware(const std::string& chip, const std::string& system, int64_t chips,
                                  const std::string& software, bool calibration = true,
                                  ServingFidelity fidelity = ServingFidelity::kRoofline);
 
+// Puts hw.stack_calibration's software knobs into hw.efficiency and names it in hw.calibration
+// (nothing without one).
+void apply_stack_calibration(ServingHardware& hw);
+
 // Replaces hw's efficiency knobs by those of the overlay `file` (its `inherits:` followed),
 // whatever system or chip hw runs: `inferencex --calibration FILE`, e.g. to give a system
 // without measurements the knobs fitted on another (docs/calibration.md). The label says so.
-// An overlay fitted at another fidelity than `fidelity` is an InputError.
+// An overlay fitted at another fidelity than `fidelity` is an InputError. The stack's
+// calibration, when one applies, keeps its software knobs.
 void apply_calibration_file(ServingHardware& hw, const std::string& file, ServingFidelity fidelity);
 
 // "500 W" or "500W" -> a positive power; InputError at `flag` otherwise.

@@ -6,6 +6,7 @@
 #include "sim/base/unit_parser.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/config/software_profile.hpp"
+#include "sim/config/stack_calibration.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/routing_distribution.hpp"
@@ -103,6 +104,18 @@ SystemSetup system_setup(const SystemRunArgs& r, const config::SystemConfig& sys
   } else {
     setup.software =
         stack.empty() ? config::SoftwareProfile{} : config::load_software(stack, paths);
+  }
+  // The stack's fitted software knobs (`calibrate --per-stack`) at the op table, the fidelity
+  // whose hardware time is the chip model's, as here: software time the chip model does not see.
+  if (!stack.empty()) {
+    if (const auto c =
+            config::find_stack_calibration(paths.resolve(stack, "arch/software"), "op-table")) {
+      setup.software.per_op_launch += c->per_op;
+      setup.software.per_iteration += c->per_iteration;
+      setup.software.per_sequence += c->per_sequence;
+      setup.software.description +=
+          " + " + std::filesystem::path(c->file).filename().string() + " (fitted software knobs)";
+    }
   }
   // The physical limits, before any chip is elaborated or anything simulated.
   serving::check_context(setup.model, r.isl, r.osl, r.where, r.from_study ? "study.isl" : "--isl");

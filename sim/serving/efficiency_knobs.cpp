@@ -33,7 +33,7 @@ bool EfficiencyKnobs::identity() const {
       return false;
     }
   }
-  return per_op.si() == 0.0 && per_iteration.si() == 0.0;
+  return per_op.si() == 0.0 && per_iteration.si() == 0.0 && per_sequence.si() == 0.0;
 }
 
 }  // namespace scoville::serving

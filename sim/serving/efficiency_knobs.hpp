@@ -9,7 +9,12 @@
 //   bandwidth[c]  achieved fraction of HBM bandwidth for op class c: streaming weights reaches
 //                 ~70-90 % of peak, paged KV gathers less;
 //   per_op        extra time per fused op (launch gaps, kernel tails) beyond the profile's;
-//   per_iteration extra time per iteration (scheduler, sampling, host sync) beyond the profile's.
+//   per_iteration extra time per iteration (scheduler, sampling, host sync) beyond the profile's;
+//   per_sequence  extra time per sequence of an iteration (one host scheduler's share: request
+//                 bookkeeping, sampling, output processing) beyond the profile's: host work that
+//                 grows with the batch, which a fixed per-iteration time can only average.
+// The three overheads are software time: `scoville calibrate --per-stack` fits them once per
+// serving stack (sim/config/stack_calibration.hpp), shared by every system running it.
 // Identity (all fractions 1, overheads 0) leaves the roofline as it was: raw spec predictions.
 // Values come from `scoville calibrate` overlays (sim/config/calibration_overlay.hpp); this file
 // only applies them, so the roofline's arithmetic stays in one small place.
@@ -36,6 +41,7 @@ struct EfficiencyKnobs {
   std::array<double, kOpClassCount> bandwidth{{1.0, 1.0, 1.0}};  // fraction of HBM peak, (0, 1]
   Duration per_op;         // added per fused op of an iteration
   Duration per_iteration;  // added once per iteration
+  Duration per_sequence;   // added per sequence of one host scheduler's share of the iteration
 
   bool identity() const;
   // The op's times once the class's efficiencies are applied.
@@ -52,9 +58,11 @@ struct EfficiencyKnobs {
     const size_t i = static_cast<size_t>(c);
     return model_time_s / (compute_bound ? compute[i] : bandwidth[i]);
   }
-  // Extra software time of an iteration of `fused_ops` ops.
-  double overhead_s(int64_t fused_ops) const {
-    return per_op.si() * static_cast<double>(fused_ops) + per_iteration.si();
+  // Extra software time of an iteration of `fused_ops` ops serving `sequences` sequences (the
+  // busiest host scheduler's).
+  double overhead_s(int64_t fused_ops, int64_t sequences = 0) const {
+    return per_op.si() * static_cast<double>(fused_ops) + per_iteration.si() +
+           per_sequence.si() * static_cast<double>(sequences);
   }
 };
 

@@ -41,6 +41,9 @@ const std::vector<KnobSpec>& knob_specs() {
                  "time per op beyond the software profile (launch gaps, kernel tails)"});
     s.push_back({"per_iteration_overhead", 0.0, 20e-3, "s",
                  "time per iteration beyond the profile (scheduler, sampling, host sync)"});
+    s.push_back({"per_sequence_overhead", 0.0, 100e-6, "s",
+                 "time per sequence of an iteration beyond the profile (host work growing with "
+                 "the batch)"});
     return s;
   }();
   return specs;
@@ -65,6 +68,10 @@ void set_knob(EfficiencyKnobs& knobs, const std::string& name, double value) {
     knobs.per_iteration = Duration(value);
     return;
   }
+  if (name == "per_sequence_overhead") {
+    knobs.per_sequence = Duration(value);
+    return;
+  }
   const size_t dot = name.find('.');
   auto& target = name.compare(0, dot, "compute_efficiency") == 0 ? knobs.compute : knobs.bandwidth;
   const int c = class_of(name.substr(dot + 1));
@@ -79,6 +86,7 @@ double get_knob(const EfficiencyKnobs& knobs, const std::string& name) {
   knob_spec(name);
   if (name == "per_op_overhead") return knobs.per_op.si();
   if (name == "per_iteration_overhead") return knobs.per_iteration.si();
+  if (name == "per_sequence_overhead") return knobs.per_sequence.si();
   const size_t dot = name.find('.');
   const auto& source =
       name.compare(0, dot, "compute_efficiency") == 0 ? knobs.compute : knobs.bandwidth;
@@ -86,12 +94,30 @@ double get_knob(const EfficiencyKnobs& knobs, const std::string& name) {
   return source[static_cast<size_t>(std::max(c, 0))];  // "all": the classes are tied
 }
 
-FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs& start,
-                    const std::function<double(const EfficiencyKnobs&)>& objective,
-                    const FitOptions& options) {
-  FitResult r;
+const KnobSpec& FitOptions::spec(const std::string& name) const {
+  const KnobSpec& generic = knob_spec(name);  // an unknown name throws here
+  for (const KnobSpec& b : bounds) {
+    if (b.name == name) return b;
+  }
+  return generic;
+}
+
+JointFitResult fit_knob_sets(
+    const std::vector<KnobSlot>& slots, const std::vector<EfficiencyKnobs>& start,
+    const std::function<double(const std::vector<EfficiencyKnobs>&)>& objective,
+    const FitOptions& options) {
+  for (const KnobSlot& slot : slots) {
+    if (slot.set >= start.size()) throw std::invalid_argument("knob slot of no knob set");
+  }
+  for (const KnobSpec& b : options.bounds) {
+    const KnobSpec& generic = knob_spec(b.name);
+    if (!(b.lo >= generic.lo && b.hi <= generic.hi && b.lo <= b.hi)) {
+      throw std::invalid_argument("bounds of " + b.name + " outside the knob's range");
+    }
+  }
+  JointFitResult r;
   r.knobs = start;
-  auto eval = [&](const EfficiencyKnobs& k) {
+  auto eval = [&](const std::vector<EfficiencyKnobs>& k) {
     ++r.evaluations;
     return objective(k);
   };
@@ -99,12 +125,12 @@ FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs
   double best = r.before;
   const double inv_phi = (std::sqrt(5.0) - 1.0) / 2.0;
   for (int sweep = 0; sweep < options.sweeps; ++sweep) {
-    for (const std::string& name : names) {
-      const KnobSpec& spec = knob_spec(name);
+    for (const KnobSlot& slot : slots) {
+      const KnobSpec& spec = options.spec(slot.name);
       double a = to_u(spec, spec.lo), b = to_u(spec, spec.hi);
       auto at = [&](double u) {
-        EfficiencyKnobs k = r.knobs;
-        set_knob(k, name, from_u(spec, u));
+        std::vector<EfficiencyKnobs> k = r.knobs;
+        set_knob(k[slot.set], slot.name, from_u(spec, u));
         return eval(k);
       };
       double c = b - inv_phi * (b - a), dpt = a + inv_phi * (b - a);
@@ -128,30 +154,31 @@ FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs
       const double f = std::min(fc, fd);
       if (f < best) {  // only an improvement moves the knob
         best = f;
-        set_knob(r.knobs, name, from_u(spec, u));
+        set_knob(r.knobs[slot.set], slot.name, from_u(spec, u));
       }
     }
   }
   // Coordinate descent crawls along valleys where knobs trade off (a lower bandwidth fraction
   // against a larger overhead fit the same rows almost equally); a Nelder-Mead polish in the
   // same log coordinates, scaled to [0, 1] per knob and clamped to the bounds, follows them.
-  const size_t n = names.size();
+  const size_t n = slots.size();
   if (options.simplex_evaluations > 0 && n > 0) {
-    auto to_x = [&](const EfficiencyKnobs& k) {
+    auto to_x = [&](const std::vector<EfficiencyKnobs>& k) {
       std::vector<double> x(n);
       for (size_t i = 0; i < n; ++i) {
-        const KnobSpec& spec = knob_spec(names[i]);
+        const KnobSpec& spec = options.spec(slots[i].name);
         const double a = to_u(spec, spec.lo), b = to_u(spec, spec.hi);
-        x[i] = (to_u(spec, get_knob(k, names[i])) - a) / (b - a);
+        x[i] = (to_u(spec, get_knob(k[slots[i].set], slots[i].name)) - a) / (b - a);
       }
       return x;
     };
     auto knobs_at = [&](std::vector<double> x) {
-      EfficiencyKnobs k = r.knobs;
+      std::vector<EfficiencyKnobs> k = r.knobs;
       for (size_t i = 0; i < n; ++i) {
-        const KnobSpec& spec = knob_spec(names[i]);
+        const KnobSpec& spec = options.spec(slots[i].name);
         const double a = to_u(spec, spec.lo), b = to_u(spec, spec.hi);
-        set_knob(k, names[i], from_u(spec, a + std::clamp(x[i], 0.0, 1.0) * (b - a)));
+        set_knob(k[slots[i].set], slots[i].name,
+                 from_u(spec, a + std::clamp(x[i], 0.0, 1.0) * (b - a)));
       }
       return k;
     };
@@ -221,6 +248,22 @@ FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs
     }
   }
   r.after = best;
+  return r;
+}
+
+FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs& start,
+                    const std::function<double(const EfficiencyKnobs&)>& objective,
+                    const FitOptions& options) {
+  std::vector<KnobSlot> slots;
+  for (const std::string& name : names) slots.push_back({name, 0});
+  const JointFitResult joint = fit_knob_sets(
+      slots, {start}, [&](const std::vector<EfficiencyKnobs>& k) { return objective(k.front()); },
+      options);
+  FitResult r;
+  r.knobs = joint.knobs.front();
+  r.before = joint.before;
+  r.after = joint.after;
+  r.evaluations = joint.evaluations;
   return r;
 }
 

@@ -16,8 +16,8 @@
 namespace scoville::serving {
 
 // Knob names: compute_efficiency.{gemm,attention,other,all}, bandwidth_efficiency.{gemm,
-// attention,other,all} (".all" ties the three classes to one value), per_op_overhead and
-// per_iteration_overhead (seconds).
+// attention,other,all} (".all" ties the three classes to one value), per_op_overhead,
+// per_iteration_overhead and per_sequence_overhead (seconds).
 struct KnobSpec {
   std::string name;
   double lo = 0, hi = 1;  // bounds of the search
@@ -34,6 +34,11 @@ struct FitOptions {
   int sweeps = 2;                 // coordinate passes over the knobs
   int golden_steps = 14;          // interval shrinks by 0.618^steps per knob and pass
   int simplex_evaluations = 120;  // Nelder-Mead polish afterwards (0: none)
+  // Narrower bounds than knob_specs()' for some knobs (same unit; inside the generic range, else
+  // fit_knobs throws std::invalid_argument): the per-stack fit keeps software knobs inside the
+  // published ranges (sim/validation/stack_bounds.hpp). A knob not named keeps its generic bounds.
+  std::vector<KnobSpec> bounds;
+  const KnobSpec& spec(const std::string& name) const;  // the bounds in effect for `name`
 };
 
 struct FitResult {
@@ -46,5 +51,23 @@ struct FitResult {
 FitResult fit_knobs(const std::vector<std::string>& names, const EfficiencyKnobs& start,
                     const std::function<double(const EfficiencyKnobs&)>& objective,
                     const FitOptions& options = {});
+
+// The same search over knobs of several knob sets at once (a knob of set i moves only that set):
+// the per-stack fit's shared software knobs and each system's hardware knobs, fitted jointly,
+// since they trade off (an HBM fraction against a per-sequence time) in ways a fit of one set at a
+// time only crawls along.
+struct KnobSlot {
+  std::string name;  // a knob_specs() name
+  size_t set = 0;    // which of the knob sets
+};
+struct JointFitResult {
+  std::vector<EfficiencyKnobs> knobs;
+  double before = 0, after = 0;
+  int evaluations = 0;
+};
+JointFitResult fit_knob_sets(
+    const std::vector<KnobSlot>& slots, const std::vector<EfficiencyKnobs>& start,
+    const std::function<double(const std::vector<EfficiencyKnobs>&)>& objective,
+    const FitOptions& options = {});
 
 }  // namespace scoville::serving

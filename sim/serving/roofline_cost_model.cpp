@@ -794,12 +794,13 @@ struct RooflineCostModel::Impl {
                                Duration(stage_time))
                      .scaled(chips_per_stage);
     }
+    const int64_t host_seqs = host_sequences(groups);
     const double sw = software.per_op_launch.si() * d(fused_ops) +
                       software.per_layer_sync.si() * d(layers) + software.per_iteration.si() +
                       software.per_collective.si() * d(collective_calls - all_to_all_calls) +
                       software.per_all_to_all.si() * d(all_to_all_calls) +
-                      software.per_sequence.si() * d(host_sequences(groups)) +
-                      efficiency.overhead_s(fused_ops);
+                      software.per_sequence.si() * d(host_seqs) +
+                      efficiency.overhead_s(fused_ops, host_seqs);
     time += sw;
     IterationCost cost;
     cost.time = Duration(time);

@@ -6,13 +6,31 @@
 
 namespace scoville::validation {
 
-SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
-                                   const std::string& system_name,
-                                   const engine::ServingHardware& hw,
-                                   const CalibrationRequest& request) {
-  SystemCalibration result;
-  std::vector<std::string>& held_out = result.held_out;
-  std::vector<std::string>& infeasible = result.infeasible;
+std::vector<RowPrediction> RowSet::run(const serving::EfficiencyKnobs& knobs) {
+  std::vector<RowPrediction> pred;
+  for (RowSimulator& s : sims) pred.push_back(s.run(knobs));
+  return pred;
+}
+
+namespace {
+
+void build(RowSet& set, const std::vector<RowPlan>& plans, const engine::ServingHardware& hw,
+           int64_t prompts_per_client) {
+  for (const RowPlan& p : plans) {
+    try {
+      set.sims.emplace_back(p, hw, prompts_per_client);
+      set.plans.push_back(p);
+    } catch (const InputError& e) {
+      set.infeasible.push_back(p.id + " (" + e.what() + ")");
+    }
+  }
+}
+
+}  // namespace
+
+SystemRows system_rows(const std::vector<RowPlan>& plans, const std::string& system_name,
+                       const engine::ServingHardware& hw, const CalibrationRequest& request,
+                       bool build_held_out) {
   // The system's predictable rows (by id order), then the chosen ones. Only closed-loop points
   // at a published concurrency: a swept row's best point moves with the knobs (it is validated,
   // not fitted on).
@@ -25,23 +43,30 @@ SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
   std::sort(candidates.begin(), candidates.end(), [](const RowPlan& x, const RowPlan& y) {
     return std::stoll("0" + x.id) < std::stoll("0" + y.id);
   });
-  std::vector<RowPlan> chosen;
+  std::vector<RowPlan> chosen, held;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const bool take = request.rows == "all"    ? true
                       : request.rows == "half" ? i % 2 == 0
                                                : request.wanted_ids.count(candidates[i].id) > 0;
-    (take ? chosen.push_back(candidates[i]) : held_out.push_back(candidates[i].id));
+    (take ? chosen : held).push_back(candidates[i]);
   }
-  std::vector<RowSimulator> sims;
-  std::vector<RowPlan> fitted_plans;
-  for (const RowPlan& p : chosen) {
-    try {
-      sims.emplace_back(p, hw, request.prompts_per_client);
-      fitted_plans.push_back(p);
-    } catch (const InputError& e) {
-      infeasible.push_back(p.id + " (" + e.what() + ")");
-    }
-  }
+  SystemRows rows;
+  for (const RowPlan& p : held) rows.held_out_ids.push_back(p.id);
+  build(rows.fitted, chosen, hw, request.prompts_per_client);
+  if (build_held_out) build(rows.held_out, held, hw, request.prompts_per_client);
+  return rows;
+}
+
+SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
+                                   const std::string& system_name,
+                                   const engine::ServingHardware& hw,
+                                   const CalibrationRequest& request) {
+  SystemCalibration result;
+  SystemRows rows = system_rows(plans, system_name, hw, request, false);
+  result.held_out = rows.held_out_ids;
+  result.infeasible = rows.fitted.infeasible;
+  const std::vector<RowPlan>& fitted_plans = rows.fitted.plans;
+  const std::vector<std::string>& held_out = result.held_out;
   if (fitted_plans.empty()) {
     throw InputError(SourceLocation{request.measurements, 0, 0}, "",
                      "no predictable row of " + system_name + " to fit (rows '" + request.rows +
@@ -49,9 +74,8 @@ SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
                          "(docs/calibration.md)");
   }
   auto predict = [&](const serving::EfficiencyKnobs& k) {
-    std::vector<RowPrediction> pred;
-    for (RowSimulator& s : sims) pred.push_back(s.run(k));
-    if (request.on_evaluation) request.on_evaluation(sims.size());
+    std::vector<RowPrediction> pred = rows.fitted.run(k);
+    if (request.on_evaluation) request.on_evaluation(pred.size());
     return pred;
   };
   result.fit = serving::fit_knobs(

@@ -39,6 +39,25 @@ struct SystemCalibration {
   std::vector<std::string> infeasible;  // "id (why)" of chosen rows that cannot run
 };
 
+// A set of rows with their engines built once (RowSimulator), re-priced per knob set.
+struct RowSet {
+  std::vector<RowPlan> plans;
+  std::vector<RowSimulator> sims;
+  std::vector<std::string> infeasible;  // "id (why)" of rows that cannot run
+  std::vector<RowPrediction> run(const serving::EfficiencyKnobs& knobs);
+};
+
+// `system_name`'s closed-loop rows among `plans` (by id order) split by request.rows into those
+// fitted on and those held out (engines built for the held-out ones only when
+// `build_held_out`; their ids are always listed).
+struct SystemRows {
+  RowSet fitted, held_out;
+  std::vector<std::string> held_out_ids;
+};
+SystemRows system_rows(const std::vector<RowPlan>& plans, const std::string& system_name,
+                       const engine::ServingHardware& hw, const CalibrationRequest& request,
+                       bool build_held_out);
+
 // Fits `system_name`'s rows among `plans` on `hw` (resolved without an overlay). InputError when
 // the system has no predictable row among those chosen.
 SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,

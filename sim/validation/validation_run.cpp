@@ -64,6 +64,11 @@ std::vector<Outcome> validate_rows(const std::vector<RowPlan>& plans,
         }
       }
     }
+    // The rows the stack's software knobs were fitted on count as fitted too.
+    if (hw.stack_calibration && hw.stack_calibration->fit) {
+      const std::vector<std::string>& ids = hw.stack_calibration->fit->rows;
+      fitted[plan.system_file].insert(ids.begin(), ids.end());
+    }
     hardware.emplace(key, std::move(hw));
   }
   for (const RowPlan& plan : plans) {

@@ -121,3 +121,118 @@ TEST_CASE("calibrate refuses a system without measured rows instead of guessing"
                      data.env)
             .exit_code == 2);
 }
+
+namespace {
+
+double json_number(const std::string& json, const std::string& key) {
+  const std::string quoted = "\"" + key + "\": ";
+  const size_t at = json.find(quoted);
+  if (at == std::string::npos) FAIL("no " << key << " in " << json);
+  return std::stod(json.substr(at + quoted.size()));
+}
+
+}  // namespace
+
+TEST_CASE("calibrate --per-stack writes the stack's software knobs beside the stack file",
+          "[cli][calibration]") {
+  DataCopy data;
+  const std::string csv = data.dir.write("m.csv", kCsv);
+  const CommandResult fit = run_scoville(
+      "calibrate --per-stack --fidelity roofline --measurements " + csv +
+          " --system h200-hgx8 --rows all --knobs per_iteration_overhead,per_sequence_overhead"
+          " --system-knobs bandwidth_efficiency.all --sweeps 1 --prompts-per-client 1 --quiet",
+      data.env);
+  INFO(fit.output);
+  REQUIRE(fit.exit_code == 0);
+  CHECK(fit.output.find("# stack tensorrt-llm (roofline)") != std::string::npos);
+  const std::string stack = read_file(data.dir.file("arch/software/tensorrt-llm.calibration.yaml"));
+  CHECK(stack.find("stack: \"tensorrt-llm\"") != std::string::npos);
+  CHECK(stack.find("systems: [\"h200-hgx8\"]") != std::string::npos);
+  CHECK(stack.find("per_sequence_overhead") != std::string::npos);
+  // The system keeps its hardware knob only; its overheads are the stack's.
+  const std::string own = read_file(data.dir.file("arch/systems/h200-hgx8.calibration.yaml"));
+  CHECK(own.find("per_iteration_overhead: 0 s") != std::string::npos);
+  CHECK(own.find("bandwidth_efficiency.all") != std::string::npos);
+  // validate applies both and counts the rows the stack was fitted on as fitted.
+  const CommandResult validated = run_scoville(
+      "validate --fidelity roofline --measurements " + csv + " --json --prompts-per-client 1",
+      data.env);
+  INFO(validated.output);
+  REQUIRE(validated.exit_code == 0);
+  CHECK(validated.output.find("h200-hgx8.calibration.yaml + tensorrt-llm.calibration.yaml "
+                              "(software knobs of the stack)") != std::string::npos);
+  CHECK(validated.output.find("\"set\": \"fit\"") != std::string::npos);
+  // Knobs of the wrong kind for each list are refused.
+  CHECK(run_scoville("calibrate --per-stack --measurements " + csv +
+                         " --system h200-hgx8 --knobs bandwidth_efficiency.all --dry-run",
+                     data.env)
+            .exit_code == 2);
+  CHECK(run_scoville("calibrate --measurements " + csv +
+                         " --system h200-hgx8 --system-knobs bandwidth_efficiency.all --dry-run",
+                     data.env)
+            .exit_code == 2);
+}
+
+TEST_CASE("a stack's calibration applies on every system of the stack", "[cli][calibration]") {
+  DataCopy data;
+  // A per-iteration time far above any other: every step of every system on the stack pays it.
+  data.dir.write("arch/software/tensorrt-llm.calibration.yaml",
+                 "stack_calibration:\n  stack: tensorrt-llm\n  fidelity: roofline\n  knobs:\n"
+                 "    per_iteration_overhead: 20 ms\n");
+  const std::string hand = data.dir.write(
+      "hand.calibration.yaml",
+      "calibration:\n  system: hand\n  knobs:\n    bandwidth_efficiency: {gemm: 0.9}\n");
+  const std::string run =
+      "inferencex --fidelity roofline --model llama-3.1-8b --chips 1 --tp 1 --isl 128 --osl 16 "
+      "--concurrency 1 --prompts-per-client 1 --range-ratio 1 --quiet --json ";
+  for (const char* system : {"h200-hgx8", "b200-hgx8"}) {
+    INFO(system);
+    const CommandResult with = run_scoville(run + "--system " + system, data.env);
+    const CommandResult without =
+        run_scoville(run + "--system " + system + " --no-calibration", data.env);
+    INFO(with.output);
+    REQUIRE(with.exit_code == 0);
+    REQUIRE(without.exit_code == 0);
+    CHECK(with.output.find("tensorrt-llm.calibration.yaml (software knobs of the stack)") !=
+          std::string::npos);
+    CHECK(json_number(with.output, "median_tpot_ms") >
+          json_number(without.output, "median_tpot_ms") + 19);
+    // An overlay given by hand keeps the stack's software knobs.
+    const CommandResult given =
+        run_scoville(run + "--system " + system + " --calibration " + hand, data.env);
+    INFO(given.output);
+    REQUIRE(given.exit_code == 0);
+    CHECK(json_number(given.output, "median_tpot_ms") >
+          json_number(without.output, "median_tpot_ms") + 19);
+  }
+  // Another stack does not take it.
+  const CommandResult vllm = run_scoville(run + "--system h200-hgx8 --software vllm", data.env);
+  REQUIRE(vllm.exit_code == 0);
+  CHECK(vllm.output.find("tensorrt-llm.calibration.yaml") == std::string::npos);
+  // A broken stack calibration stops the run, located.
+  data.dir.write("arch/software/tensorrt-llm.calibration.yaml",
+                 "stack_calibration:\n  stack: tensorrt-llm\n  fidelity: roofline\n  knobs:\n"
+                 "    per_iteration_overhead: long\n");
+  const CommandResult bad = run_scoville(run + "--system h200-hgx8", data.env);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("tensorrt-llm.calibration.yaml:5") != std::string::npos);
+}
+
+TEST_CASE("run --system adds the stack's op-table software knobs", "[cli][calibration]") {
+  DataCopy data;
+  const std::string run =
+      "run --system h200-hgx8 --model llama-3.1-8b --tp 1 --batch 1 --isl 128 "
+      "--osl 2 --json";
+  const CommandResult before = run_scoville(run, data.env);
+  REQUIRE(before.exit_code == 0);
+  // The cycle-level engine's hardware time is the chip model's, as at the op table: that file.
+  data.dir.write("arch/software/tensorrt-llm.op-table.calibration.yaml",
+                 "stack_calibration:\n  stack: tensorrt-llm\n  fidelity: op-table\n  knobs:\n"
+                 "    per_iteration_overhead: 20 ms\n");
+  const CommandResult after = run_scoville(run, data.env);
+  INFO(after.output);
+  REQUIRE(after.exit_code == 0);
+  // The prefill (the first phase) is one iteration: 20 ms more.
+  CHECK(json_number(after.output, "time_s") ==
+        Approx(json_number(before.output, "time_s") + 20e-3).epsilon(1e-6));
+}

@@ -1,0 +1,27 @@
+// `scoville calibrate --per-stack`: the serving stacks' software knobs fitted over the rows of
+// every given system that runs each stack (sim/validation/stack_fit.hpp), written beside the
+// stack files (arch/software/<stack>[.op-table].calibration.yaml), and each system's hardware
+// knobs, when asked for, as its overlay with no overheads of its own.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/engine/serving_hardware.hpp"
+#include "sim/validation/calibration_fit.hpp"
+
+namespace scoville::cli {
+
+struct StackCalibrateArgs {
+  std::vector<std::string> systems;        // as given to --system
+  std::string software;                    // --software (config::kSystemSoftware: each row's)
+  std::vector<std::string> system_knobs;   // hardware knobs per system
+  validation::CalibrationRequest request;  // rows, software knobs, options, fidelity, command
+  bool op_cache = true, quiet = false, dry_run = false;
+  std::string output;  // the stack calibration's path (one stack only); empty: beside the stack
+};
+
+int calibrate_per_stack(const StackCalibrateArgs& args, std::ostream& out);
+
+}  // namespace scoville::cli
