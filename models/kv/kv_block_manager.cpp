@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace scoville::models {
 
@@ -27,22 +28,34 @@ KvBlockManager::KvBlockManager(int64_t capacity_blocks, int64_t block_tokens,
 }
 
 int64_t KvBlockManager::tokens_of(int64_t sequence) const {
-  const auto it = tokens_.find(sequence);
-  return it == tokens_.end() ? 0 : it->second;
+  const int64_t held = held_tokens(sequence);
+  return held == kNotHeld ? 0 : held;
+}
+
+int64_t& KvBlockManager::slot(int64_t sequence) {
+  if (sequence < 0) {
+    throw std::invalid_argument("KvBlockManager: sequence ids are non-negative, got " +
+                                std::to_string(sequence));
+  }
+  const auto index = static_cast<size_t>(sequence);
+  if (index >= tokens_.size()) tokens_.resize(std::max(index + 1, 2 * tokens_.size()), kNotHeld);
+  return tokens_[index];
 }
 
 bool KvBlockManager::admit(int64_t sequence, int64_t tokens) {
   if (holds(sequence)) return grow(sequence, tokens);
   const int64_t need = held_blocks(tokens);
   if (need > free_blocks()) return false;
+  int64_t& entry = slot(sequence);
   used_blocks_ += need;
-  tokens_[sequence] = tokens;
+  entry = tokens;
   admitted_.push_back(sequence);
   return true;
 }
 
 bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
-  const int64_t held = tokens_of(sequence);
+  int64_t& entry = slot(sequence);
+  const int64_t held = entry == kNotHeld ? 0 : entry;
   const int64_t need = blocks_for(held + tokens) - blocks_for(held);
   // Younger sequences (admitted after this one) may be preempted, youngest first.
   int64_t reclaimable = 0;
@@ -50,7 +63,7 @@ bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
   for (auto it = admitted_.rbegin(); it != admitted_.rend() && need > free_blocks() + reclaimable;
        ++it) {
     if (*it == sequence) break;
-    reclaimable += held_blocks(tokens_.at(*it));
+    reclaimable += held_blocks(held_tokens(*it));
     victims.push_back(*it);
   }
   if (need > free_blocks() + reclaimable) return false;
@@ -59,23 +72,23 @@ bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
     if (on_evict) on_evict(v);
   }
   used_blocks_ += need;
-  tokens_[sequence] = held + tokens;
+  slot(sequence) = held + tokens;  // `entry` is still valid: release() never resizes the table
   return true;
 }
 
 void KvBlockManager::shrink(int64_t sequence, int64_t tokens) {
-  const auto it = tokens_.find(sequence);
-  if (it == tokens_.end() || tokens >= it->second) return;
+  const int64_t held = held_tokens(sequence);
+  if (held == kNotHeld || tokens >= held) return;
   const int64_t keep = std::max<int64_t>(0, tokens);
-  used_blocks_ -= blocks_for(it->second) - blocks_for(keep);
-  it->second = keep;
+  used_blocks_ -= blocks_for(held) - blocks_for(keep);
+  tokens_[static_cast<size_t>(sequence)] = keep;
 }
 
 void KvBlockManager::release(int64_t sequence) {
-  const auto it = tokens_.find(sequence);
-  if (it == tokens_.end()) return;
-  used_blocks_ -= held_blocks(it->second);
-  tokens_.erase(it);
+  const int64_t held = held_tokens(sequence);
+  if (held == kNotHeld) return;
+  used_blocks_ -= held_blocks(held);
+  tokens_[static_cast<size_t>(sequence)] = kNotHeld;
   admitted_.erase(std::remove(admitted_.begin(), admitted_.end(), sequence), admitted_.end());
 }
 

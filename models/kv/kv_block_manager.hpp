@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <vector>
 
 #include "sim/base/units.hpp"
@@ -33,6 +32,8 @@ class KvBlockManager {
   // Blocks a sequence of `tokens` tokens holds: its tokens' blocks and the fixed ones.
   int64_t held_blocks(int64_t tokens) const { return fixed_blocks_ + blocks_for(tokens); }
 
+  // Sequence ids are non-negative (the serving layer's request indices); a negative one is
+  // refused with std::invalid_argument.
   // Admission: true (and the blocks are taken) when `tokens` fit now; false leaves no trace.
   bool admit(int64_t sequence, int64_t tokens);
   // Adds tokens to an admitted sequence; preempts younger sequences if needed (on_evict is
@@ -44,18 +45,29 @@ class KvBlockManager {
   void shrink(int64_t sequence, int64_t tokens);
   // Sequences held, oldest admission first (the reverse of the preemption order).
   const std::vector<int64_t>& admission_order() const { return admitted_; }
-  bool holds(int64_t sequence) const { return tokens_.count(sequence) != 0; }
+  bool holds(int64_t sequence) const { return held_tokens(sequence) != kNotHeld; }
   int64_t tokens_of(int64_t sequence) const;
 
   std::function<void(int64_t sequence)> on_evict;
 
  private:
+  static constexpr int64_t kNotHeld = -1;
+  // Tokens held per sequence id, kNotHeld where none: a dense table, since the serving layer's
+  // ids are request indices (0..N-1) and grow() and shrink() look one up for every running
+  // sequence of every iteration (a std::map there was a quarter of validate's time).
+  int64_t held_tokens(int64_t sequence) const {
+    return sequence >= 0 && static_cast<size_t>(sequence) < tokens_.size()
+               ? tokens_[static_cast<size_t>(sequence)]
+               : kNotHeld;
+  }
+  int64_t& slot(int64_t sequence);  // the table entry, grown to hold `sequence`
+
   int64_t block_tokens_;
   int64_t capacity_blocks_;
   int64_t fixed_blocks_ = 0;
   int64_t used_blocks_ = 0;
-  std::map<int64_t, int64_t> tokens_;  // sequence -> tokens held
-  std::vector<int64_t> admitted_;      // admission order
+  std::vector<int64_t> tokens_;    // sequence id -> tokens held, or kNotHeld
+  std::vector<int64_t> admitted_;  // admission order
 };
 
 }  // namespace scoville::models

@@ -477,6 +477,9 @@ class Run {
     if (!delivered_any_[static_cast<size_t>(request)]) {
       rec.first_token = now;
       delivered_any_[static_cast<size_t>(request)] = true;
+      // One gap per later token at most: sized once rather than regrown token by token (the
+      // reallocations' copies were a tenth of a long validate run).
+      rec.itl.reserve(static_cast<size_t>(std::max<int64_t>(0, rec.output_tokens - 1)));
     } else {
       rec.itl.push_back(now - last);
     }

@@ -7,11 +7,29 @@
 namespace scoville::serving {
 namespace {
 
-double percentile_of_sorted(const std::vector<double>& values, double q) {
+// np.percentile's linear interpolation between the order statistics at floor(h) and the next,
+// found by selection instead of a full sort: O(n) per percentile where sorting a serving run's
+// millions of inter-token latencies was a sixth of validate's time. The values are those a sort
+// would give, so the result is bit-identical (tests/sim/percentile_test.cpp compares both).
+// `first` is where the unselected part of `values` starts: percentiles taken in ascending q
+// reuse the partition the previous one left (everything before `first` is no larger than
+// anything from it on).
+double select_percentile(std::vector<double>& values, size_t& first, double q) {
   const double h = q / 100.0 * static_cast<double>(values.size() - 1);
   const auto lo = static_cast<size_t>(std::floor(h));
   const size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+  if (lo >= first) {
+    std::nth_element(values.begin() + static_cast<std::ptrdiff_t>(first),
+                     values.begin() + static_cast<std::ptrdiff_t>(lo), values.end());
+    first = lo;
+  }
+  // values[lo] is in place and no element after it is smaller: the next order statistic is the
+  // least of them.
+  const double at_lo = values[lo];
+  const double at_hi =
+      hi == lo ? at_lo
+               : *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(hi), values.end());
+  return at_lo + (h - static_cast<double>(lo)) * (at_hi - at_lo);
 }
 
 }  // namespace
@@ -20,8 +38,8 @@ double percentile(std::vector<double> values, double q) {
   if (values.empty() || !(q >= 0.0 && q <= 100.0)) {
     throw std::invalid_argument("percentile needs values and q in [0, 100]");
   }
-  std::sort(values.begin(), values.end());
-  return percentile_of_sorted(values, q);
+  size_t first = 0;
+  return select_percentile(values, first, q);
 }
 
 Distribution summarize(std::vector<double> values) {
@@ -34,11 +52,11 @@ Distribution summarize(std::vector<double> values) {
   double squares = 0.0;
   for (double v : values) squares += (v - d.mean) * (v - d.mean);
   d.std = std::sqrt(squares / static_cast<double>(values.size()));
-  std::sort(values.begin(), values.end());
-  d.median = percentile_of_sorted(values, 50.0);
-  d.p90 = percentile_of_sorted(values, 90.0);
-  d.p95 = percentile_of_sorted(values, 95.0);
-  d.p99 = percentile_of_sorted(values, 99.0);
+  size_t first = 0;  // ascending q: each selection starts where the last one left off
+  d.median = select_percentile(values, first, 50.0);
+  d.p90 = select_percentile(values, first, 90.0);
+  d.p95 = select_percentile(values, first, 95.0);
+  d.p99 = select_percentile(values, first, 99.0);
   return d;
 }
 

@@ -110,3 +110,23 @@ TEST_CASE("the block manager counted in blocks shrinks a sequence without reorde
   CHECK(m.free_blocks() == 1);
   CHECK_THROWS(KvBlockManager(-1, block));
 }
+
+TEST_CASE("the block manager keys sequences by id, released or never seen alike", "[kv]") {
+  KvBlockManager m(100, 16);
+  CHECK(m.admit(5000, 16));  // a sparse id far past the others: the table grows to hold it
+  CHECK(m.admit(0, 1));
+  CHECK(m.holds(5000));
+  CHECK_FALSE(m.holds(4999));
+  CHECK_FALSE(m.holds(1 << 30));  // never seen: not held, no table growth needed to say so
+  CHECK(m.tokens_of(123456) == 0);
+  m.release(5000);
+  CHECK_FALSE(m.holds(5000));
+  CHECK(m.tokens_of(5000) == 0);
+  CHECK(m.free_blocks() == 99);
+  CHECK(m.admit(5000, 32));  // an id may come back after its release
+  CHECK(m.tokens_of(5000) == 32);
+  CHECK(m.admission_order() == std::vector<int64_t>{0, 5000});
+  CHECK_THROWS_AS(m.admit(-1, 16), std::invalid_argument);
+  CHECK(m.free_blocks() == 97);  // the refused admission took nothing
+  CHECK_FALSE(m.holds(-1));
+}

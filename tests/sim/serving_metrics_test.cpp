@@ -1,7 +1,9 @@
 // Serving metrics on hand-built records: every expected value is derived here from the records.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -40,7 +42,38 @@ bool has(const ServingMetrics& m, const std::string& name) {
   return false;
 }
 
+// The percentile as np.percentile defines it, on a fully sorted copy: the exact path the
+// selection in percentile.cpp must reproduce bit for bit.
+double sorted_percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double h = q / 100.0 * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
 }  // namespace
+
+TEST_CASE("percentiles by selection equal those of a full sort, bit for bit", "[metrics]") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uniform(0.0, 100.0);
+  std::uniform_int_distribution<int> coarse(0, 9);  // many ties
+  for (size_t n :
+       {size_t{1}, size_t{2}, size_t{3}, size_t{10}, size_t{101}, size_t{1000}, size_t{4097}}) {
+    for (bool ties : {false, true}) {
+      std::vector<double> v(n);
+      for (double& x : v) x = ties ? static_cast<double>(coarse(rng)) : uniform(rng);
+      const Distribution d = summarize(v);
+      CHECK(d.median == sorted_percentile(v, 50.0));
+      CHECK(d.p90 == sorted_percentile(v, 90.0));
+      CHECK(d.p95 == sorted_percentile(v, 95.0));
+      CHECK(d.p99 == sorted_percentile(v, 99.0));
+      for (double q : {0.0, 1.0, 33.3, 50.0, 99.9, 100.0}) {
+        CHECK(percentile(v, q) == sorted_percentile(v, q));
+      }
+    }
+  }
+}
 
 TEST_CASE("percentile is numpy's linear interpolation", "[metrics]") {
   const std::vector<double> v = {4.0, 1.0, 3.0, 2.0};  // sorted: 1 2 3 4
