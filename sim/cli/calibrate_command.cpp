@@ -18,6 +18,7 @@
 #include "sim/base/atomic_file.hpp"
 #include "sim/base/error.hpp"
 #include "sim/cli/calibrate_stack.hpp"
+#include "sim/cli/calibration_destination.hpp"
 #include "sim/cli/command_table.hpp"
 #include "sim/cli/op_simulation_progress.hpp"
 #include "sim/config/calibration_overlay.hpp"
@@ -38,8 +39,9 @@ namespace scoville::cli {
 OptionSet calibrate_options() {
   OptionSet s("calibrate");
   s.synopsis("--system FILE|NAME... [options]",
-             "fit a system's efficiency knobs to measured rows; write "
-             "arch/systems/<name>.calibration.yaml next to it")
+             "fit a system's efficiency knobs to measured rows; write them as "
+             "calibration/<name>[.op-table].calibration.yaml (--update-shipped: over the "
+             "shipped overlay beside the system file)")
       .texts("--system", "FILE|NAME", "a system file to fit (arch/systems)")
       .text("--measurements", "FILE.csv",
             "the rows (default the shipped copy, "
@@ -72,8 +74,14 @@ OptionSet calibrate_options() {
             "compute_efficiency.all, bandwidth_efficiency.all)")
       .flag("--quiet", "no progress line on a terminal")
       .text("-o,--output", "FILE",
-            "the overlay (one --system only; default beside the system); with --per-stack the "
-            "stack's calibration (one stack only)")
+            "the overlay (one --system only); with --per-stack the stack's calibration (one "
+            "stack only)")
+      .text("--output-dir", "DIR",
+            "the folder the fitted files go to, named as the shipped ones (default calibration)")
+      .flag("--update-shipped",
+            "write over the shipped files instead: arch/systems/<name>[.op-table]"
+            ".calibration.yaml, with --per-stack arch/software/<stack>[.op-table]"
+            ".calibration.yaml")
       .flag("--dry-run", "fit and print, write nothing");
   return s;
 }
@@ -113,6 +121,12 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   if (!system_knobs.empty() && !per_stack) throw UsageError{"--system-knobs needs --per-stack"};
   if (!output.empty() && systems.size() != 1 && !per_stack) {
     throw UsageError{"-o needs exactly one --system"};
+  }
+  CalibrationDestination destination;
+  destination.folder = p.text_or("--output-dir", destination.folder);
+  destination.update_shipped = p.flag("--update-shipped");
+  if (destination.update_shipped && (!output.empty() || p.given("--output-dir"))) {
+    throw UsageError{"--update-shipped writes the shipped files; it takes no -o or --output-dir"};
   }
   output::RunFiles guard;
   guard.input("--measurements", path);
@@ -196,6 +210,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     a.quiet = quiet;
     a.dry_run = dry_run;
     a.output = output;
+    a.destination = destination;
     return calibrate_per_stack(a, out);
   }
   const config::DataPaths paths = config::DataPaths::from_environment();
@@ -238,8 +253,10 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     config::CalibrationOverlay& overlay = calibrated.overlay;
     const config::CalibrationFit& f = *overlay.fit;
     const std::vector<std::string>& infeasible = calibrated.infeasible;
-    const std::string target =
-        output.empty() ? config::overlay_path_for(file, overlay.fidelity) : output;
+    const std::string shipped = config::overlay_path_for(file, overlay.fidelity);
+    const std::string target = !output.empty() ? output
+                               : dry_run       ? shipped
+                                               : destination.path_for(shipped);
     overlay.file = target;
     out << "# " << system_name << " (stack " << engine::software_label(hw) << "): fitted on rows";
     for (const std::string& id : f.rows) out << " " << id;
@@ -258,7 +275,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     }
     if (dry_run) continue;
     write_text_atomically(target, config::overlay_yaml(overlay));
-    out << "# wrote " << target << "\n";
+    out << "# wrote " << target << (target == shipped ? "" : destination.how_to_apply()) << "\n";
   }
   return 0;
 }

@@ -142,18 +142,21 @@ int calibrate_per_stack(const StackCalibrateArgs& args, std::ostream& out) {
         << errors_text(fit.held_after) << "\n";
     if (args.dry_run) continue;
     config::StackCalibration written = c;
-    written.file = args.output.empty()
-                       ? config::overlay_path_for(paths.resolve(stack, "arch/software"), c.fidelity)
-                       : args.output;
+    const std::string shipped =
+        config::overlay_path_for(paths.resolve(stack, "arch/software"), c.fidelity);
+    written.file = args.output.empty() ? args.destination.path_for(shipped) : args.output;
     write_text_atomically(written.file, config::stack_calibration_yaml(written));
-    out << "# wrote " << written.file << "\n";
+    out << "# wrote " << written.file
+        << (written.file == shipped ? "" : args.destination.how_to_apply()) << "\n";
     if (args.system_knobs.empty()) continue;  // the systems' overlays stay as they are
     for (const validation::StackSystemResult& s : fit.systems) {
       const config::CalibrationOverlay o = validation::hardware_overlay(s, request, stack);
-      const std::string target =
+      const std::string own_shipped =
           config::overlay_path_for(paths.resolve(s.name, "arch/systems"), o.fidelity);
+      const std::string target = args.destination.path_for(own_shipped);
       write_text_atomically(target, config::overlay_yaml(o));
-      out << "# wrote " << target << "\n";
+      out << "# wrote " << target << (target == own_shipped ? "" : args.destination.how_to_apply())
+          << "\n";
     }
   }
   return 0;

@@ -50,7 +50,7 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
   const CommandResult fit =
       run_scoville("calibrate --measurements " + csv +
                        " --system h200-hgx8 --rows all --knobs per_iteration_overhead --sweeps 1"
-                       " --prompts-per-client 1",
+                       " --prompts-per-client 1 --update-shipped",
                    data.env);
   INFO(fit.output);
   REQUIRE(fit.exit_code == 0);
@@ -91,7 +91,7 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
   const CommandResult roofline_fit =
       run_scoville("calibrate --fidelity roofline --measurements " + csv +
                        " --system h200-hgx8 --rows all --knobs per_iteration_overhead --sweeps 1"
-                       " --prompts-per-client 1",
+                       " --prompts-per-client 1 --update-shipped",
                    data.env);
   REQUIRE(roofline_fit.exit_code == 0);
   const std::string roofline_overlay =
@@ -106,6 +106,53 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
       run_scoville("validate --measurements " + csv + " --prompts-per-client 1", data.env);
   CHECK(bad.exit_code == 2);
   CHECK(bad.output.find("h200-hgx8.op-table.calibration.yaml:5") != std::string::npos);
+}
+
+TEST_CASE("calibrate writes to an output folder unless asked to update the shipped files",
+          "[cli][calibration]") {
+  DataCopy data;
+  const std::string csv = data.dir.write("m.csv", kCsv);
+  const std::string fit_args =
+      " --system h200-hgx8 --rows all --knobs per_iteration_overhead"
+      " --sweeps 1 --prompts-per-client 1 --fidelity roofline --quiet";
+  const std::string shipped = data.dir.file("arch/systems/h200-hgx8.calibration.yaml");
+  // By default: calibration/ under the working directory, the shipped overlay untouched.
+  const CommandResult by_default = run_scoville("calibrate --measurements " + csv + fit_args,
+                                                "cd " + data.dir.file("") + " && " + data.env);
+  INFO(by_default.output);
+  REQUIRE(by_default.exit_code == 0);
+  CHECK(fs::exists(data.dir.file("calibration/h200-hgx8.calibration.yaml")));
+  CHECK_FALSE(fs::exists(shipped));
+  CHECK(by_default.output.find("not the shipped file") != std::string::npos);
+  // --output-dir names the folder; --per-stack writes the stack's file there too.
+  const CommandResult in_folder = run_scoville(
+      "calibrate --measurements " + csv + fit_args + " --output-dir " + data.dir.file("fits"),
+      data.env);
+  REQUIRE(in_folder.exit_code == 0);
+  CHECK(fs::exists(data.dir.file("fits/h200-hgx8.calibration.yaml")));
+  const CommandResult stack =
+      run_scoville("calibrate --per-stack --measurements " + csv + fit_args + " --output-dir " +
+                       data.dir.file("fits") + " --system-knobs bandwidth_efficiency.all",
+                   data.env);
+  INFO(stack.output);
+  REQUIRE(stack.exit_code == 0);
+  CHECK(fs::exists(data.dir.file("fits/tensorrt-llm.calibration.yaml")));
+  CHECK_FALSE(fs::exists(data.dir.file("arch/software/tensorrt-llm.calibration.yaml")));
+  CHECK_FALSE(fs::exists(shipped));
+  // validate sees none of them: the shipped files are what it applies.
+  const CommandResult validated = run_scoville(
+      "validate --fidelity roofline --measurements " + csv + " --json --prompts-per-client 1",
+      data.env);
+  REQUIRE(validated.exit_code == 0);
+  CHECK(validated.output.find("calibration.yaml") == std::string::npos);
+  // --update-shipped writes over the shipped overlay and takes no other destination.
+  REQUIRE(run_scoville("calibrate --measurements " + csv + fit_args + " --update-shipped", data.env)
+              .exit_code == 0);
+  CHECK(fs::exists(shipped));
+  const CommandResult both = run_scoville(
+      "calibrate --measurements " + csv + fit_args + " --update-shipped --output-dir x", data.env);
+  CHECK(both.exit_code == 2);
+  CHECK(both.output.find("--update-shipped") != std::string::npos);
 }
 
 TEST_CASE("calibrate refuses a system without measured rows instead of guessing",
@@ -140,7 +187,8 @@ TEST_CASE("calibrate --per-stack writes the stack's software knobs beside the st
   const CommandResult fit = run_scoville(
       "calibrate --per-stack --fidelity roofline --measurements " + csv +
           " --system h200-hgx8 --rows all --knobs per_iteration_overhead,per_sequence_overhead"
-          " --system-knobs bandwidth_efficiency.all --sweeps 1 --prompts-per-client 1 --quiet",
+          " --system-knobs bandwidth_efficiency.all --sweeps 1 --prompts-per-client 1 --quiet"
+          " --update-shipped",
       data.env);
   INFO(fit.output);
   REQUIRE(fit.exit_code == 0);
