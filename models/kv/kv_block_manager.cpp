@@ -54,8 +54,8 @@ bool KvBlockManager::admit(int64_t sequence, int64_t tokens) {
 }
 
 bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
-  int64_t& entry = slot(sequence);
-  const int64_t held = entry == kNotHeld ? 0 : entry;
+  slot(sequence);  // refuses a negative id before anything changes
+  const int64_t held = tokens_of(sequence);
   const int64_t need = blocks_for(held + tokens) - blocks_for(held);
   // Younger sequences (admitted after this one) may be preempted, youngest first.
   int64_t reclaimable = 0;
@@ -72,7 +72,7 @@ bool KvBlockManager::grow(int64_t sequence, int64_t tokens) {
     if (on_evict) on_evict(v);
   }
   used_blocks_ += need;
-  slot(sequence) = held + tokens;  // `entry` is still valid: release() never resizes the table
+  slot(sequence) = held + tokens;  // looked up again: on_evict may have grown the table
   return true;
 }
 

@@ -10,7 +10,7 @@ namespace {
 // np.percentile's linear interpolation between the order statistics at floor(h) and the next,
 // found by selection instead of a full sort: O(n) per percentile where sorting a serving run's
 // millions of inter-token latencies was a sixth of validate's time. The values are those a sort
-// would give, so the result is bit-identical (tests/sim/percentile_test.cpp compares both).
+// would give, so the result is bit-identical (tests/sim/serving_metrics_test.cpp compares both).
 // `first` is where the unselected part of `values` starts: percentiles taken in ascending q
 // reuse the partition the previous one left (everything before `first` is no larger than
 // anything from it on).
