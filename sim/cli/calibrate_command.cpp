@@ -128,6 +128,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
   if (destination.update_shipped && (!output.empty() || p.given("--output-dir"))) {
     throw UsageError{"--update-shipped writes the shipped files; it takes no -o or --output-dir"};
   }
+  if (!dry_run && output.empty()) destination.prepare();  // fail before the fit, not after
   output::RunFiles guard;
   guard.input("--measurements", path);
   for (const std::string& system : systems) guard.named_input("--system", system, "arch/systems");

@@ -13,7 +13,10 @@ struct CalibrationDestination {
   std::string folder = "calibration";  // --output-dir
   bool update_shipped = false;         // --update-shipped
 
-  // The path to write the file that ships at `shipped_path` to; creates the output folder.
+  // Creates the output folder (nothing with --update-shipped); OutputError naming it when it
+  // cannot be. Called before a fit, so that a bad folder fails before minutes of fitting.
+  void prepare() const;
+  // The path to write the file that ships at `shipped_path` to (prepares the folder).
   std::string path_for(const std::string& shipped_path) const;
   // Said after "# wrote PATH" when the file is not the shipped one: how to use it.
   std::string how_to_apply() const;

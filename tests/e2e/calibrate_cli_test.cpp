@@ -153,6 +153,13 @@ TEST_CASE("calibrate writes to an output folder unless asked to update the shipp
       "calibrate --measurements " + csv + fit_args + " --update-shipped --output-dir x", data.env);
   CHECK(both.exit_code == 2);
   CHECK(both.output.find("--update-shipped") != std::string::npos);
+  // A folder that cannot be made is an output error named before any fitting.
+  const std::string blocker = data.dir.write("not-a-folder", "x");
+  const CommandResult unmakeable = run_scoville(
+      "calibrate --measurements " + csv + fit_args + " --output-dir " + blocker + "/sub", data.env);
+  CHECK(unmakeable.exit_code == 3);
+  CHECK(unmakeable.output.find("--output-dir: cannot create the folder") != std::string::npos);
+  CHECK(unmakeable.output.find("fitted on rows") == std::string::npos);
 }
 
 TEST_CASE("calibrate refuses a system without measured rows instead of guessing",
