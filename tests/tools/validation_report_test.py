@@ -68,6 +68,12 @@ check(len(table) == 2 + 3, f"one line per (system, stack, band): {table}")
 check(table[2].startswith("| a | tensorrt-llm | 1-16 | 2 / 2 | 30.0 % | 28.0 % | 1 | 10.0 % | "
                           "6.0 % |"), f"band line a/1-16: {table[2]}")
 
+# The largest errors first, by the worse of the two; skipped rows left out; ties by id.
+worst = report.worst_rows(rows + [row(7, "c", 32, 1.0, -40.0)], count=2).splitlines()
+check(len(worst) == 2 + 2, f"two rows asked for: {worst}")
+check(worst[2].startswith("| 4 | a |") and "+50.0 %" in worst[2], f"row 4 (50 %) first: {worst}")
+check(worst[3].startswith("| 7 | c |") and "-40.0 %" in worst[3], f"row 7 (40 %) next: {worst}")
+
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures))
     sys.exit(1)
