@@ -1,6 +1,7 @@
 #include "sim/validation/concurrency_sweep.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -21,6 +22,38 @@ std::string fmt(double v) {
   return b;
 }
 
+// Whether the throughput has stopped rising: two points in a row without kPlateauGain.
+struct PlateauWatch {
+  double best_tput = 0;
+  int flat = 0;
+  bool flat_after(const SweptPoint& p) {
+    flat = p.throughput > best_tput * (1.0 + kPlateauGain) ? 0 : flat + 1;
+    best_tput = std::max(best_tput, p.throughput);
+    return flat >= 2;
+  }
+};
+
+// Runs `run` at concurrencies 1, 2, 4, ... up to max_concurrency, until `stop_after` says so of
+// the point just run or a point cannot be priced (InputError: the first point's error is the
+// reason when no point ran).
+SweepOutcome sweep_doubling(const std::function<SweptPoint(int64_t)>& run, int64_t max_concurrency,
+                            const std::function<bool(const SweptPoint&)>& stop_after) {
+  SweepOutcome out;
+  for (int64_t c = 1; c <= max_concurrency; c *= 2) {
+    SweptPoint p;
+    try {
+      p = run(c);
+    } catch (const InputError& e) {
+      if (out.points.empty()) out.why_not = e.what();
+      break;
+    }
+    p.concurrency = c;
+    out.points.push_back(p);
+    if (stop_after(p)) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<size_t> choose_point(const std::vector<SweptPoint>& points,
@@ -36,24 +69,12 @@ std::optional<size_t> choose_point(const std::vector<SweptPoint>& points,
 SweepOutcome sweep_concurrency(const std::function<SweptPoint(int64_t)>& run,
                                const std::optional<LatencyLimits>& limits,
                                int64_t max_concurrency) {
-  SweepOutcome out;
-  double best_tput = 0;
-  int flat = 0, over_tpot = 0;
-  for (int64_t c = 1; c <= max_concurrency; c *= 2) {
-    SweptPoint p;
-    try {
-      p = run(c);
-    } catch (const InputError& e) {
-      if (out.points.empty()) out.why_not = e.what();
-      break;
-    }
-    p.concurrency = c;
-    out.points.push_back(p);
-    flat = p.throughput > best_tput * (1.0 + kPlateauGain) ? 0 : flat + 1;
-    best_tput = std::max(best_tput, p.throughput);
+  PlateauWatch plateau;
+  int over_tpot = 0;
+  SweepOutcome out = sweep_doubling(run, max_concurrency, [&](const SweptPoint& p) {
     over_tpot = limits && p.p99_tpot_ms > limits->tpot_ms ? over_tpot + 1 : 0;
-    if (flat >= 2 || over_tpot >= 2) break;
-  }
+    return plateau.flat_after(p) || over_tpot >= 2;
+  });
   out.best = choose_point(out.points, limits);
   if (!out.best && out.why_not.empty()) {
     if (out.points.empty()) {
@@ -70,12 +91,60 @@ SweepOutcome sweep_concurrency(const std::function<SweptPoint(int64_t)>& run,
   return out;
 }
 
+std::optional<SweptPoint> point_at_interactivity(const std::vector<SweptPoint>& points,
+                                                 double target, std::string* why_not) {
+  std::optional<size_t> last_within;  // the last point (in sweep order) at or above the target
+  std::optional<size_t> best_within;  // the highest throughput at or above the target
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (points[i].intvty < target) break;
+    last_within = i;
+    if (!best_within || points[i].throughput > points[*best_within].throughput) best_within = i;
+  }
+  if (!last_within) {
+    if (why_not != nullptr) {
+      *why_not = points.empty() ? "no concurrency could be simulated"
+                                : "no concurrency reaches " + fmt(target) + " tok/s/user (at " +
+                                      std::to_string(points.front().concurrency) + ": " +
+                                      fmt(points.front().intvty) + ")";
+    }
+    return std::nullopt;
+  }
+  SweptPoint out = points[*best_within];
+  const size_t i = *last_within;
+  if (i + 1 < points.size() && points[i].intvty > target && points[i + 1].intvty > 0 &&
+      points[i].throughput > 0 && points[i + 1].throughput > 0) {
+    const SweptPoint& a = points[i];
+    const SweptPoint& b = points[i + 1];
+    const double f =
+        (std::log(a.intvty) - std::log(target)) / (std::log(a.intvty) - std::log(b.intvty));
+    const double tput =
+        std::exp(std::log(a.throughput) + f * (std::log(b.throughput) - std::log(a.throughput)));
+    if (tput > out.throughput) {
+      out = a;
+      out.throughput = tput;
+      out.intvty = target;
+      out.p99_ttft_ms = a.p99_ttft_ms + f * (b.p99_ttft_ms - a.p99_ttft_ms);
+      out.p99_tpot_ms = a.p99_tpot_ms + f * (b.p99_tpot_ms - a.p99_tpot_ms);
+    }
+  }
+  return out;
+}
+
+SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& run, double target,
+                                    int64_t max_concurrency) {
+  PlateauWatch plateau;
+  return sweep_doubling(run, max_concurrency, [&](const SweptPoint& p) {
+    return p.intvty < target || plateau.flat_after(p);
+  });
+}
+
 SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& hw,
                            int64_t prompts_per_client) {
   SweptRow out;
   out.plan = plan;
   std::vector<int64_t> replicas{plan.replica_chips};
-  if (plan.scenario != RowScenario::kBestThroughput) {
+  if (plan.scenario != RowScenario::kBestThroughput &&
+      plan.scenario != RowScenario::kAtInteractivity) {
     int64_t most =
         std::min(kMaxSweepReplicaChips, hw.system_chips > 0 ? hw.system_chips : plan.replica_chips);
     if (plan.row_chips > 0) most = std::min(most, plan.row_chips);
@@ -91,25 +160,49 @@ SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& h
     replicas.clear();
     for (int64_t r = least; r <= most; r *= 2) replicas.push_back(r);
   }
+  const auto run_on = [&](int64_t replica) {
+    return [&plan, &hw, prompts_per_client, replica](int64_t concurrency) {
+      RowPlan at = plan;
+      at.replica_chips = replica;
+      at.concurrency = concurrency;
+      RowSimulator sim(at, hw, prompts_per_client);
+      const RowPrediction r = sim.run(hw.efficiency);
+      SweptPoint p;
+      p.replica_chips = replica;
+      p.throughput = r.throughput;
+      p.intvty = r.intvty;
+      p.p99_ttft_ms = r.p99_ttft_ms;
+      p.p99_tpot_ms = r.p99_tpot_ms;
+      return p;
+    };
+  };
+  const auto predicted_at = [&out](const SweptPoint& p) {
+    out.plan.replica_chips = p.replica_chips;
+    out.plan.concurrency = p.concurrency;
+    out.predicted.throughput = p.throughput;
+    out.predicted.intvty = p.intvty;
+    out.predicted.p99_ttft_ms = p.p99_ttft_ms;
+    out.predicted.p99_tpot_ms = p.p99_tpot_ms;
+  };
+  if (plan.scenario == RowScenario::kAtInteractivity) {
+    const double target = plan.target_intvty.value_or(0);
+    const SweepOutcome sweep =
+        sweep_to_interactivity(run_on(plan.replica_chips), target, kMaxSweepConcurrency);
+    out.points = sweep.points;
+    std::string why_not = sweep.why_not;
+    const std::optional<SweptPoint> p =
+        point_at_interactivity(sweep.points, target, why_not.empty() ? &why_not : nullptr);
+    if (!p) {
+      throw InputError(SourceLocation{}, "",
+                       why_not + " (" + std::to_string(plan.replica_chips) + "-chip replica)");
+    }
+    predicted_at(*p);
+    return out;
+  }
   std::string why_not;
   for (const int64_t replica : replicas) {
-    RowPlan base = plan;
-    base.replica_chips = replica;
-    const SweepOutcome sweep = sweep_concurrency(
-        [&](int64_t concurrency) {
-          RowPlan at = base;
-          at.concurrency = concurrency;
-          RowSimulator sim(at, hw, prompts_per_client);
-          const RowPrediction r = sim.run(hw.efficiency);
-          SweptPoint p;
-          p.replica_chips = replica;
-          p.throughput = r.throughput;
-          p.intvty = r.intvty;
-          p.p99_ttft_ms = r.p99_ttft_ms;
-          p.p99_tpot_ms = r.p99_tpot_ms;
-          return p;
-        },
-        plan.limits, kMaxSweepConcurrency);
+    const SweepOutcome sweep =
+        sweep_concurrency(run_on(replica), plan.limits, kMaxSweepConcurrency);
     out.points.insert(out.points.end(), sweep.points.begin(), sweep.points.end());
     if (why_not.empty()) why_not = sweep.why_not;
   }
@@ -121,13 +214,7 @@ SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& h
                                                  std::to_string(replicas.back()) + "-chip replicas";
     throw InputError(SourceLocation{}, "", why_not + " (" + replicas_tried + ")");
   }
-  const SweptPoint& p = out.points[*best];
-  out.plan.replica_chips = p.replica_chips;
-  out.plan.concurrency = p.concurrency;
-  out.predicted.throughput = p.throughput;
-  out.predicted.intvty = p.intvty;
-  out.predicted.p99_ttft_ms = p.p99_ttft_ms;
-  out.predicted.p99_tpot_ms = p.p99_tpot_ms;
+  predicted_at(out.points[*best]);
   return out;
 }
 

@@ -57,6 +57,23 @@ struct SweepOutcome {
 SweepOutcome sweep_concurrency(const std::function<SweptPoint(int64_t)>& run,
                                const std::optional<LatencyLimits>& limits, int64_t max_concurrency);
 
+// Rows published as throughput at a stated interactivity (RowScenario::kAtInteractivity, the
+// InferenceMAX article's "tok/s per MW at 90 tok/s/user"): the highest throughput the curve
+// reaches while every user still gets `target` tok/s. Between the last swept point at or above
+// the target and the first below it, throughput is interpolated in log-log space at the target
+// (the frontier between two doublings of concurrency); a swept point at or above the target with
+// more throughput wins. nullopt (with the reason in why_not) when even the first point is slower
+// than the target. The result's concurrency is the last point at or above the target.
+std::optional<SweptPoint> point_at_interactivity(const std::vector<SweptPoint>& points,
+                                                 double target, std::string* why_not);
+
+// Runs `run` at concurrencies 1, 2, 4, ... up to max_concurrency until a point's interactivity
+// falls below `target` (the curve is bracketed) or the throughput flattens (two points without
+// kPlateauGain), or a point cannot be priced, as sweep_concurrency does. `best` is unset: the
+// point is point_at_interactivity's.
+SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& run, double target,
+                                    int64_t max_concurrency);
+
 // [ASSUMPTION] The largest replica an MLPerf row's sweep tries: one 8-GPU node's tensor
 // parallel group (MLPerf submissions on NVL72 racks also run 4- or 8-GPU instances).
 inline constexpr int64_t kMaxSweepReplicaChips = 8;
@@ -65,7 +82,8 @@ inline constexpr int64_t kMaxSweepReplicaChips = 8;
 // replica and the chosen concurrency), the prediction at that concurrency and every point swept.
 // An MLPerf row sweeps its replica too, as submitters choose their tensor parallelism: from the
 // smallest that holds the weights (kMaxWeightShareOfHbm) up to kMaxSweepReplicaChips, the
-// system's and the row's chips; InferenceX's best-throughput rows keep their planned replica.
+// system's and the row's chips; InferenceX's best-throughput and at-interactivity rows keep their
+// planned replica.
 struct SweptRow {
   RowPlan plan;
   RowPrediction predicted;

@@ -296,8 +296,16 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     } else if (o.skipped.empty()) {
       o.isl = static_cast<int64_t>(*isl);
       o.osl = static_cast<int64_t>(*osl);
-      // Without its concurrency: InferenceX's best-throughput point, found by a sweep.
-      if (!conc) o.scenario = RowScenario::kBestThroughput;
+      // Without its concurrency: InferenceX's best-throughput point, found by a sweep, or the
+      // curve read at the interactivity the throughput was published at.
+      const std::optional<double> at = notes_at_interactivity(r.at("notes"));
+      if (!conc && at) {
+        o.scenario = RowScenario::kAtInteractivity;
+        o.target_intvty = o.published_intvty.value_or(*at);
+        o.published_intvty.reset();
+      } else if (!conc) {
+        o.scenario = RowScenario::kBestThroughput;
+      }
       o.concurrency = conc ? static_cast<int64_t>(*conc) : 0;
       o.published = *published;
     }

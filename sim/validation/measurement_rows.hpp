@@ -72,6 +72,9 @@ struct RowPlan {
   // point without its concurrency (concurrency 0 until swept).
   RowScenario scenario = RowScenario::kPoint;
   std::optional<LatencyLimits> limits;
+  // kAtInteractivity: the interactivity (tok/s/user) the row's throughput was published at. It
+  // is a condition of the row, not a prediction to check, so published_intvty is empty then.
+  std::optional<double> target_intvty;
   double range_ratio = 0.8;  // lengths uniform in [range_ratio, 1] x isl / osl
   int64_t row_chips = 0;     // the row's chips column (0: not published)
   double published = 0;

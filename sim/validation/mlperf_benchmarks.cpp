@@ -120,6 +120,8 @@ std::string to_string(RowScenario scenario) {
       return "interactive";
     case RowScenario::kBestThroughput:
       return "best-throughput";
+    case RowScenario::kAtInteractivity:
+      return "at-interactivity";
     case RowScenario::kPoint:
       break;
   }
@@ -142,6 +144,16 @@ std::optional<double> notes_mean_output(const std::string& notes) {
   std::smatch m;
   if (!std::regex_search(text, m, pattern)) return std::nullopt;
   return std::stod(m[1]);
+}
+
+std::optional<double> notes_at_interactivity(const std::string& notes) {
+  static const std::regex pattern(R"(\bat (\d{1,6}(?:\.\d+)?) tok/s/user)");
+  const std::string text = lower(notes);
+  std::smatch m;
+  if (!std::regex_search(text, m, pattern)) return std::nullopt;
+  const double v = std::stod(m[1]);
+  if (!(v > 0)) return std::nullopt;
+  return v;
 }
 
 }  // namespace scoville::validation

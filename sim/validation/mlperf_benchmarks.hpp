@@ -43,7 +43,16 @@ const MlperfBenchmark* find_benchmark(const std::vector<MlperfBenchmark>& benchm
 
 // The scenarios a row is predicted in: an MLPerf scenario, or InferenceX's best-throughput
 // point of a row without its concurrency. kPoint: a closed-loop point at the row's concurrency.
-enum class RowScenario { kPoint, kOffline, kServer, kInteractive, kBestThroughput };
+// kAtInteractivity: a throughput published at a stated interactivity ("... at 90 tok/s/user"):
+// the InferenceX curve read at that interactivity (concurrency_sweep.hpp).
+enum class RowScenario {
+  kPoint,
+  kOffline,
+  kServer,
+  kInteractive,
+  kBestThroughput,
+  kAtInteractivity
+};
 std::string to_string(RowScenario scenario);
 
 // The MLPerf scenario of a row's notes ("scenario Offline", "... scenario Server; ..."), any
@@ -51,5 +60,8 @@ std::string to_string(RowScenario scenario);
 std::optional<RowScenario> notes_scenario(const std::string& notes);
 // "mean output tokens/sample N" in the notes; nullopt when absent.
 std::optional<double> notes_mean_output(const std::string& notes);
+// "at N tok/s/user" in the notes (a throughput published at that interactivity); nullopt when
+// absent.
+std::optional<double> notes_at_interactivity(const std::string& notes);
 
 }  // namespace scoville::validation

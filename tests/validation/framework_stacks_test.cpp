@@ -42,6 +42,9 @@ TEST_CASE("framework stacks: the shipped rules map each published framework", "[
   CHECK(stack("TorchTPU vLLM (TPU) / vLLM (GPU), aggregated, no MTP", "persistent-kernels") ==
         "persistent-kernels");
   CHECK(stack("TorchTPU vLLM (TPU) / vLLM (GPU), aggregated, no MTP", "tensorrt-llm") == "vllm");
+  // llm-d runs vLLM model servers; its MLPerf rows name no engine.
+  CHECK(stack("LLM-D v0.5.0 ,OpenShift 4.21, RHEL 9.6", "tensorrt-llm") == "vllm");
+  CHECK(stack("LLM-D v0.5.0 ,OpenShift 4.21, RHEL 9.6", "rocm-vllm") == "rocm-vllm");
   CHECK(stack("Mango LLMBoost AI Enterprise Platform, v", "rocm-vllm").empty());
 }
 

@@ -161,6 +161,61 @@ TEST_CASE("a sweep runs until the throughput flattens or TPOT stays over its lim
   CHECK(broken.why_not.find("KV does not fit") != std::string::npos);
 }
 
+SweptPoint paced(int64_t c, double tput, double intvty) {
+  SweptPoint p = point(c, tput, 100, 1000.0 / intvty);
+  p.intvty = intvty;
+  return p;
+}
+
+TEST_CASE("a throughput published at an interactivity reads the curve there") {
+  CHECK(validation::notes_at_interactivity(
+            "published 750,000 tok/s per MW at 90 tok/s/user (Oct)") == 90.0);
+  CHECK(validation::notes_at_interactivity("AT 12.5 TOK/S/USER") == 12.5);
+  CHECK(!validation::notes_at_interactivity("best-throughput config per GPU"));
+  CHECK(!validation::notes_at_interactivity("reaches 78.9 tok/s/user"));
+  // Interactivity 160 -> 40 between concurrency 4 and 8, throughput 100 -> 400: at 80 tok/s/user
+  // the log-log line is halfway (ln 160 - ln 80 = ln 80 - ln 40), so sqrt(100 x 400) = 200.
+  const std::vector<SweptPoint> curve{paced(1, 30, 300), paced(2, 60, 250), paced(4, 100, 160),
+                                      paced(8, 400, 40)};
+  std::string why;
+  const auto at80 = validation::point_at_interactivity(curve, 80, &why);
+  REQUIRE(at80);
+  CHECK(at80->throughput == Approx(200.0));
+  CHECK(at80->intvty == 80.0);
+  CHECK(at80->concurrency == 4);
+  CHECK(at80->p99_tpot_ms == Approx(1000.0 / 160 + 0.5 * (1000.0 / 40 - 1000.0 / 160)));
+  // Exactly on a point: that point.
+  const auto at160 = validation::point_at_interactivity(curve, 160, &why);
+  REQUIRE(at160);
+  CHECK(at160->throughput == Approx(100.0));
+  CHECK(at160->concurrency == 4);
+  // Never below the target: the best point (the target does not bind).
+  const auto at10 = validation::point_at_interactivity(curve, 10, &why);
+  REQUIRE(at10);
+  CHECK(at10->throughput == 400.0);
+  CHECK(at10->intvty == 40.0);
+  // A point above the target with more throughput than the interpolation wins.
+  const std::vector<SweptPoint> falling{paced(1, 500, 300), paced(2, 100, 200), paced(4, 120, 50)};
+  const auto peak = validation::point_at_interactivity(falling, 100, &why);
+  REQUIRE(peak);
+  CHECK(peak->throughput == 500.0);
+  CHECK(peak->concurrency == 1);
+  // Slower than the target from the first point: none, and why.
+  CHECK(!validation::point_at_interactivity(curve, 400, &why));
+  CHECK(why == "no concurrency reaches 400 tok/s/user (at 1: 300)");
+  // The sweep stops at the first point below the target.
+  std::vector<int64_t> ran;
+  const validation::SweepOutcome swept = validation::sweep_to_interactivity(
+      [&](int64_t c) {
+        ran.push_back(c);
+        return paced(c, 50.0 * static_cast<double>(c), 320.0 / static_cast<double>(c));
+      },
+      90, 2048);
+  CHECK(ran == std::vector<int64_t>{1, 2, 4});  // 320, 160, 80: 4 is below 90
+  CHECK(!swept.best);
+  REQUIRE(swept.points.size() == 3);
+}
+
 TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say why not") {
   const std::string notes_offline =
       "\"OUTPUT tok/s. MLPerf v5.1; scenario Offline; total 35,316.7 Tokens/s; mean output "
@@ -180,15 +235,18 @@ TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say 
       "301,NVIDIA B200 (8-GPU),8,Llama-3.1-70B,fp8,TensorRT,,,,output_tok_s_per_chip,100,,,,"
       "\"scenario Offline\"\n"
       "64,NVIDIA B200 (8-GPU) TRT,,Llama-3.3-70B-Instruct,FP8,TRT-LLM,8192,1024,,"
-      "total_tok_s_per_chip,9420.6,,,,\"best-throughput config per GPU; peak tput only\"\n");
-  REQUIRE(plans.size() == 7);
+      "total_tok_s_per_chip,9420.6,,,,\"best-throughput config per GPU; peak tput only\"\n"
+      "105,NVIDIA B200,,gpt-oss-120b,MXFP4,vLLM/TRT (v1 nightly),1024,8192,,total_tok_s_per_chip,"
+      "6076,90,,,\"published 2,800,000 tok/s per all-in provisioned utility MW at 90 "
+      "tok/s/user\"\n");
+  REQUIRE(plans.size() == 8);
   std::map<std::string, const validation::RowPlan*> by_id;
   int predicted = 0;
   for (const auto& p : plans) {
     by_id[p.id] = &p;
     predicted += p.skipped.empty() ? 1 : 0;
   }
-  CHECK(predicted == 4);
+  CHECK(predicted == 5);
   const validation::RowPlan& offline = *by_id.at("133");
   CHECK(offline.skipped.empty());
   CHECK(offline.scenario == RowScenario::kOffline);
@@ -213,4 +271,11 @@ TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say 
   CHECK(best.skipped.empty());
   CHECK(best.scenario == RowScenario::kBestThroughput);
   CHECK(best.concurrency == 0);
+  // Throughput at 90 tok/s/user: the 90 is the row's condition, not an interactivity to check.
+  const validation::RowPlan& at = *by_id.at("105");
+  CHECK(at.skipped.empty());
+  CHECK(at.scenario == RowScenario::kAtInteractivity);
+  CHECK(at.target_intvty == 90.0);
+  CHECK(!at.published_intvty);
+  CHECK(at.concurrency == 0);
 }
