@@ -57,8 +57,14 @@ std::string lower(std::string s) {
 
 // The published precision as a precision override of the model file, by the model's structure
 // (the file's own precisions are what its checkpoint was released in):
-// - a dense model quantized to FP8 or FP4 runs its weights in that format with FP8 activations
-//   and FP8 KV (as the Llama rows' FP8-KV checkpoints were served);
+// - a dense model quantized to FP8 runs its weights and activations in FP8 with FP8 KV (as the
+//   Llama rows' FP8-KV checkpoints were served); quantized to FP4 it runs W4A4, the linear
+//   layers' weights and inputs both in FP4, with FP8 KV: [VENDOR] NVIDIA's FP4 checkpoints
+//   (huggingface.co/nvidia/Llama-3.1-405B-Instruct-FP4, -3.3-70B-Instruct-FP4: "the weights and
+//   activations of the linear operators within transformers blocks are quantized" to FP4) and
+//   AMD's Quark MXFP4 ones (OCP MXFP4 weights and activations). MLPerf Llama 2 70B on one B200
+//   (12,864 output tok/s, row 130) needs about 6 PFLOP/s, more than B200's 4.5 PFLOP/s dense
+//   FP8 peak: the GEMMs cannot have run at FP8;
 // - an MoE model's "FP4" rows quantize its routed experts, "FP8" rows every weight and the
 //   activations (DeepSeek's released FP8, whose file already is so).
 // INT4 (Kimi on H200) has no format of its own here: MXFP4 has the same 4-bit payload plus a
@@ -69,7 +75,7 @@ std::string precision_override_of(const workloads::ModelConfig& model,
   const bool fp4 = contains(p, "fp4") || contains(p, "int4");
   const std::string fp4_format = contains(p, "nvfp4") ? "nvfp4" : "mxfp4";
   if (model.ffn().type != workloads::FfnType::kMoe) {
-    if (fp4) return "weights=" + fp4_format + ",activations=fp8,kv_cache=fp8";
+    if (fp4) return "weights=" + fp4_format + ",activations=" + fp4_format + ",kv_cache=fp8";
     if (contains(p, "fp8")) return "weights=fp8,activations=fp8,kv_cache=fp8";
     return "";
   }

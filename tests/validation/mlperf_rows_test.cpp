@@ -258,6 +258,9 @@ TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say 
   CHECK(server.scenario == RowScenario::kServer);
   REQUIRE(server.limits);
   CHECK(server.limits->tpot_ms == 200);
+  // A dense model's FP4 row runs W4A4 (both GEMM operands in FP4), its FP8 row W8A8.
+  CHECK(server.precision_override == "weights=mxfp4,activations=mxfp4,kv_cache=fp8");
+  CHECK(offline.precision_override == "weights=fp8,activations=fp8,kv_cache=fp8");
   const validation::RowPlan& interactive = *by_id.at("153");
   CHECK(interactive.skipped.empty());  // 72 chips: one replica of them is simulated
   CHECK(interactive.scenario == RowScenario::kInteractive);
