@@ -278,9 +278,13 @@ TEST_CASE("run --system adds the stack's op-table software knobs", "[cli][calibr
   const std::string run =
       "run --system h200-hgx8 --model llama-3.1-8b --tp 1 --batch 1 --isl 128 "
       "--osl 2 --json";
+  // The cycle-level engine's hardware time is the chip model's, as at the op table: that file.
+  // Before: the stack's knobs at zero (the shipped file's fitted ones replaced).
+  data.dir.write("arch/software/tensorrt-llm.op-table.calibration.yaml",
+                 "stack_calibration:\n  stack: tensorrt-llm\n  fidelity: op-table\n  knobs:\n"
+                 "    per_iteration_overhead: 0 s\n");
   const CommandResult before = run_scoville(run, data.env);
   REQUIRE(before.exit_code == 0);
-  // The cycle-level engine's hardware time is the chip model's, as at the op table: that file.
   data.dir.write("arch/software/tensorrt-llm.op-table.calibration.yaml",
                  "stack_calibration:\n  stack: tensorrt-llm\n  fidelity: op-table\n  knobs:\n"
                  "    per_iteration_overhead: 20 ms\n");

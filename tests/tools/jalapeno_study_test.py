@@ -156,8 +156,10 @@ if first.returncode == 0:
     check("## The GPU side at low concurrency" in text and len(low) == 1, f"low-N rows {low}")
     check(not re.search(r"^\| 1 \| 256 \|", text, re.M), "a non-matching row was checked")
     if low:
+        # Both figures are printed to 0.1: the error recomputed from the rounded figure can be
+        # off by 0.05 (its own rounding) + 0.05 / 286.4 x 100 (the figure's), about 0.068.
         for sim, err in ((low[0][0], low[0][1]), (low[0][2], low[0][3])):
-            check(abs((float(sim) / 286.4 - 1) * 100 - float(err)) < 0.06,
+            check(abs((float(sim) / 286.4 - 1) * 100 - float(err)) < 0.07,
                   f"low-N error {err} vs {sim}")
     # A rerun with the same binary and inputs reads every run back.
     second = subprocess.run(cmd, capture_output=True, text=True)
