@@ -6,6 +6,8 @@
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/chip_loader.hpp"
+#include "sim/config/software_profile.hpp"
+#include "sim/config/stack_calibration.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/study/study_config.hpp"
 #include "workloads/model_loader.hpp"
@@ -26,6 +28,10 @@ std::string to_string(FileKind kind) {
       return "system";
     case FileKind::kCalibration:
       return "calibration overlay";
+    case FileKind::kSoftware:
+      return "software stack";
+    case FileKind::kStackCalibration:
+      return "stack calibration";
   }
   return "model";
 }
@@ -39,10 +45,13 @@ FileKind detect_kind(const std::string& path) {
     if (root["system"]) return FileKind::kSystem;
     if (root["layers"] || root["attention"]) return FileKind::kModel;
     if (root["calibration"]) return FileKind::kCalibration;
+    if (root["software"]) return FileKind::kSoftware;
+    if (root["stack_calibration"]) return FileKind::kStackCalibration;
   }
   throw InputError(location_of(root, path), "",
-                   "not a Scoville file: expected a top-level 'chip:', 'energy:', 'study:' or "
-                   "'system:' section, or a model description (layers, attention, ffn, ...)");
+                   "not a Scoville file: expected a top-level 'chip:', 'energy:', 'study:', "
+                   "'system:', 'calibration:', 'software:' or 'stack_calibration:' section, or a "
+                   "model description (layers, attention, ffn, ...)");
 }
 
 FileKind check_file(const std::string& path) {
@@ -62,6 +71,12 @@ FileKind check_file(const std::string& path) {
       break;
     case FileKind::kSystem:
       parse_system(path);
+      break;
+    case FileKind::kSoftware:
+      parse_software(path);
+      break;
+    case FileKind::kStackCalibration:
+      parse_stack_calibration(path);
       break;
     case FileKind::kCalibration: {
       // Beside its system file (the usual name): check it the way runs read it, inherits:
@@ -350,6 +365,24 @@ std::string dump_model(const workloads::ModelConfig& m) {
   return std::string(o.c_str()) + "\n";
 }
 
+// Every field as read, optional ones with their defaults resolved.
+std::string dump_software(const SoftwareProfile& s) {
+  YAML::Emitter o;
+  o << YAML::BeginMap << YAML::Key << "software" << YAML::Value << YAML::BeginMap;
+  o << YAML::Key << "name" << YAML::Value << s.name;
+  o << YAML::Key << "description" << YAML::Value << s.description;
+  const std::pair<const char*, Duration> times[] = {
+      {"per_op_launch", s.per_op_launch},    {"per_layer_sync", s.per_layer_sync},
+      {"per_iteration", s.per_iteration},    {"per_collective", s.per_collective},
+      {"per_all_to_all", s.per_all_to_all},  {"per_sequence", s.per_sequence},
+      {"per_kv_transfer", s.per_kv_transfer}};
+  for (const auto& [key, value] : times) {
+    o << YAML::Key << key << YAML::Value << si(value.si(), "s");
+  }
+  o << YAML::EndMap << YAML::EndMap;
+  return std::string(o.c_str()) + "\n";
+}
+
 }  // namespace
 
 std::string dump_file(const std::string& path) {
@@ -368,6 +401,10 @@ std::string dump_file(const std::string& path) {
       return dump_system(parse_system(path));
     case FileKind::kCalibration:
       return overlay_yaml(parse_overlay(path));
+    case FileKind::kSoftware:
+      return dump_software(parse_software(path));
+    case FileKind::kStackCalibration:
+      return stack_calibration_yaml(parse_stack_calibration(path));
   }
   return "";
 }

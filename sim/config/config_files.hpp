@@ -8,7 +8,16 @@
 
 namespace scoville::config {
 
-enum class FileKind { kChip, kEnergy, kStudy, kModel, kSystem, kCalibration };
+enum class FileKind {
+  kChip,
+  kEnergy,
+  kStudy,
+  kModel,
+  kSystem,
+  kCalibration,
+  kSoftware,
+  kStackCalibration
+};
 std::string to_string(FileKind kind);
 
 // Reads the file just far enough to tell its kind (InputError on unreadable or malformed YAML).

@@ -90,10 +90,12 @@ TEST_CASE("cli: an unwritable output path exits 3 and leaves nothing", "[cli]") 
 }
 
 TEST_CASE("cli: config check accepts every shipped file", "[cli][config]") {
-  // Every chip, energy table, system (and calibration overlay) and model.
+  // Every chip, energy table, system (and calibration overlay), software stack (and stack
+  // calibration) and model.
   std::string files;
   int count = 0;
-  for (const char* folder : {"arch/chips", "arch/energy", "arch/systems", "workloads/models"}) {
+  for (const char* folder :
+       {"arch/chips", "arch/energy", "arch/systems", "arch/software", "workloads/models"}) {
     for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/" + folder)) {
       if (e.path().extension() != ".yaml") continue;
       files += " " + e.path().string();
@@ -112,6 +114,8 @@ TEST_CASE("cli: config check accepts every shipped file", "[cli][config]") {
   CHECK(oks == static_cast<size_t>(count));
   CHECK_THAT(r.output, Catch::Contains("mi355x.yaml: ok (chip)"));
   CHECK_THAT(r.output, Catch::Contains("qwen3-235b-a22b.yaml: ok (model)"));
+  CHECK_THAT(r.output, Catch::Contains("vllm.yaml: ok (software stack)"));
+  CHECK_THAT(r.output, Catch::Contains("vllm.op-table.calibration.yaml: ok (stack calibration)"));
 }
 
 TEST_CASE("cli: config check reports file, line, key and expectation for a bad chip",
