@@ -24,6 +24,7 @@
 #include "sim/config/calibration_overlay.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
+#include "sim/config/stack_calibration.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/serving_engines.hpp"
 #include "sim/engine/serving_hardware.hpp"
@@ -273,6 +274,21 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       const serving::KnobSpec& spec = serving::knob_spec(k);
       out << "#   " << k << " = " << g(serving::get_knob(fit.knobs, k))
           << (spec.unit.empty() ? "" : " ") << spec.unit << "  (" << spec.why << ")\n";
+    }
+    // A stack calibration replaces a system overlay's overheads wherever its stack runs
+    // (engine::apply_stack_calibration): software time belongs to the stack. Say so when this
+    // fit's overheads would be replaced.
+    const bool fits_software = std::any_of(knobs.begin(), knobs.end(), [](const std::string& k) {
+      return k == "per_op_overhead" || k == "per_iteration_overhead" ||
+             k == "per_sequence_overhead";
+    });
+    if (fits_software && !hw.software_file.empty()) {
+      if (const auto stack = config::find_stack_calibration(hw.software_file, overlay.fidelity)) {
+        out << "# note: " << stack->file << " (the " << engine::software_label(hw)
+            << " stack's fitted software knobs) replaces this overlay's overheads wherever the "
+               "stack runs (docs/calibration.md, \"Per-stack fit\"): fit them with --per-stack, "
+               "or move that file away for these to apply\n";
+      }
     }
     if (dry_run) continue;
     write_text_atomically(target, config::overlay_yaml(overlay));
