@@ -81,6 +81,8 @@ po::parsed_options tokenize(const std::vector<std::string>& args,
 
 // The option as typed, for messages: "-j" when given as -j, else its long name.
 std::string as_typed(const po::option& option, const OptionSpec& spec) {
+  // Boost gives no token for some options of a sticky short group ("-iisl..."): the long name.
+  if (option.original_tokens.empty()) return spec.long_name;
   const std::string& token = option.original_tokens.front();
   if (spec.short_name != 0 && token.compare(0, 2, "--") != 0) {
     return std::string("-") + spec.short_name;
@@ -187,7 +189,8 @@ ParsedOptions OptionSet::parse(const std::vector<std::string>& args) const {
   const std::string for_command = " for 'scoville " + command_ + "'";
   for (const po::option& option : parsed.options) {
     if (option.unregistered) {
-      std::string word = option.original_tokens.front();
+      std::string word =
+          option.original_tokens.empty() ? option.string_key : option.original_tokens.front();
       if (word.compare(0, 2, "--") == 0) word = word.substr(0, word.find('='));
       std::string message = "unknown option '" + word + "'" + for_command;
       if (const auto guess = nearest(word, long_names())) {
