@@ -13,7 +13,8 @@ from .analysis import best_latency, peak, ratio_rows
 from .document_checks import (fmt, low_concurrency_section, overhead_section,
                               published_and_cost_sections, sweep_check_section)
 from .study import (CALIBRATION_SYSTEM, GRID_AXES, LONG_PROMPTS, MAX_CONCURRENCY, MTP_ACCEPTANCE,
-                    MTP_DEPTH, ROOT, TOLERANCE)
+                    MTP_DEPTH, ROOT, SOFTWARE, TOLERANCE)
+from .variants import stack_calibration
 
 
 def git_commit():
@@ -86,8 +87,9 @@ def intro_section(add, args, s, runner, elapsed, commit):
         "Kimi K2.5, as their MXFP4 releases quantize them: routed experts, dense and shared FFNs "
         "W4A4, weights and MLP inputs in MXFP4, attention in the released format; the model "
         "files' `mlp` and `mlp_activations`), and `vr200-nvl72` (Vera Rubin) "
-        "as a third baseline on all three. The GPUs' overlays were fitted on published rows "
-        "priced with FP4 expert weights but FP8/BF16 inputs (docs/calibration.md), so on these "
+        "as a third baseline on all three. The GPUs' software knobs were fitted on published "
+        "rows whose MoE experts are priced with FP4 weights but FP8/BF16 inputs "
+        "(docs/calibration.md), so on these "
         "two models the GPU runs use a faster matrix rate than the rows the fit saw: a "
         "calibration at the rows' real W4A4 precision is open (issue 25). InferenceX shape 8K/1K "
         f"(lengths uniform in [0.8, 1] x nominal), closed loop of N clients with {s.prompts} x N "
@@ -98,11 +100,26 @@ def intro_section(add, args, s, runner, elapsed, commit):
            "op cache, so tiles, SRAM, NoC and HBM timing count"
            if fidelity == "op-table" else "the closed form at each chip's peak rates")
         + "; the outputs record " + (" and ".join(sorted(runner.fidelities)) or "none")
-        + "). Software: Jalapeño `persistent-kernels`, GPUs "
-        "`gpu-cuda-graphs` (the system files' profiles). MTP on the GPU for DeepSeek R1 only "
+        + f"). Software: Jalapeño `{SOFTWARE['jalapeno']}`, GPUs `{SOFTWARE['gpu']}` (the "
+        "stacks the system files name, docs/software.md). MTP on the GPU for DeepSeek R1 only "
         f"(depth {MTP_DEPTH}, per-position acceptance {MTP_ACCEPTANCE} [ASSUMPTION], the "
         "checkpoint's MTP module priced per step); none on Jalapeño (as published).")
     add("")
+
+
+def gpu_software_text(overlay_per_iteration):
+    """The GPUs' fitted software time at the run's fidelity: their stack's calibration where it
+    has one (it replaces the overlays' overheads), else the overlay's per-iteration overhead."""
+    rel, knobs = stack_calibration(SOFTWARE["gpu"])
+    if rel is None:
+        return (f"{overlay_per_iteration} of fitted per-iteration overhead (the stack beyond "
+                f"the `{SOFTWARE['gpu']}` profile)")
+    return (f"the software time of their `{SOFTWARE['gpu']}` stack with its knobs fitted per "
+            f"stack (`{rel}`, on H200 and B200 rows; it replaces the overlays' overheads): "
+            f"{knobs['per_op_overhead'] * 1e6:.2f} us per op, "
+            f"{knobs['per_iteration_overhead'] * 1e3:.3f} ms per iteration and "
+            f"{knobs['per_sequence_overhead'] * 1e6:.2f} us per sequence in all (the stack "
+            "file's own values plus the fitted ones)")
 
 
 def calibration_section(add, base, source_knobs):
@@ -136,8 +153,7 @@ def calibration_section(add, base, source_knobs):
             + f". The knobs in effect on `{src}` (`{source}`, its `inherits:` chain followed): "
             f"achieved compute {knob_text(source_knobs.get('compute_efficiency', {}))} and HBM "
             f"bandwidth {knob_text(source_knobs.get('bandwidth_efficiency', {}))} (fractions "
-            f"{of_what}), and {per_it} of fitted per-iteration overhead (the CUDA/TensorRT-LLM "
-            "stack beyond the `gpu-cuda-graphs` profile). Jalapeño has no measurements, so "
+            f"{of_what}), and " + gpu_software_text(per_it) + ". Jalapeño has no measurements, so "
             "nothing can be fitted to it. The fair comparison used for the headline: **Jalapeño "
             "gets the same hardware-efficiency knobs** (the same fraction reached by real "
             "kernels: an HBM3E controller and a matrix array are no more ideal on one chip than "
@@ -147,8 +163,9 @@ def calibration_section(add, base, source_knobs):
             f"`{source}` at every run (build/jalapeno-study/variants/jalapeno-"
             f"transferred.calibration.yaml, `fidelity: {fidelity}`) and applied with `scoville "
             "inferencex --calibration FILE`, so a refit of the GPUs carries over. The software "
-            "ablation below gives Jalapeño the GPUs' whole fitted stack instead (their profile "
-            f"and the whole `{src}` overlay), so the share of the ratios that rests on that "
+            "ablation below gives Jalapeño the GPUs' whole fitted stack instead (their "
+            f"`{SOFTWARE['gpu']}` stack with its fitted knobs and the whole `{src}` overlay), so "
+            "the share of the ratios that rests on that "
             "software claim is shown, not assumed.")
     else:
         add(f"**No calibration at the {fidelity} fidelity**: "
@@ -156,8 +173,8 @@ def calibration_section(add, base, source_knobs):
             "does not exist (overlays belong to the fidelity they were fitted at, and none has "
             "been fitted or inherited for the NVL72 systems at this one), so every run below is "
             f"uncalibrated: {uncalibrated} plus each side's software profile "
-            "(`persistent-kernels` on Jalapeño, "
-            "`gpu-cuda-graphs` on the GPUs), with no fitted per-iteration overhead on the GPUs. "
+            f"(`{SOFTWARE['jalapeno']}` on Jalapeño, "
+            f"`{SOFTWARE['gpu']}` on the GPUs), with no fitted software time on the GPUs. "
             "The outputs say so: " + "; ".join(f"`{sy}`: {lab}" for sy, lab in applied.items())
             + ". "
             "The calibrated and raw-peaks tables therefore measure the same setting, and the "
@@ -292,8 +309,7 @@ ATTRIBUTION_WHAT = {
     "network": "Jalapeño on an NVL72-like single switch (arch/systems/variants/"
                "jalapeno-128-switch.yaml), same injection bandwidth",
     "software": "Jalapeño with the GPUs' software stack instead of persistent kernels: "
-                "the `gpu-cuda-graphs` profile and the whole fitted GPU overlay (its "
-                "per-iteration overhead included)",
+                f"`{SOFTWARE['gpu']}` with its fitted knobs and the whole GPU overlay",
     "mtp": "GPU MTP toggled (off for DeepSeek R1, on for the others)",
     "power": "simulated average power per chip instead of TDP as the normaliser",
 }

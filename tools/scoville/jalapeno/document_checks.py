@@ -89,9 +89,9 @@ def overhead_section(add, s, base, overheads):
     add("## How much software overhead the published latency leaves Jalapeño")
     add("")
     add("The headline gives Jalapeño no per-iteration software overhead (persistent kernels), "
-        + ("the GPUs their fitted one" if study.calibration_source() else
-           "the GPUs none beyond their `gpu-cuda-graphs` profile (uncalibrated at this "
-           "fidelity)") + ". Here Jalapeño's baseline peak-throughput and best-latency "
+        + ("the GPUs their stack's fitted software time" if study.calibration_source() else
+           f"the GPUs none beyond their `{study.SOFTWARE['gpu']}` profile (uncalibrated at "
+           "this fidelity)") + ". Here Jalapeño's baseline peak-throughput and best-latency "
         "points are rerun with a per-iteration overhead added to its transferred overlay "
         "(`per_iteration_overhead`), against the same GPU baselines. `implied` is the "
         "overhead at which the best-latency ratio meets the published one, interpolated "
@@ -140,7 +140,7 @@ def low_concurrency_section(add, s, low):
     add("## The GPU side at low concurrency: the one published check")
     add("")
     add("The best-latency ratios read each system at N = 1, "
-        + ("where the GPUs' fitted per-iteration overhead (fitted on rows at N = 64-256) is "
+        + ("where the GPUs' fitted software time (fitted on rows at N = 64-256) is "
            "extrapolated" if study.calibration_source() else
            "where the GPUs' software overhead matters most (uncalibrated here)")
         + ". The only "

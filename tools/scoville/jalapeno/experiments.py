@@ -161,8 +161,8 @@ def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
         abl_futs[(k, "network")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
             w["model"], "arch/systems/variants/jalapeno-128-switch.yaml", 128,
             SOFTWARE["jalapeno"], cs, s.prompts, cal=jal_cal) + m)
-        # The GPUs' software as calibrated: their profile plus the whole fitted overlay (its
-        # per-iteration overhead included); at raw peaks the profile alone.
+        # The GPUs' software as calibrated: their stack (its fitted knobs apply with it) plus
+        # the whole GPU overlay; at raw peaks the stack's own profile alone.
         gpu_stack = (["--calibration", os.path.join(ROOT, study.calibration_source())]
                      if "--no-calibration" not in gpu_cal and study.calibration_source()
                      else ["--no-calibration"])

@@ -32,23 +32,25 @@ SYSTEM_CHIPS = {"jalapeno-128": 128, "jalapeno-2048": 2048, "gb200-nvl72": 72,
 # Rubin NVL72 (NVL144 by die count), run as the GPUs are (software, MTP where the workload's GPU
 # has it, gb200-nvl72's knobs through its overlay); package TDP 2,300 W [SECONDARY] (REFERENCE.md).
 RUBIN, RUBIN_LABEL, RUBIN_TDP_W = "vr200-nvl72", "Vera Rubin NVL72", 2300
-# The stacks the study runs: the GPUs keep the generic gpu-cuda-graphs profile its published
-# results were made with (the system files now name tensorrt-llm, docs/software.md).
-SOFTWARE = {"jalapeno": "persistent-kernels", "gpu": "gpu-cuda-graphs"}
+# The stacks the study runs: the ones the system files name (docs/software.md). The GPUs'
+# tensorrt-llm carries software knobs fitted per stack at the op table on H200 and B200 rows
+# (arch/software/tensorrt-llm.op-table.calibration.yaml; they replace any overlay's overheads,
+# and --no-calibration drops them with the overlay); persistent-kernels has none.
+SOFTWARE = {"jalapeno": "persistent-kernels", "gpu": "tensorrt-llm"}
 # [ASSUMPTION] MTP as TensorRT-LLM runs DeepSeek R1: 3 draft positions, each accepted with
 # probability 0.7 (mean 2.5 tokens per step); the checkpoint's one MTP module is priced per step.
 MTP_DEPTH, MTP_ACCEPTANCE = 3, 0.7
 LONG_PROMPTS = 10  # InferenceX runs 10 x N requests per concurrency N
 MAX_CONCURRENCY = 1024  # InferenceX's largest N
 # Per-iteration software overheads tried on Jalapeño (ms): zero (persistent kernels, the
-# baseline) up to about the GPUs' fitted 4.9 ms.
+# baseline) up to well beyond the GPUs' fitted stack (0.5 ms per step plus 3 us per op).
 OVERHEADS_MS = [0.25, 0.5, 1, 2, 4]
 TOLERANCE = 0.20  # a grid point reproduces a published ratio when within +-20 % of it
-# Calibration: the GPUs run with their own overlays (gb300 inherits gb200's: b200-hgx8's fitted
-# knobs with the compute fraction anchored on a published DeepSeek R1 prefill); Jalapeño, which
-# has no measurements, gets those hardware-efficiency knobs (achieved fraction of peak compute
-# and HBM bandwidth) but not the fitted per-iteration overhead, which belongs to the GPUs'
-# CUDA/TensorRT-LLM stack (Jalapeño keeps its own persistent-kernels profile). The software
+# Calibration: the GPUs run with their own overlays (gb300 inherits gb200's: the compute
+# fraction anchored on a published DeepSeek R1 prefill) and their stack's fitted software knobs;
+# Jalapeño, which has no measurements, gets those hardware-efficiency knobs (achieved fraction
+# of peak compute and HBM bandwidth) but not the fitted software time, which belongs to the
+# GPUs' TensorRT-LLM stack (Jalapeño keeps its own persistent-kernels profile). The software
 # ablation gives it the GPUs' whole stack instead. Knobs belong to the fidelity they were fitted
 # at (a fraction of the chip's peaks at the roofline, of the chip model's op time at op-table),
 # so the source overlay is the one of the run's fidelity (calibration_source); where it does not

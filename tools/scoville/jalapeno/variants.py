@@ -95,6 +95,37 @@ def resolved_knobs(path, seen=()):
     return knobs
 
 
+def stack_calibration(stack):
+    """The software knobs of arch/software/`stack` at the run's fidelity, as scoville applies
+    them: (the stack calibration's path relative to ROOT, {knob: total}) where the total is the
+    stack file's own per_op_launch / per_iteration / per_sequence plus the fitted knob, in
+    seconds; (None, {}) where the stack has no calibration at this fidelity."""
+    import yaml
+    infix = "" if study.FIDELITY == "roofline" else "." + study.FIDELITY
+    rel = f"arch/software/{stack}{infix}.calibration.yaml"
+    if not os.path.exists(os.path.join(ROOT, rel)):
+        return None, {}
+    with open(os.path.join(ROOT, rel)) as f:
+        fitted = yaml.safe_load(f)["stack_calibration"].get("knobs") or {}
+    with open(os.path.join(ROOT, "arch", "software", stack + ".yaml")) as f:
+        own = yaml.safe_load(f)["software"]
+    pairs = {"per_op_overhead": "per_op_launch", "per_iteration_overhead": "per_iteration",
+             "per_sequence_overhead": "per_sequence"}
+    return rel, {knob: seconds(own.get(base, "0 s")) + seconds(fitted.get(knob, "0 s"))
+                 for knob, base in pairs.items()}
+
+
+def seconds(text):
+    """A YAML duration ("2.5 us", "0.1 ms", "0 s", or a bare number of seconds) in seconds."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(ns|us|ms|s)?\s*", str(text))
+    if not m:
+        raise SystemExit(f"jalapeno-study: {text!r} is not a duration")
+    return float(m.group(1)) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0,
+                                None: 1.0}[m.group(2)]
+
+
 def transferred_overlay(work):
     """Jalapeño's overlay at the run's fidelity: study.calibration_source()'s hardware-efficiency
     knobs, no fitted overheads. Returns (path, the knobs taken, all the source's knobs). Without
