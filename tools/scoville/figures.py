@@ -38,6 +38,8 @@ STYLE = {
     "axes.spines.right": False,
     "figure.constrained_layout.use": True,
     "axes.formatter.useoffset": False,
+    # Same inputs, same bytes: SVG element ids from a fixed salt, not a random one.
+    "svg.hashsalt": "scoville",
 }
 MARKERS = ("o", "s", "^", "D", "v", "X", "P")
 SI_UNITS = ("s", "J", "W", "Hz", "B", "B/s", "FLOP", "FLOP/s")
@@ -59,6 +61,16 @@ KNOWN_METRICS = {
     "energy_per_output_token_J": ("energy per output token", None),
     "concurrency": ("concurrency", None),
 }
+
+
+def metadata(extension):
+    """savefig metadata that keeps a figure's bytes the same for the same inputs: no creation
+    date in SVG and PDF files (PNG from Agg carries none)."""
+    if extension in (".svg", "svg"):
+        return {"Date": None}
+    if extension in (".pdf", "pdf"):
+        return {"CreationDate": None}
+    return None
 
 
 def apply_style():
@@ -185,7 +197,7 @@ def save(figure, path, dpi=150):
     os.close(handle)
     try:
         with plt.rc_context(STYLE):
-            figure.savefig(temporary, format=extension[1:], dpi=dpi)
+            figure.savefig(temporary, format=extension[1:], dpi=dpi, metadata=metadata(extension))
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):

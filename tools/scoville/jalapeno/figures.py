@@ -21,7 +21,8 @@ def save(fig, out_base):
     """Writes `fig` as out_base.png and out_base.svg and closes it."""
     for ext in (".png", ".svg"):
         with plt.rc_context(shared.STYLE):
-            fig.savefig(out_base + ext, dpi=110 if ext == ".png" else None)
+            fig.savefig(out_base + ext, dpi=110 if ext == ".png" else None,
+                        metadata=shared.metadata(ext))
     plt.close(fig)
 
 
