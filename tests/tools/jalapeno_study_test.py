@@ -5,7 +5,8 @@ per-kW ratio equals peak tok/s per chip x TDP ratio as the detail table gives it
 attribution and inverse tables are present, the raw-peaks table sits beside the calibrated one with
 Jalapeño's transferred overlay written, every run is at the default (op-table) fidelity and says so
 (the report, the transferred overlay, each output's `fidelity` attribute), the inverse grid varies
-SRAM, and a rerun reads its runs back instead of running.
+SRAM, a rerun reads its runs back instead of running and writes the same figure bytes, and the
+figures pass tools/check-figures.
 usage: jalapeno_study_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
 import glob
@@ -167,6 +168,17 @@ if first.returncode == 0:
           f"rerun: {second.returncode} {second.stdout.strip()}")
     again = open(doc).read()
     check(rows and rows[0] in again, "the rerun's ratio row differs from the first run's")
+    # Same runs, same figure bytes (no date, fixed SVG ids); and every chart readable by
+    # tools/check-figures' rules (axis titles with units, no exponent ticks, no overlaps).
+    svgs = sorted(glob.glob(os.path.join(figures, "*.svg")))
+    check(len(svgs) >= 3, f"figures: {svgs}")
+    first_bytes = {p: open(p, "rb").read() for p in svgs}
+    third = subprocess.run(cmd, capture_output=True, text=True)
+    check(third.returncode == 0 and all(open(p, "rb").read() == b for p, b in first_bytes.items()),
+          "a rerun from the same runs wrote different figure bytes")
+    checked = subprocess.run([sys.executable, os.path.join(SOURCE, "tools", "check-figures"),
+                              "--quiet", *svgs], capture_output=True, text=True)
+    check(checked.returncode == 0, f"check-figures: {checked.stdout[-1500:]}{checked.stderr[-500:]}")
 
 if failures:
     print("\n".join(failures))
