@@ -66,6 +66,22 @@ void StackCalibration::apply(serving::EfficiencyKnobs& knobs) const {
   knobs.per_sequence = per_sequence;
 }
 
+std::vector<std::string> StackCalibration::apply_where_unset(
+    serving::EfficiencyKnobs& knobs) const {
+  std::vector<std::string> kept;
+  const auto fill = [&kept](Duration& knob, Duration fitted, const char* name) {
+    if (knob.si() != 0) {
+      kept.push_back(name);
+    } else {
+      knob = fitted;
+    }
+  };
+  fill(knobs.per_op, per_op, "per_op_overhead");
+  fill(knobs.per_iteration, per_iteration, "per_iteration_overhead");
+  fill(knobs.per_sequence, per_sequence, "per_sequence_overhead");
+  return kept;
+}
+
 StackCalibration parse_stack_calibration(const std::string& path) {
   return read(load_yaml_file(path), path);
 }

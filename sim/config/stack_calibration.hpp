@@ -49,6 +49,10 @@ struct StackCalibration {
 
   // Puts the stack's software knobs into `knobs` (the fractions are left as they are).
   void apply(serving::EfficiencyKnobs& knobs) const;
+  // As apply, but each software knob `knobs` already sets (non-zero) is kept: an overlay given
+  // by hand (`inferencex --calibration FILE`) that names its own software time is the more
+  // specific and wins over the stack's. Returns the names of the knobs kept.
+  std::vector<std::string> apply_where_unset(serving::EfficiencyKnobs& knobs) const;
 };
 
 // Parses one stack calibration. Bad content -> InputError located at file, line and key.

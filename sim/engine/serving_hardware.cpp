@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "models/kv/kv_placement.hpp"
 #include "models/network/topology_builders.hpp"
@@ -85,12 +87,26 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   return hw;
 }
 
+namespace {
+
+// Names the stack calibration in hw.calibration; `kept`: the software knobs an overlay given by
+// hand kept over the stack's.
+void label_stack_calibration(ServingHardware& hw, const std::vector<std::string>& kept) {
+  const std::string name = std::filesystem::path(hw.stack_calibration->file).filename().string();
+  std::string own;
+  for (const std::string& k : kept) own += (own.empty() ? "" : ", ") + k;
+  hw.calibration = (hw.calibration.empty() ? std::string() : hw.calibration + " + ") + name +
+                   " (software knobs of the stack" +
+                   (own.empty() ? std::string() : "; the given overlay's own " + own + " kept") +
+                   ")";
+}
+
+}  // namespace
+
 void apply_stack_calibration(ServingHardware& hw) {
   if (!hw.stack_calibration) return;
   hw.stack_calibration->apply(hw.efficiency);
-  const std::string name = std::filesystem::path(hw.stack_calibration->file).filename().string();
-  hw.calibration = (hw.calibration.empty() ? std::string() : hw.calibration + " + ") + name +
-                   " (software knobs of the stack)";
+  label_stack_calibration(hw, {});
 }
 
 void apply_calibration_file(ServingHardware& hw, const std::string& file,
@@ -104,12 +120,15 @@ void apply_calibration_file(ServingHardware& hw, const std::string& file,
   }
   hw.efficiency = overlay.knobs;
   hw.calibration = overlay.describe() + " (given by --calibration)";
-  // The stack's software knobs hold whatever the overlay: software time belongs to the stack.
+  // Software time belongs to the stack, so its knobs fill the overlay's; but an overlay given by
+  // hand that sets a software knob itself is the more specific, and that knob stays (a user's
+  // what-if, e.g. the Jalapeño study's overhead sweep, is never silently replaced).
   if (!hw.stack_calibration && !hw.software_file.empty()) {
     hw.stack_calibration =
         config::find_stack_calibration(hw.software_file, overlay_fidelity(fidelity));
   }
-  apply_stack_calibration(hw);
+  if (!hw.stack_calibration) return;
+  label_stack_calibration(hw, hw.stack_calibration->apply_where_unset(hw.efficiency));
 }
 
 namespace {

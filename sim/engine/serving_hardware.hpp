@@ -101,7 +101,8 @@ void apply_stack_calibration(ServingHardware& hw);
 // whatever system or chip hw runs: `inferencex --calibration FILE`, e.g. to give a system
 // without measurements the knobs fitted on another (docs/calibration.md). The label says so.
 // An overlay fitted at another fidelity than `fidelity` is an InputError. The stack's
-// calibration, when one applies, keeps its software knobs.
+// calibration, when one applies, fills the software knobs the overlay leaves at zero; those the
+// overlay sets itself stay (the label names them).
 void apply_calibration_file(ServingHardware& hw, const std::string& file, ServingFidelity fidelity);
 
 // "500 W" or "500W" -> a positive power; InputError at `flag` otherwise.

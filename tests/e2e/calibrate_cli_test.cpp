@@ -242,6 +242,10 @@ TEST_CASE("a stack's calibration applies on every system of the stack", "[cli][c
   const std::string hand = data.dir.write(
       "hand.calibration.yaml",
       "calibration:\n  system: hand\n  knobs:\n    bandwidth_efficiency: {gemm: 0.9}\n");
+  // One that sets its own per-iteration time (a what-if): it keeps it over the stack's.
+  const std::string own = data.dir.write("own.calibration.yaml",
+                                         "calibration:\n  system: own\n  knobs:\n"
+                                         "    per_iteration_overhead: 5 ms\n");
   const std::string run =
       "inferencex --fidelity roofline --model llama-3.1-8b --chips 1 --tp 1 --isl 128 --osl 16 "
       "--concurrency 1 --prompts-per-client 1 --range-ratio 1 --quiet --json ";
@@ -264,6 +268,14 @@ TEST_CASE("a stack's calibration applies on every system of the stack", "[cli][c
     REQUIRE(given.exit_code == 0);
     CHECK(json_number(given.output, "median_tpot_ms") >
           json_number(without.output, "median_tpot_ms") + 19);
+    const CommandResult kept =
+        run_scoville(run + "--system " + system + " --calibration " + own, data.env);
+    INFO(kept.output);
+    REQUIRE(kept.exit_code == 0);
+    CHECK(kept.output.find("the given overlay's own per_iteration_overhead kept") !=
+          std::string::npos);
+    CHECK(json_number(kept.output, "median_tpot_ms") ==
+          Approx(json_number(without.output, "median_tpot_ms") + 5).margin(0.5));
   }
   // Another stack does not take it.
   const CommandResult vllm = run_scoville(run + "--system h200-hgx8 --software vllm", data.env);
