@@ -192,8 +192,8 @@ def validation(path, output, quantity="value", unit=None):
     notes = [figures.annotate(axes, m, p, label)
              for m, p, label in zip(measured, predicted, labels) if label]
     if logarithmic:
-        axes.set_xscale("log")
-        axes.set_yscale("log")
+        figures.log_axis(axes, "x")
+        figures.log_axis(axes, "y")
     axes.set_xlim(low, high)
     axes.set_ylim(low, high)
     axes.set_aspect("equal")
