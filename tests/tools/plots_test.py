@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 from scoville.io import ResultFile  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from scoville.figures import readable_log_tick  # noqa: E402
 from scoville.plots import frontier_of, validation_summary  # noqa: E402
 
 os.makedirs(WORK, exist_ok=True)
@@ -26,6 +27,13 @@ failures = []
 def check(condition, message):
     if not condition:
         failures.append(message)
+
+
+# A log axis's ticks are plain numbers with an SI suffix from a thousand up, never 10^k.
+for value, text in ((0.05, "0.05"), (0.5, "0.5"), (1.2, "1.2"), (2, "2"), (20, "20"),
+                    (500, "500"), (1000, "1k"), (2000, "2k"), (50000, "50k"), (1.5e6, "1.5M"),
+                    (0, ""), (-1, "")):
+    check(readable_log_tick(value) == text, f"log tick {value}: {readable_log_tick(value)!r}")
 
 
 # Frontier: (1,10) (2,8) (3,9) (4,2) (2,1): (2,8) is dominated by (3,9), (2,1) by all but (4,2)
