@@ -52,11 +52,17 @@ struct EfficiencyKnobs {
     return bytes / (peak_bandwidth * bandwidth[static_cast<size_t>(c)]);
   }
   // The calibrated time of an op whose time another model gave (the simulated op table): the
-  // class's fraction of the resource that binds it stretches it, as it stretches that
-  // resource's term of the roofline. The same knobs thus decorate either op-cost model.
-  double op_time(double model_time_s, bool compute_bound, OpClass c) const {
+  // class's fraction of the resource that binds it stretches the time that resource is busy
+  // (`busy_s`: the slowest tile's compute, or the op's HBM bytes at peak bandwidth), as it
+  // stretches that resource's term of the roofline; the rest of the op's time (pipeline fill
+  // and drain, synchronisation, first-byte latency) is the chip model's and stays. A fraction
+  // of a rate says how far real kernels stay from it; it says nothing of a small op's fixed
+  // latency, which stretching whole would price as if it were work. The same knobs thus
+  // decorate either op-cost model (the roofline has no fixed part: busy = time).
+  double op_time(double model_time_s, double busy_s, bool compute_bound, OpClass c) const {
     const size_t i = static_cast<size_t>(c);
-    return model_time_s / (compute_bound ? compute[i] : bandwidth[i]);
+    const double busy = busy_s < 0 ? 0.0 : (busy_s > model_time_s ? model_time_s : busy_s);
+    return model_time_s + busy * (1.0 / (compute_bound ? compute[i] : bandwidth[i]) - 1.0);
   }
   // Extra software time of an iteration of `fused_ops` ops serving `sequences` sequences (the
   // busiest host scheduler's).

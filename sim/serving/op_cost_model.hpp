@@ -26,6 +26,8 @@ struct OpPrice {
   models::ActionCounts counts;  // dynamic actions of the op (one chip)
 
   bool compute_bound() const { return compute_time > memory_time; }
+  // The time the binding resource is busy (what a calibration fraction stretches).
+  Duration busy_time() const { return compute_bound() ? compute_time : memory_time; }
 };
 
 // Hit/miss counters of a memoising op-cost model, for reports.

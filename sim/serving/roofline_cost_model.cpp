@@ -713,7 +713,8 @@ struct RooflineCostModel::Impl {
                                links[static_cast<size_t>(i)].share);
             }
             const OpPrice price = price_fused(key);
-            const double t = efficiency.op_time(price.time.si(), price.compute_bound(), a.cls);
+            const double t = efficiency.op_time(price.time.si(), price.busy_time().si(),
+                                                price.compute_bound(), a.cls);
             if (t > op_s) {
               op_s = t;
               op_mem = price.compute_bound() ? 0.0 : t;

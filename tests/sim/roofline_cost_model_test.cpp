@@ -561,6 +561,23 @@ TEST_CASE("roofline: calibration knobs decorate an op-cost model's times as the 
   CHECK(behind.cost(b).time.si() > 1.4 * raw);
 }
 
+TEST_CASE("calibration fractions stretch an op's busy time, not its fixed latency",
+          "[roofline][calibration]") {
+  EfficiencyKnobs k;
+  k.compute.fill(0.5);
+  k.bandwidth.fill(0.8);
+  const OpClass gemm = OpClass::kGemm;
+  // Compute-bound, 1 us of fill and drain around 9 us of math: the math takes twice as long.
+  CHECK(k.op_time(10e-6, 9e-6, true, gemm) == Approx(19e-6));
+  // A small op, 0.1 us of math in 1 us of latency: its latency is not work.
+  CHECK(k.op_time(1e-6, 0.1e-6, true, gemm) == Approx(1.1e-6));
+  // Memory-bound: the bytes at peak bandwidth take 1 / 0.8 as long.
+  CHECK(k.op_time(2e-6, 1.6e-6, false, gemm) == Approx(2.4e-6));
+  // A busy time beyond the op's (estimates of the bound) is the op's time: the whole stretches.
+  CHECK(k.op_time(1e-6, 2e-6, true, gemm) == Approx(2e-6));
+  CHECK(EfficiencyKnobs{}.op_time(3e-6, 1e-6, true, gemm) == Approx(3e-6));
+}
+
 TEST_CASE("roofline: KV placements move the attention KV reads off HBM as the system engine does",
           "[roofline][kv]") {
   const workloads::ModelConfig m = model("llama-3.1-8b");
