@@ -129,8 +129,10 @@ def calibration_section(add, base, source_knobs):
     source = study.calibration_source()
     src = CALIBRATION_SYSTEM
     per_it = source_knobs.get("per_iteration_overhead", "0 s")
-    of_what = ("of the chip model's op time (the SystemC chip model prices each op at its "
-               "peaks' limits; the knobs are what real kernels reach of that)"
+    of_what = ("of the rate at which the chip model's ops keep their binding resource busy "
+               "(the SystemC chip model prices each op at its peaks' limits; a fraction stretches "
+               "an op's math or HBM streaming, not its fill, drain and latency, which stay as "
+               "simulated: what real kernels reach of that rate)"
                if fidelity == "op-table" else "of peak")
     # What the headline's runs applied, as their outputs say: the GPUs' system files' overlays
     # at this fidelity (or none where none exists yet), Jalapeño's the transferred one.
