@@ -7,6 +7,8 @@ atomically, because the runs hash their input files' content into their cache ke
 import os
 import re
 
+from scoville import units
+
 from . import study
 from .study import CALIBRATION_SYSTEM, NOMINAL_TILE, ROOT, TRANSFERRED_KNOBS
 
@@ -116,14 +118,11 @@ def stack_calibration(stack):
 
 
 def seconds(text):
-    """A YAML duration ("2.5 us", "0.1 ms", "0 s", or a bare number of seconds) in seconds."""
-    if isinstance(text, (int, float)):
-        return float(text)
-    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(ns|us|ms|s)?\s*", str(text))
-    if not m:
+    """A YAML duration in seconds (scoville.units.seconds); a value that is none stops the study."""
+    value = units.seconds(text)
+    if value is None:
         raise SystemExit(f"jalapeno-study: {text!r} is not a duration")
-    return float(m.group(1)) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0,
-                                None: 1.0}[m.group(2)]
+    return value
 
 
 def transferred_overlay(work):
