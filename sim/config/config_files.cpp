@@ -379,6 +379,7 @@ std::string dump_software(const SoftwareProfile& s) {
   for (const auto& [key, value] : times) {
     o << YAML::Key << key << YAML::Value << si(value.si(), "s");
   }
+  o << YAML::Key << "fused_vector_ops" << YAML::Value << s.fused_vector_ops;
   o << YAML::EndMap << YAML::EndMap;
   return std::string(o.c_str()) + "\n";
 }

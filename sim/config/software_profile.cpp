@@ -22,6 +22,7 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
       r.quantity_or<Duration>("per_all_to_all", p.per_collective, Range::kNonNegative);
   p.per_sequence = r.quantity_or<Duration>("per_sequence", Duration(0), Range::kNonNegative);
   p.per_kv_transfer = r.quantity_or<Duration>("per_kv_transfer", Duration(0), Range::kNonNegative);
+  p.fused_vector_ops = r.boolean_or("fused_vector_ops", false);
   r.finish();
   diagnostics.throw_if_any();
   return p;

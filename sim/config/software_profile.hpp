@@ -36,6 +36,13 @@ struct SoftwareProfile {
   // control path of the handoff (notification, transfer setup), beside the bytes the network
   // model times. Only disaggregated serving pays it.
   Duration per_kv_transfer;
+  // Whether the stack runs vector ops (norms, residual adds, rotary, activations, routing, the
+  // MoE combine: workloads::OpKind::kVector) inside the kernels beside them (optional key,
+  // default false): a fused op adds its work to its neighbour but no kernel of its own, so it
+  // pays neither a launch nor the chip's fixed per-op latency (fill, drain, barrier). The
+  // serving pricer (op table and roofline) applies it; the full-program system engine does not
+  // yet (docs/software.md, "Fused vector ops").
+  bool fused_vector_ops = false;
 
   // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls,
   // `all_to_all_calls` of which are all-to-alls, serving `sequences` sequences.

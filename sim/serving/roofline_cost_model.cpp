@@ -41,6 +41,7 @@ struct GroupKey {
 struct ComputeRec {
   int32_t key = 0;
   OpClass cls = OpClass::kOther;  // which calibration knobs apply
+  bool vector = false;            // an OpKind::kVector op (a stack may fuse it into neighbours)
   double compute_s = 0;           // FLOPs / peak at its executed precision
   double weight_b = 0;
   double other_b = 0;  // KV and activation bytes
@@ -159,6 +160,7 @@ struct RooflineCostModel::Impl {
   struct Acc {
     double compute_s = 0, weight_b = 0, other_b = 0, vector_flops = 0;
     OpClass cls = OpClass::kOther;
+    bool vector = false;
     std::array<double, models::kMathPrecisionCount> macs{};
     // With an op-cost model: the groups' ops to fuse, a list in `part_pool` (no allocation per
     // op).
@@ -326,6 +328,7 @@ struct RooflineCostModel::Impl {
     ComputeRec r;
     r.key = key;
     r.cls = op_class(op.kind);
+    r.vector = op.kind == workloads::OpKind::kVector;
     r.weight_b = op.weight_bytes.si();
     r.other_b = op.kv_read_bytes.si() + op.kv_write_bytes.si() + op.activation_in_bytes.si() +
                 op.activation_out_bytes.si();
@@ -667,6 +670,7 @@ struct RooflineCostModel::Impl {
           if (!same_layers(scratch.layers, base / slots, r.layers)) return std::nullopt;
           Acc& a = acc[base + slot_of(gi, r.shared)];
           a.cls = r.cls;  // per op key; every attention-DP slot of the key needs it
+          a.vector = r.vector;
           a.compute_s += r.compute_s;
           a.weight_b = std::max(a.weight_b, r.weight_b);  // weights read once per iteration
           a.other_b += r.other_b;
@@ -701,8 +705,11 @@ struct RooflineCostModel::Impl {
       for (size_t ki = 0; ki < order.size(); ++ki) {
         double op_s = -1, op_mem = 0, op_compute = 0;
         const double layer_count = d(scratch.layers[ki]);
+        // Fused into its neighbours' kernels: the op's work, but no kernel of its own.
+        bool fused = false;
         for (size_t slot = 0; slot < slots; ++slot) {
           const Acc& a = acc[ki * slots + slot];
+          fused = fused || (software.fused_vector_ops && a.vector);
           const double w = ((slots > 1 && slot + 1 < slots) ? rank_share : 1.0) * layer_count;
           if (options.op_cost) {
             if (a.first_part < 0) continue;
@@ -713,8 +720,12 @@ struct RooflineCostModel::Impl {
                                links[static_cast<size_t>(i)].share);
             }
             const OpPrice price = price_fused(key);
-            const double t = efficiency.op_time(price.time.si(), price.busy_time().si(),
-                                                price.compute_bound(), a.cls);
+            // A fused vector op runs in another op's kernel: its fixed latency (fill, drain,
+            // barrier) is that kernel's, so it adds only the time its resource is busy.
+            const double whole =
+                software.fused_vector_ops && a.vector ? price.busy_time().si() : price.time.si();
+            const double t =
+                efficiency.op_time(whole, price.busy_time().si(), price.compute_bound(), a.cls);
             if (t > op_s) {
               op_s = t;
               op_mem = price.compute_bound() ? 0.0 : t;
@@ -750,7 +761,7 @@ struct RooflineCostModel::Impl {
         hbm_time += op_mem * layer_count;
         compute_time += op_compute * layer_count;
         if (op_compute > op_mem) clock_bound += op_compute * layer_count;
-        fused_ops += scratch.layers[ki];
+        if (!fused) fused_ops += scratch.layers[ki];
       }
       for (size_t ki = 0; ki < corder.size(); ++ki) {
         double t = 0;

@@ -58,6 +58,9 @@ struct SoftwareOverheads {
   Duration per_all_to_all;   // per all-to-all call instead of per_collective
   Duration per_sequence;     // per sequence of the iteration (one host scheduler's share)
   Duration per_kv_transfer;  // per request handed from a prefill to a decode pool
+  // Vector ops run inside their neighbours' kernels (config::SoftwareProfile): each costs its
+  // busy time alone (no fixed per-op latency) and is no kernel of its own (no per-op launch).
+  bool fused_vector_ops = false;
 };
 
 struct RooflineOptions {

@@ -561,6 +561,68 @@ TEST_CASE("roofline: calibration knobs decorate an op-cost model's times as the 
   CHECK(behind.cost(b).time.si() > 1.4 * raw);
 }
 
+namespace {
+
+// Each op at its roofline plus a fixed latency (a kernel's fill, drain and barrier): the
+// roofline is the time its resource is busy.
+class RooflinePlusLatency : public RooflineOfEachOp {
+ public:
+  RooflinePlusLatency(models::ChipParams chip, Duration latency)
+      : RooflineOfEachOp(std::move(chip)), latency_(latency) {}
+  OpPrice price(const workloads::Op& op) const override {
+    OpPrice p = RooflineOfEachOp::price(op);
+    p.time = p.time + latency_;
+    return p;
+  }
+
+ private:
+  Duration latency_;
+};
+
+}  // namespace
+
+TEST_CASE("roofline: a stack that fuses vector ops prices them busy-only and launches none",
+          "[roofline][software]") {
+  const workloads::ModelConfig m = model("llama-3.1-8b");
+  const models::ChipParams chip = h200();
+  const IterationBatch b = decode_batch({1000, 1000});
+  const workloads::IterationTrace trace =
+      workloads::decompose_iteration(m, {workloads::Phase::kDecode, 2, 1, 1000});
+  const auto vector_ops = static_cast<double>(
+      std::count_if(trace.ops.begin(), trace.ops.end(),
+                    [](const workloads::Op& op) { return op.kind == workloads::OpKind::kVector; }));
+  REQUIRE(vector_ops > 0);
+  REQUIRE(vector_ops < static_cast<double>(trace.ops.size()));
+  SoftwareOverheads launches;
+  launches.per_op_launch = Duration(1e-6);
+  SoftwareOverheads fused = launches;
+  fused.fused_vector_ops = true;
+  const double latency = 0.4e-6;
+  RooflineOptions table = options(false, 6, true);
+  table.op_cost = std::make_shared<RooflinePlusLatency>(chip, Duration(latency));
+  // Behind an op-cost model: each vector op loses its fixed latency and its launch.
+  const RooflineCostModel apart(m, chip, {pool(1)}, std::nullopt, launches, table);
+  const RooflineCostModel together(m, chip, {pool(1)}, std::nullopt, fused, table);
+  CHECK(apart.cost(b).time.si() - together.cost(b).time.si() ==
+        Approx(vector_ops * (latency + 1e-6)).epsilon(1e-9));
+  // The closed form has no fixed latency: only the launches go.
+  const RooflineCostModel closed_apart(m, chip, {pool(1)}, std::nullopt, launches,
+                                       options(false, 6, true));
+  const RooflineCostModel closed_together(m, chip, {pool(1)}, std::nullopt, fused,
+                                          options(false, 6, true));
+  CHECK(closed_apart.cost(b).time.si() - closed_together.cost(b).time.si() ==
+        Approx(vector_ops * 1e-6).epsilon(1e-9));
+  // The fused ops' work stays: without launches or latency the two stacks cost the same.
+  RooflineOptions bare_table = options(false, 6, true);
+  bare_table.op_cost = std::make_shared<RooflineOfEachOp>(chip);
+  SoftwareOverheads fused_only;
+  fused_only.fused_vector_ops = true;
+  const RooflineCostModel plain(m, chip, {pool(1)}, std::nullopt, {}, bare_table);
+  const RooflineCostModel plain_fused(m, chip, {pool(1)}, std::nullopt, fused_only, bare_table);
+  CHECK(plain_fused.cost(b).time.si() == Approx(plain.cost(b).time.si()).epsilon(1e-12));
+  CHECK(plain_fused.cost(b).energy.si() == Approx(plain.cost(b).energy.si()).epsilon(1e-12));
+}
+
 TEST_CASE("calibration fractions stretch an op's busy time, not its fixed latency",
           "[roofline][calibration]") {
   EfficiencyKnobs k;

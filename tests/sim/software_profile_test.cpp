@@ -11,6 +11,18 @@
 
 using namespace scoville;
 
+namespace {
+
+// A stack with its required keys only, for the tests of the optional ones.
+const char* const kRequiredKeys = R"(software:
+  name: test
+  per_op_launch: 1 us
+  per_layer_sync: 0 s
+  per_iteration: 100 us
+)";
+
+}  // namespace
+
 TEST_CASE("software profile: per op, per layer and per iteration overheads add up", "[software]") {
   const config::SoftwareProfile p = config::parse_software_string(R"(software:
   name: test
@@ -149,12 +161,7 @@ TEST_CASE("software profile: per_all_to_all defaults to per_collective and price
 }
 
 TEST_CASE("software profile: per-sequence and KV-handoff times are optional", "[software]") {
-  const std::string base = R"(software:
-  name: test
-  per_op_launch: 1 us
-  per_layer_sync: 0 s
-  per_iteration: 100 us
-)";
+  const std::string base = kRequiredKeys;
   const config::SoftwareProfile without = config::parse_software_string(base, "<test>");
   CHECK(without.per_sequence.si() == 0.0);
   CHECK(without.per_kv_transfer.si() == 0.0);
@@ -164,6 +171,25 @@ TEST_CASE("software profile: per-sequence and KV-handoff times are optional", "[
   // 10 ops, 256 sequences: 10 us + 100 us + 512 us.
   CHECK(p.overhead(10, 0, 0, 0, 256).si() == Approx(10e-6 + 100e-6 + 512e-6));
   CHECK(p.overhead(10, 0).si() == Approx(110e-6));  // no sequences given: none counted
+}
+
+TEST_CASE("software profile: fused vector ops are a stack's yes or no, default no", "[software]") {
+  const std::string base = kRequiredKeys;
+  CHECK_FALSE(config::parse_software_string(base, "<test>").fused_vector_ops);
+  CHECK(config::parse_software_string(base + "  fused_vector_ops: true\n", "<test>")
+            .fused_vector_ops);
+  try {
+    config::parse_software_string(base + "  fused_vector_ops: sometimes\n", "stack.yaml");
+    FAIL("a fused_vector_ops that is not a boolean was accepted");
+  } catch (const ScovilleError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("stack.yaml") != std::string::npos);
+    CHECK(what.find("fused_vector_ops") != std::string::npos);
+  }
+  // The resident-program stack fuses them; the GPU stacks launch each as a kernel.
+  const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
+  CHECK(config::load_software("persistent-kernels", paths).fused_vector_ops);
+  CHECK_FALSE(config::load_software("tensorrt-llm", paths).fused_vector_ops);
 }
 
 TEST_CASE("software profile: the stack in effect is the request's or else the system's",

@@ -54,7 +54,7 @@ def ratio_rows(base):
     return {w["key"]: ratios(jal, gpu) for w, jal, gpu in compared_baselines(base)}
 
 
-ABLATION_KNOBS = ("kv", "network", "software", "mtp", "power")
+ABLATION_KNOBS = ("kv", "network", "software", "fusion", "mtp", "power")
 
 
 def attribution(base, ablations):

@@ -312,6 +312,9 @@ ATTRIBUTION_WHAT = {
                "jalapeno-128-switch.yaml), same injection bandwidth",
     "software": "Jalapeño with the GPUs' software stack instead of persistent kernels: "
                 f"`{SOFTWARE['gpu']}` with its fitted knobs and the whole GPU overlay",
+    "fusion": "Jalapeño's vector ops (norms, residual adds, rotary, activations, routing) as "
+              "kernels of their own instead of fused into their neighbours "
+              f"(`{study.UNFUSED_SOFTWARE}`; docs/software.md)",
     "mtp": "GPU MTP toggled (off for DeepSeek R1, on for the others)",
     "power": "simulated average power per chip instead of TDP as the normaliser",
 }
@@ -333,7 +336,7 @@ def attribution_section(add, attribution):
     add("|---|---|---|---:|---:|---:|---:|")
     for _, row in attribution.iterrows():
         k, knob = row["workload"], row["knob"]
-        what = ("chip and everything not varied: baseline / product of the four knobs"
+        what = ("chip and everything not varied: baseline / product of the five knobs"
                 if knob == "rest" else ATTRIBUTION_WHAT[knob])
         add(f"| {k} | {knob} | {what} | {row['kw']:.2f} | {row['kw_factor']:.2f} | "
             f"{row['lat']:.2f} | {row['lat_factor']:.2f} |")

@@ -152,7 +152,8 @@ def raw_peak_futures(runner, s, work, base):
 
 
 def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
-    """Ablations: one knob each (network, software, MTP, KV placement), on the baseline
+    """Ablations: one knob each (network, software, vector-op fusion, MTP, KV placement), on the
+    baseline
     frontier's (mapping, concurrency) pairs; the KV ablation runs its own mappings."""
     abl_futs = {}
     for w, jal, gpu in compared_baselines(base):
@@ -169,6 +170,10 @@ def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
         abl_futs[(k, "software")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
             w["model"], "jalapeno-128", 128, SOFTWARE["gpu"], cs, s.prompts,
             cal=gpu_stack) + m)
+        # Vector ops as kernels of their own on Jalapeño (its stack fuses them).
+        abl_futs[(k, "fusion")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
+            w["model"], "jalapeno-128", 128, os.path.join(ROOT, study.UNFUSED_SOFTWARE), cs,
+            s.prompts, cal=jal_cal) + m)
         mtp_on = not w["gpu_mtp"]
         gpu_model = mtp_model(work, w["model"]) if mtp_on else w["model"]
         abl_futs[(k, "mtp")] = replay(
