@@ -167,10 +167,15 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
           << ", \"implied_chips\": " << output::json_number(p.implied_chips) << ", \"metric\": \""
           << p.metric << "\", \"set\": \"" << o.set << "\", \"calibration\": \""
           << output::json_escape(o.calibration)
-          << "\", \"published\": " << output::json_number(p.published)
+          << "\", \"published\": " << (p.published ? output::json_number(*p.published) : "null")
           << ", \"predicted\": " << output::json_number(o.predicted.throughput)
           << ", \"error_pct\": "
-          << output::json_number(validation::signed_error(o.predicted.throughput, p.published))
+          << (p.published ? output::json_number(
+                                validation::signed_error(o.predicted.throughput, *p.published))
+                          : "null")
+          << (p.published ? std::string()
+                          : ", \"throughput_not_compared\": \"" +
+                                output::json_escape(p.throughput_not_compared) + "\"")
           << ", \"published_intvty\": "
           << (p.published_intvty ? output::json_number(*p.published_intvty) : "null")
           << ", \"predicted_intvty\": " << output::json_number(o.predicted.intvty)
@@ -229,14 +234,18 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
     if (!p.skipped.empty()) continue;
     ++predicted;
     char b[320];
-    std::snprintf(b, sizeof b,
-                  "%5s  %-5s  %-14s  %5lld/%-5lld %4lld  %3lld  %-8s  %-15s %10.1f %10.1f %+7.1f%%",
+    std::snprintf(b, sizeof b, "%5s  %-5s  %-14s  %5lld/%-5lld %4lld  %3lld  %-8s  %-15s",
                   p.id.c_str(), p.chip.c_str(), p.model.substr(0, 14).c_str(),
                   static_cast<long long>(p.isl), static_cast<long long>(p.osl),
                   static_cast<long long>(p.concurrency), static_cast<long long>(p.replica_chips),
-                  o.set.empty() ? "-" : o.set.c_str(), p.metric.substr(0, 15).c_str(), p.published,
-                  o.predicted.throughput,
-                  validation::signed_error(o.predicted.throughput, p.published));
+                  o.set.empty() ? "-" : o.set.c_str(), p.metric.substr(0, 15).c_str());
+    out << b;
+    if (p.published) {
+      std::snprintf(b, sizeof b, " %10.1f %10.1f %+7.1f%%", *p.published, o.predicted.throughput,
+                    validation::signed_error(o.predicted.throughput, *p.published));
+    } else {  // an interactivity-only row (p.throughput_not_compared)
+      std::snprintf(b, sizeof b, " %10s %10.1f %8s", "-", o.predicted.throughput, "");
+    }
     out << b;
     if (p.published_intvty) {
       std::snprintf(b, sizeof b, " %11.1f %12.1f %+7.1f%%", *p.published_intvty, o.predicted.intvty,
@@ -265,6 +274,17 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
   if (!unmapped.empty()) {
     out << "# on their system's stack (framework maps to none in framework-stacks.csv):" << unmapped
         << "\n";
+  }
+  std::map<std::string, std::vector<std::string>> uncompared;  // interactivity-only rows
+  for (const validation::Outcome& o : outcomes) {
+    if (o.plan.skipped.empty() && !o.plan.published) {
+      uncompared[o.plan.throughput_not_compared].push_back(o.plan.id);
+    }
+  }
+  for (const auto& [reason, ids] : uncompared) {
+    std::string list;
+    for (const std::string& id : ids) list += " " + id;
+    out << "# interactivity only, throughput not compared (" << reason << "):" << list << "\n";
   }
   std::map<std::string, std::vector<std::string>> reasons;
   for (const validation::Outcome& o : outcomes) {

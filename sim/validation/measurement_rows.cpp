@@ -237,7 +237,12 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     const auto tpot = number(r.at("tpot_ms"));
     const std::string notes = lower(r.at("notes"));
     const std::optional<PublishedSplit> split = published_split(notes);
-    o.mtp = contains(notes, "mtp enabled") || contains(lower(r.at("framework")), "mtp on");
+    const std::string framework = lower(r.at("framework"));
+    // "MTP on" or "X + MTP" in the framework, "MTP enabled" in the notes ("no MTP" is off).
+    static const std::regex added_mtp(R"(\+\s*mtp\b)");
+    o.mtp = contains(notes, "mtp enabled") || contains(framework, "mtp on") ||
+            std::regex_search(framework, added_mtp);
+    const bool disaggregated = contains(framework, "dynamo") || contains(framework, "disagg");
     o.published_intvty = number(r.at("interactivity_tok_s_user"));
     if (published && isl && osl && conc && ttft && tpot && o.metric == "total_tok_s_per_chip") {
       // Little's law: InferenceX lengths are uniform in [0.8, 1] x nominal (mean 0.9 x).
@@ -263,8 +268,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       o.skipped =
           "an MLPerf row of a model without a line in "
           "workloads/measurements/mlperf-benchmarks.csv";
-    } else if (!published) {
-      o.skipped = "no published throughput";
+    } else if (!published && !(o.published_intvty && conc && isl && osl && !mlperf)) {
+      // Without a throughput, a point with its interactivity is still a latency check.
+      o.skipped = "no published throughput (nor an interactivity at a published concurrency)";
     } else if (split) {
       // One prefill instance over its chips (TP = chips), whole decode instances.
       if (split->prefill_chips < 1 || split->prefill_tp != split->prefill_chips ||
@@ -274,7 +280,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       } else if (chips && *chips != d(split->prefill_chips + split->decode_chips)) {
         o.skipped = "the notes' prefill and decode chips do not add up to the row's chips";
       }
-    } else if (o.mtp) {
+    } else if (o.mtp && disaggregated) {
+      // A colocated MTP row runs as it is (row_scheduler's drafts); a disaggregated one needs
+      // the pools' split.
       o.skipped = "MTP without a published prefill/decode split";
     } else if (!mlperf &&
                (contains(o.system, "multinode") || (chips && *chips > 8) || o.implied_chips > 12)) {
@@ -298,7 +306,7 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       if (o.scenario == RowScenario::kInteractive) o.limits = benchmark->interactive;
       o.replica_chips = o.row_chips > 0 ? std::min(benchmark->replica_chips, o.row_chips)
                                         : benchmark->replica_chips;
-      o.published = *published;
+      o.published = published;
     } else if (o.skipped.empty()) {
       o.isl = static_cast<int64_t>(*isl);
       o.osl = static_cast<int64_t>(*osl);
@@ -313,7 +321,17 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
         o.scenario = RowScenario::kBestThroughput;
       }
       o.concurrency = conc ? static_cast<int64_t>(*conc) : 0;
-      o.published = *published;
+      o.published = published;
+      if (!published) {
+        o.throughput_not_compared = "no published throughput";
+      } else if (contains(lower(o.system), "decode node")) {
+        // The deployment's prefill ran on another engine and pool the row does not publish
+        // (PD-disaggregated, e.g. TileRT's decode node behind a vLLM prefill): its throughput
+        // per chip counts that pool's time, its interactivity (1 / TPOT) the decode node alone.
+        o.published.reset();
+        o.throughput_not_compared =
+            "its throughput includes a prefill pool it does not publish (one decode node)";
+      }
     }
     if (o.skipped.empty()) {
       auto it = models.find(o.model);
@@ -531,8 +549,10 @@ double combined_mape(const std::vector<RowPlan>& plans, const std::vector<RowPre
   double sum = 0;
   int terms = 0;
   for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
-    sum += std::fabs(signed_error(pred[i].throughput, plans[i].published));
-    ++terms;
+    if (plans[i].published) {
+      sum += std::fabs(signed_error(pred[i].throughput, *plans[i].published));
+      ++terms;
+    }
     if (plans[i].published_intvty) {
       sum += std::fabs(signed_error(pred[i].intvty, *plans[i].published_intvty));
       ++terms;
@@ -554,7 +574,7 @@ double combined_log_error(const std::vector<RowPlan>& plans,
     ++terms;
   };
   for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
-    add(pred[i].throughput, plans[i].published);
+    if (plans[i].published) add(pred[i].throughput, *plans[i].published);
     if (plans[i].published_intvty) add(pred[i].intvty, *plans[i].published_intvty);
   }
   return terms ? sum / d(terms) : 0.0;

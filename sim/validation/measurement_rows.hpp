@@ -77,7 +77,11 @@ struct RowPlan {
   std::optional<double> target_intvty;
   double range_ratio = 0.8;  // lengths uniform in [range_ratio, 1] x isl / osl
   int64_t row_chips = 0;     // the row's chips column (0: not published)
-  double published = 0;
+  // The published throughput (metric); absent for a row predicted on its interactivity alone:
+  // one that publishes none, or one whose throughput counts what is not simulated
+  // (throughput_not_compared says what).
+  std::optional<double> published;
+  std::string throughput_not_compared;
   std::optional<double> published_intvty;
   int line = 0;
   std::string skipped;  // non-empty: why it is not predicted

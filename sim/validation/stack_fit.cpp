@@ -30,15 +30,19 @@ void append(std::vector<T>& all, const std::vector<T>& more) {
 RowErrors row_errors(const std::vector<RowPlan>& plans, const std::vector<RowPrediction>& pred) {
   RowErrors e;
   int intvty_terms = 0;
+  int throughput_terms = 0;
   for (size_t i = 0; i < plans.size() && i < pred.size(); ++i) {
-    e.throughput += std::fabs(signed_error(pred[i].throughput, plans[i].published));
+    if (plans[i].published) {
+      e.throughput += std::fabs(signed_error(pred[i].throughput, *plans[i].published));
+      ++throughput_terms;
+    }
     if (plans[i].published_intvty) {
       e.intvty += std::fabs(signed_error(pred[i].intvty, *plans[i].published_intvty));
       ++intvty_terms;
     }
     ++e.rows;
   }
-  if (e.rows > 0) e.throughput /= e.rows;
+  if (throughput_terms > 0) e.throughput /= throughput_terms;
   if (intvty_terms > 0) e.intvty /= intvty_terms;
   e.combined = plans.empty() ? 0 : combined_mape(plans, pred);
   return e;

@@ -13,8 +13,10 @@
 namespace scoville::validation {
 
 void Errors::add(const Outcome& o) {
-  tput_sum += std::fabs(signed_error(o.predicted.throughput, o.plan.published));
-  ++tput_n;
+  if (o.plan.published) {
+    tput_sum += std::fabs(signed_error(o.predicted.throughput, *o.plan.published));
+    ++tput_n;
+  }
   if (o.plan.published_intvty) {
     intvty_sum += std::fabs(signed_error(o.predicted.intvty, *o.plan.published_intvty));
     ++intvty_n;

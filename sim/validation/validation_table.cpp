@@ -49,9 +49,9 @@ output::Table validation_table(const std::vector<Outcome>& outcomes,
     osl.push_back(p.osl);
     concurrency.push_back(p.concurrency);
     replica_chips.push_back(p.replica_chips);
-    measured.push_back(p.published);
+    measured.push_back(p.published ? *p.published : kNaN);
     predicted.push_back(o.predicted.throughput);
-    error.push_back(fraction_error(o.predicted.throughput, p.published));
+    error.push_back(p.published ? fraction_error(o.predicted.throughput, *p.published) : kNaN);
     measured_intvty.push_back(p.published_intvty ? *p.published_intvty : kNaN);
     predicted_intvty.push_back(o.predicted.intvty);
     intvty_error.push_back(

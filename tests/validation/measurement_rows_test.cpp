@@ -119,6 +119,55 @@ TEST_CASE("rows whose split cannot be used are skipped with the reason", "[valid
   CHECK(plans[3].skipped.find("does not map") != std::string::npos);  // two TP4 instances
 }
 
+TEST_CASE("a colocated row with MTP in its framework runs with drafts, one with no MTP without",
+          "[validation]") {
+  const std::vector<validation::RowPlan> plans = plan(
+      "1,NVIDIA B200 (8-GPU),8,GLM-5,FP8,TileRT + MTP (batch 1),8192,1024,1,"
+      "total_tok_s_per_chip,160,340,,,single request\n"
+      "2,NVIDIA B200 (8-GPU),8,GLM-5,FP8,\"vLLM, aggregated, no MTP\",8192,1024,1,"
+      "total_tok_s_per_chip,160,340,,,single request\n"
+      "3,NVIDIA GB200 NVL72,36,DeepSeek-R1-0528,FP4(NVFP4),\"Dynamo+TRT-LLM, MTP on, "
+      "disaggregated\",1024,1024,4,total_tok_s_per_chip,60,280,,3.5,\n");
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].mtp);
+  CHECK(plans[0].skipped.empty());
+  CHECK(validation::row_scheduler(plans[0]).mtp.depth == validation::kRowMtpDepth);
+  CHECK_FALSE(plans[1].mtp);
+  CHECK(validation::row_scheduler(plans[1]).mtp.depth == 0);
+  // Disaggregated with MTP and no split: its pools are unknown.
+  CHECK(plans[2].mtp);
+  CHECK(plans[2].skipped == "MTP without a published prefill/decode split");
+}
+
+TEST_CASE("a row predicted on its interactivity alone compares no throughput", "[validation]") {
+  // No throughput but an interactivity at its concurrency; a decode node behind an unpublished
+  // prefill pool; neither figure.
+  const std::vector<validation::RowPlan> plans = plan(
+      "1,NVIDIA B200 (8-GPU),8,GLM-5,FP8,TileRT + MTP,1024,1024,1,total_tok_s_per_chip,,494,,,\n"
+      "2,\"NVIDIA B200 (8-GPU, one decode node)\",8,GLM-5,FP8,TileRT + MTP,8192,1024,1,"
+      "total_tok_s_per_chip,160,340,,,\n"
+      "3,NVIDIA B200 (8-GPU),8,GLM-5,FP8,TileRT + MTP,1024,1024,1,total_tok_s_per_chip,,,,,\n");
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].skipped.empty());
+  CHECK_FALSE(plans[0].published);
+  CHECK(plans[0].published_intvty == Approx(494));
+  CHECK(plans[0].throughput_not_compared == "no published throughput");
+  CHECK(plans[1].skipped.empty());
+  CHECK_FALSE(plans[1].published);
+  CHECK(plans[1].throughput_not_compared.find("prefill pool") != std::string::npos);
+  CHECK(plans[2].skipped.find("no published throughput") != std::string::npos);
+  // The errors count each row's interactivity and only the throughputs compared.
+  std::vector<validation::RowPlan> two = {plans[0], plans[1]};
+  two[1].published = 100.0;
+  std::vector<validation::RowPrediction> pred(2);
+  pred[0].throughput = 1e9;  // not compared: must not count
+  pred[0].intvty = 494 * 1.1;
+  pred[1].throughput = 120;
+  pred[1].intvty = 340 * 0.9;
+  // (10 + 20 + 10) / 3 terms.
+  CHECK(validation::combined_mape(two, pred) == Approx(40.0 / 3.0));
+}
+
 TEST_CASE(
     "without a recipe the decode pool runs tensor-parallel attention per instance below one "
     "sequence per chip and data-parallel attention from there",

@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
           "%.1f (pub %.1f) ttft %.0f ms\n",
           plan.id.c_str(), plan.system_file.c_str(), plan.model.c_str(),
           plan.precision_override.c_str(), (long long)plan.isl, (long long)plan.concurrency,
-          (long long)plan.replica_chips, met.tput_per_chip, plan.published,
-          validation::signed_error(met.tput_per_chip, plan.published), met.intvty,
+          (long long)plan.replica_chips, met.tput_per_chip, plan.published.value_or(0),
+          validation::signed_error(met.tput_per_chip, plan.published.value_or(0)), met.intvty,
           plan.published_intvty.value_or(0), met.ttft_ms.median);
       const double total = rec.mixed.time + rec.decode.time;
       print("mixed", rec.mixed, total);
