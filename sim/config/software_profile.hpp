@@ -39,9 +39,9 @@ struct SoftwareProfile {
   // Whether the stack runs vector ops (norms, residual adds, rotary, activations, routing, the
   // MoE combine: workloads::OpKind::kVector) inside the kernels beside them (optional key,
   // default false): a fused op adds its work to its neighbour but no kernel of its own, so it
-  // pays neither a launch nor the chip's fixed per-op latency (fill, drain, barrier). The
-  // serving pricer (op table and roofline) applies it; the full-program system engine does not
-  // yet (docs/software.md, "Fused vector ops").
+  // pays neither a launch nor the chip's fixed per-op latency (fill, drain, barrier), in the
+  // serving pricer (op table and roofline) and in the system engine alike (docs/software.md,
+  // "Fused vector ops").
   bool fused_vector_ops = false;
 
   // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls,

@@ -31,6 +31,16 @@ struct ExpertRun {
   Flops flops;
 };
 
+// A vector op the stack fuses into its neighbours' kernels (SoftwareProfile::fused_vector_ops):
+// not simulated as an op of its own; its planned work (energy, bytes, FLOPs) counts, and it takes
+// the time its busiest resource needs (vector math at the chip's vector rate or its HBM bytes at
+// peak bandwidth), without an op's fixed latency, as the serving pricer has it.
+struct FusedOp {
+  ExpertRun work;
+  Duration busy;
+  stats::Bound bound = stats::Bound::kCompute;
+};
+
 // What one simulated chip did in the iteration.
 struct ChipRun {
   std::vector<Duration> op_time;  // per compute node, in trace order (0: no work)
@@ -51,6 +61,7 @@ struct ChipProgram {
   size_t module = 0;
   std::vector<models::WorkDescriptor> ops;
   std::vector<int64_t> op_of_node;  // per compute node: index into ops, or -1 (no work)
+  std::map<size_t, FusedOp> fused;  // compute nodes (op_of_node -1) fused into neighbours
 };
 
 // A role's program with repeated ops simulated once: `ops` are the distinct ones in order of
@@ -105,8 +116,9 @@ DedupedProgram dedupe(const std::vector<models::WorkDescriptor>& program, bool e
 }
 
 ChipRun collect(const models::ChipModule& module, const DedupedProgram& prog,
-                const std::vector<int64_t>& op_of_node, const std::vector<int>& layers,
+                const ChipProgram& program, const std::vector<int>& layers,
                 const std::vector<int64_t>& variant_of, const models::ChipParams& chip) {
+  const std::vector<int64_t>& op_of_node = program.op_of_node;
   ChipRun run;
   const std::vector<models::OpRecord>& records = module.records();
   if (records.size() != prog.ops.size()) {
@@ -124,8 +136,25 @@ ChipRun collect(const models::ChipModule& module, const DedupedProgram& prog,
     }
     run.op_layer.push_back(layers[n]);
     if (op_of_node[n] < 0) {
-      run.op_time.emplace_back();
-      run.op_bound.push_back(stats::Bound::kCompute);
+      const auto fused = program.fused.find(n);
+      if (fused == program.fused.end()) {  // no work
+        run.op_time.emplace_back();
+        run.op_bound.push_back(stats::Bound::kCompute);
+        continue;
+      }
+      run.op_time.push_back(fused->second.busy);
+      run.op_bound.push_back(fused->second.bound);
+      const ExpertRun& work = fused->second.work;
+      if (variant_of[n] >= 0) {
+        ExpertRun& e = run.experts[static_cast<size_t>(variant_of[n])];
+        e.energy += work.energy;
+        e.flops += work.flops;
+        e.hbm_bytes += work.hbm_bytes;
+      } else {
+        run.energy += work.energy;
+        run.flops += work.flops;
+        run.hbm_bytes += work.hbm_bytes;
+      }
       continue;
     }
     const stats::OpResult& op = distinct[prog.index[static_cast<size_t>(op_of_node[n])]];
@@ -157,6 +186,17 @@ ExpertRun planned_expert_run(const workloads::Op& op, const models::ChipParams& 
   e.hbm_bytes = record.planned.hbm_read + record.planned.hbm_write;
   e.flops = work.flops;
   return e;
+}
+
+// A vector op fused into its neighbours: its planned work and its busy time.
+FusedOp fused_op(const workloads::Op& op, const models::ChipParams& chip) {
+  FusedOp f;
+  f.work = planned_expert_run(op, chip);
+  const double math = op.flops.si() / chip.peak_vector_rate().si();
+  const double bytes = f.work.hbm_bytes.si() / chip.hbm.peak_bandwidth().si();
+  f.busy = Duration(std::max(math, bytes));
+  f.bound = math >= bytes ? stats::Bound::kCompute : stats::Bound::kHbm;
+  return f;
 }
 
 // A rough time of an op on the chip, to rank EP ranks by load: the larger of its FLOPs at the
@@ -346,6 +386,8 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   std::vector<std::vector<models::WorkDescriptor>> base(role_count);
   std::vector<std::vector<int>> layers(role_count);
   std::vector<std::vector<int64_t>> variant_of(role_count);  // per compute node; -1: none
+  // Per compute node: the vector op the stack fuses into its neighbours, or null.
+  std::vector<std::vector<const workloads::Op*>> fused_node(role_count);
   std::vector<KvCosts> kv(role_count);
   for (size_t r = 0; r < role_count; ++r) {
     const workloads::ChipRole& role = mapped.roles[r];
@@ -370,6 +412,9 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
         ++kv[r].attention_ops;
       }
       kv[r].written += node.op.kv_write_bytes;
+      fused_node[r].push_back(
+          setup_.software.fused_vector_ops && node.op.kind == workloads::OpKind::kVector ? &node.op
+                                                                                         : nullptr);
       base[r].push_back(std::move(work));
       layers[r].push_back(node.layer);
     }
@@ -398,6 +443,12 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
           own = &role.rank_experts[static_cast<size_t>(v)].per_rank[slot];
         }
         if (own != nullptr && own->instances == 0) {  // none of its experts got a token
+          chip.op_of_node.push_back(-1);
+          continue;
+        }
+        if (const workloads::Op* fused = fused_node[r][j]) {
+          chip.fused.emplace(chip.op_of_node.size(),
+                             fused_op(own != nullptr ? *own : *fused, setup_.chip));
           chip.op_of_node.push_back(-1);
           continue;
         }
@@ -454,7 +505,7 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
     std::vector<ChipRun> runs;
     for (size_t i = 0; i < chips.size(); ++i) {
       if (chips[i].role != r) continue;
-      runs.push_back(collect(*modules_[chips[i].module], deduped[i], chips[i].op_of_node, layers[r],
+      runs.push_back(collect(*modules_[chips[i].module], deduped[i], chips[i], layers[r],
                              variant_of[r], setup_.chip));
     }
     // Energy: representative stands for every rank; `all` sums the ranks it ran.
@@ -618,7 +669,9 @@ SystemIterationResult SystemEngine::run(const workloads::IterationShape& shape) 
   int64_t ops = 0;
   int64_t layer_count = 0;
   for (size_t r = 0; r < role_count; ++r) {
-    ops = std::max<int64_t>(ops, static_cast<int64_t>(base[r].size()));
+    // Kernels: a fused vector op is part of its neighbour's.
+    const auto kernels = std::count(fused_node[r].begin(), fused_node[r].end(), nullptr);
+    ops = std::max<int64_t>(ops, static_cast<int64_t>(kernels));
     std::vector<int> distinct = layers[r];
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());

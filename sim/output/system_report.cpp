@@ -52,10 +52,7 @@ void render_system_text(std::ostream& out, const engine::SystemSetup& setup,
   out << "batch " << study.batch << ", isl " << study.isl << ", osl " << study.osl
       << "; kv_placement " << setup.options.kv_placement << "; software "
       << (setup.software.name.empty() ? "none" : setup.software.name)
-      << (setup.software.fused_vector_ops
-              ? " (its fused vector ops run here as ops of their own: the system engine simulates "
-                "every op; inferencex and serve price them fused, docs/software.md)"
-              : "")
+      << (setup.software.fused_vector_ops ? " (vector ops fused into their neighbours)" : "")
       << "\n\n";
   std::ostringstream header;
   header << std::left << std::setw(9) << "phase" << std::right << std::setw(12) << "time"

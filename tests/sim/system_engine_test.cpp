@@ -2,6 +2,7 @@
 // per-component breakdown. Each TEST_CASE runs in its own process (one SystemC design each).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <utility>
 
 #include "sim/base/yaml_reader.hpp"
@@ -149,6 +150,28 @@ TEST_CASE("an all-to-all call pays per_all_to_all, every other call per_collecti
   REQUIRE(r.collectives > all_to_alls);
   CHECK(r.software_time.si() ==
         Approx(24e-6 * all_to_alls + 7e-6 * static_cast<double>(r.collectives - all_to_alls)));
+}
+
+TEST_CASE("a stack that fuses vector ops runs them in no time of their own but keeps their work",
+          "[system_engine]") {
+  SystemSetup apart_setup = setup16(Fidelity::kRepresentative);
+  apart_setup.software.name = "test";
+  apart_setup.software.per_op_launch = Duration(1e-6);
+  SystemSetup fused_setup = apart_setup;
+  fused_setup.software.fused_vector_ops = true;
+  SystemEngine apart(std::move(apart_setup));
+  SystemEngine fused(std::move(fused_setup));
+  const SystemIterationResult a = apart.run(decode(8, 1024));
+  const SystemIterationResult f = fused.run(decode(8, 1024));
+  // The norms, rotary, residual adds and activations lose their fixed latency and launches.
+  CHECK(f.hardware_time.si() < a.hardware_time.si());
+  const double launches = (a.software_time - f.software_time).si() / 1e-6;
+  CHECK(launches >= 4 * 4);  // at least four vector ops in each of the 4 layers
+  CHECK(launches == Approx(std::round(launches)).margin(1e-6));
+  // Their work stays: dynamic energy, FLOPs and HBM bytes as when each ran as an op.
+  CHECK(f.compute_energy.si() == Approx(a.compute_energy.si()).epsilon(0.01));
+  CHECK(f.hbm_bytes.si() == Approx(a.hbm_bytes.si()).epsilon(0.01));
+  CHECK(f.flops.si() == Approx(a.flops.si()).epsilon(1e-9));
 }
 
 TEST_CASE("two-batch overlap hides communication under compute", "[system_engine]") {
