@@ -303,7 +303,13 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       o.osl = std::llround(mean_output / 0.9);
       o.range_ratio = 0.8;
       if (o.scenario == RowScenario::kServer) o.limits = benchmark->server;
-      if (o.scenario == RowScenario::kInteractive) o.limits = benchmark->interactive;
+      if (o.scenario == RowScenario::kInteractive) {
+        o.limits = benchmark->interactive;
+        if (benchmark->interactive_mtp_depth > 0) {  // the scenario's rules: speculative decoding
+          o.mtp = true;
+          o.mtp_depth = benchmark->interactive_mtp_depth;
+        }
+      }
       o.replica_chips = o.row_chips > 0 ? std::min(benchmark->replica_chips, o.row_chips)
                                         : benchmark->replica_chips;
       o.published = published;
@@ -469,7 +475,9 @@ serving::SchedulerConfig row_scheduler(const RowPlan& plan) {
   serving::SchedulerConfig scheduler;
   scheduler.max_num_seqs = plan.concurrency;
   if (plan.mtp) {
-    scheduler.mtp.depth = plan.recipe ? plan.recipe->mtp_depth : kRowMtpDepth;
+    scheduler.mtp.depth = plan.recipe          ? plan.recipe->mtp_depth
+                          : plan.mtp_depth > 0 ? plan.mtp_depth
+                                               : kRowMtpDepth;
     scheduler.mtp.acceptance = kRowMtpAcceptance;
   }
   return scheduler;

@@ -61,7 +61,8 @@ struct RowPlan {
   // Where the decode pool starts: on the next whole node of a multi-node system (0: right
   // after the prefill pool).
   int64_t decode_first_chip = 0;
-  bool mtp = false;  // the notes say MTP was on (the recipe's or kRowMtpDepth drafts)
+  bool mtp = false;       // the notes say MTP was on (the recipe's or kRowMtpDepth drafts)
+  int64_t mtp_depth = 0;  // drafts per step where a benchmark's rules set them (0: as above)
   // How the split row was launched (workloads/deployments): its pools' parallelism and batch
   // limits and its MTP depth replace the assumptions below. Absent: the assumptions hold.
   std::optional<DeploymentRecipe> recipe;

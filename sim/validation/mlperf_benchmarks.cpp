@@ -30,6 +30,7 @@ const char* const kColumns[] = {"model",
 constexpr double kMaxTokens = 1e6;
 constexpr double kMaxLatencyMs = 1e6;
 constexpr int64_t kMaxReplicaChips = 1024;
+constexpr int64_t kMaxMtpDepth = 16;
 
 // A row with the typed readers of this file.
 struct Record : DataRow {
@@ -88,6 +89,15 @@ std::vector<MlperfBenchmark> parse_mlperf_benchmarks(const std::string& text,
                 r.positive("server_tpot_ms", kMaxLatencyMs)};
     b.interactive = {r.positive("interactive_ttft_ms", kMaxLatencyMs),
                      r.positive("interactive_tpot_ms", kMaxLatencyMs)};
+    const std::string& depth = r.text("interactive_mtp_depth");
+    if (!depth.empty() && depth != "0") {
+      const double v = r.positive("interactive_mtp_depth", static_cast<double>(kMaxMtpDepth));
+      if (v != std::floor(v)) {
+        throw InputError(r.at("interactive_mtp_depth"), "interactive_mtp_depth",
+                         "expected a whole number of draft tokens, got '" + depth + "'");
+      }
+      b.interactive_mtp_depth = static_cast<int64_t>(v);
+    }
     b.where = SourceLocation{path, number, 1};
     out.push_back(std::move(b));
   };

@@ -27,6 +27,9 @@ struct MlperfBenchmark {
   double mean_output_tokens = 0;
   int64_t replica_chips = 1;
   LatencyLimits server, interactive;
+  // Draft tokens per step of the speculative decoding the Interactive scenario's rules set for
+  // the model (optional column interactive_mtp_depth; 0: none).
+  int64_t interactive_mtp_depth = 0;
   SourceLocation where;  // its line in the data file
 };
 

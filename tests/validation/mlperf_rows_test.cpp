@@ -105,6 +105,42 @@ TEST_CASE("the shipped benchmarks file holds the MLPerf limits of loadgen/mlperf
   CHECK(l405->server.tpot_ms == 175);
 }
 
+TEST_CASE("an Interactive scenario whose rules set speculative decoding runs its drafts") {
+  // The optional column: empty or 0 is none; a depth must be whole and in range, located.
+  const std::string header =
+      "model,dataset,mean_input_tokens,mean_output_tokens,replica_chips,server_ttft_ms,"
+      "server_tpot_ms,interactive_ttft_ms,interactive_tpot_ms,interactive_mtp_depth\n";
+  const auto b = validation::parse_mlperf_benchmarks(
+      header +
+          "deepseek-r1,d,800,3886,8,2000,80,1500,15,2\nllama-2-70b,d,700,294,1,2000,200,450,"
+          "40,\n",
+      "b.csv");
+  REQUIRE(b.size() == 2);
+  CHECK(b[0].interactive_mtp_depth == 2);
+  CHECK(b[1].interactive_mtp_depth == 0);
+  std::string bad;
+  try {
+    validation::parse_mlperf_benchmarks(header + "deepseek-r1,d,800,3886,8,2000,80,1500,15,2.5\n",
+                                        "b.csv");
+  } catch (const InputError& e) {
+    bad = e.what();
+  }
+  CHECK(bad.find("b.csv:2:10") != std::string::npos);
+  CHECK(bad.find("interactive_mtp_depth") != std::string::npos);
+  // The shipped file: DeepSeek R1's Interactive rows (MLPerf v6.0) run MTP, its Server rows not.
+  const auto plans = plan(
+      "166,NVIDIA GB200 NVL72 [GB200],72,DeepSeek-R1,fp4,TensorRT,,,,output_tok_s_per_chip,3337.8,"
+      ",,,\"scenario Interactive; mean output tokens/sample 3779\"\n"
+      "172,Nebius B200 n1 [B200],8,DeepSeek-R1,fp4,TensorRT,,,,output_tok_s_per_chip,6461.6,,,,"
+      "\"scenario Server; mean output tokens/sample 3735\"\n");
+  REQUIRE(plans.size() == 2);
+  CHECK(plans[0].skipped.empty());
+  CHECK(plans[0].mtp);
+  CHECK(validation::row_scheduler(plans[0]).mtp.depth == 3);
+  CHECK_FALSE(plans[1].mtp);
+  CHECK(validation::row_scheduler(plans[1]).mtp.depth == 0);
+}
+
 TEST_CASE("a row's notes give its MLPerf scenario and mean output") {
   CHECK(validation::notes_scenario("MLPerf v5.1; scenario Offline; total 1 Tokens/s") ==
         RowScenario::kOffline);
