@@ -706,10 +706,10 @@ struct RooflineCostModel::Impl {
         double op_s = -1, op_mem = 0, op_compute = 0;
         const double layer_count = d(scratch.layers[ki]);
         // Fused into its neighbours' kernels: the op's work, but no kernel of its own.
-        bool fused = false;
+        bool in_neighbour = false;
         for (size_t slot = 0; slot < slots; ++slot) {
           const Acc& a = acc[ki * slots + slot];
-          fused = fused || (software.fused_vector_ops && a.vector);
+          in_neighbour = in_neighbour || (software.fused_vector_ops && a.vector);
           const double w = ((slots > 1 && slot + 1 < slots) ? rank_share : 1.0) * layer_count;
           if (options.op_cost) {
             if (a.first_part < 0) continue;
@@ -761,7 +761,7 @@ struct RooflineCostModel::Impl {
         hbm_time += op_mem * layer_count;
         compute_time += op_compute * layer_count;
         if (op_compute > op_mem) clock_bound += op_compute * layer_count;
-        if (!fused) fused_ops += scratch.layers[ki];
+        if (!in_neighbour) fused_ops += scratch.layers[ki];  // kernels
       }
       for (size_t ki = 0; ki < corder.size(); ++ki) {
         double t = 0;
