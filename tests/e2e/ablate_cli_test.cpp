@@ -57,6 +57,21 @@ TEST_CASE("cli: ablate varies a topology and a chip field in one table", "[cli][
   CHECK(std::stod(decode[3]) < std::stod(decode[2]));
 }
 
+TEST_CASE("cli: ablate turns a stack's vector-op fusion off", "[cli][ablate]") {
+  const TempDir dir("ablate-fusion");
+  const auto r = run_scoville(
+      "ablate --system jalapeno-128 --model llama-3.1-8b --batch 1 --isl 128 --osl 4 --tp 4"
+      " --vary software.fused_vector_ops=true,false -o " +
+      dir.file("f.csv"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_file(dir.file("f.csv"));
+  const std::vector<std::string> decode = csv_column(csv, "decode_time");
+  REQUIRE(decode.size() == 2);
+  // persistent-kernels fuses them; as ops of their own they add their fixed latencies.
+  CHECK(std::stod(decode[1]) > std::stod(decode[0]));
+}
+
 TEST_CASE("cli: ablate one key at a time writes HDF5 and JSON", "[cli][ablate]") {
   const TempDir dir("ablate-h5");
   const auto r = run_scoville(kAblate +
