@@ -12,8 +12,12 @@
 #include "sim/base/json_text.hpp"
 #include "sim/base/utf8.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/software_profile.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/engine/serving_engines.hpp"
+#include "sim/validation/framework_stacks.hpp"
 #include "sim/validation/measurement_rows.hpp"
+#include "sim/validation/validation_run.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
 
@@ -121,6 +125,7 @@ EnergyRow parse_row(const Fields& f) {
     }
   }
   r.task = f.required("task");
+  if (f.column.count("framework") != 0) r.framework = f.text("framework");
   r.max_num_seqs = f.count("max_num_seqs", 100000);
   r.isl = f.count("isl", 10000000);
   r.avg_output_len = f.positive("avg_output_len");
@@ -280,7 +285,8 @@ void print_energy_outcomes(std::ostream& out, const std::string& path,
       const EnergyRow& r = o.row;
       out << (i ? ", " : "") << "{\"id\": \"" << output::json_escape(r.id) << "\", \"gpu\": \""
           << output::json_escape(r.gpu) << "\", \"chips\": " << r.chips << ", \"model\": \""
-          << output::json_escape(r.model) << "\", \"max_num_seqs\": " << r.max_num_seqs;
+          << output::json_escape(r.model) << "\", \"max_num_seqs\": " << r.max_num_seqs
+          << ", \"stack\": \"" << output::json_escape(o.stack) << "\"";
       if (!o.skipped.empty()) {
         out << ", \"skipped\": \"" << output::json_escape(o.skipped) << "\"}";
         continue;
@@ -356,16 +362,32 @@ int validate_energy(std::ostream& out, const std::string& path, const std::strin
                     int64_t prompts_per_client, bool json) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<EnergyRow> rows = read_energy_rows(path);
-  // Every system first, outside the rows' try: a broken file stops the run (exit code 2).
-  std::map<std::string, engine::ServingHardware> hardware;
+  // Each row on the stack it was measured on (its framework through framework-stacks.csv, as
+  // validate's throughput rows), else its system's; --software NAME for every row.
+  const std::vector<FrameworkStackRule> rules = software == config::kSystemSoftware
+                                                    ? shipped_framework_stacks(paths)
+                                                    : std::vector<FrameworkStackRule>{};
+  std::map<std::string, std::string> system_stacks;
+  const auto request_of = [&](const EnergyRow& r) {
+    const std::string file = paths.resolve(r.system_file, "arch/systems");
+    if (system_stacks.count(r.system_file) == 0) {
+      system_stacks[r.system_file] = config::load_system(file, paths).software;
+    }
+    return row_stack(software, rules, r.framework, system_stacks[r.system_file]).first;
+  };
+  // Every system and stack first, outside the rows' try: a broken file stops the run (exit
+  // code 2).
+  std::map<std::pair<std::string, std::string>, engine::ServingHardware> hardware;
   for (const EnergyRow& r : rows) {
-    if (r.covers != EnergyCoverage::kGpu || hardware.count(r.system_file)) continue;
+    if (r.covers != EnergyCoverage::kGpu) continue;
+    const auto key = std::make_pair(r.system_file, request_of(r));
+    if (hardware.count(key)) continue;
     std::string chip = r.gpu;
     for (char& c : chip) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     engine::ServingHardware hw = engine::resolve_hardware(
-        chip, paths.resolve(r.system_file, "arch/systems"), 8, software, calibration, fidelity);
+        chip, paths.resolve(r.system_file, "arch/systems"), 8, key.second, calibration, fidelity);
     if (fidelity == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
-    hardware.emplace(r.system_file, std::move(hw));
+    hardware.emplace(key, std::move(hw));
   }
   std::vector<EnergyOutcome> outcomes;
   for (const EnergyRow& r : rows) {
@@ -375,7 +397,9 @@ int validate_energy(std::ostream& out, const std::string& path, const std::strin
       o.skipped = "its power covers a node or the wall; only GPU-board rows are predicted";
     } else {
       try {
-        o.predicted = predict_energy_row(r, hardware.at(r.system_file), prompts_per_client);
+        const engine::ServingHardware& hw = hardware.at({r.system_file, request_of(r)});
+        o.stack = hw.software_name;
+        o.predicted = predict_energy_row(r, hw, prompts_per_client);
       } catch (const InputError& e) {
         o.skipped = std::string("infeasible: ") + e.what();
       }

@@ -24,6 +24,9 @@ enum class EnergyCoverage { kGpu, kNode, kWall };
 
 struct EnergyRow {
   std::string id, source, gpu, system_file, model, precision_override, task;
+  // The serving stack as measured (optional column `framework`): framework-stacks.csv maps it
+  // to an arch/software stack, as for the throughput rows; empty: the system's own stack.
+  std::string framework;
   EnergyCoverage covers = EnergyCoverage::kGpu;
   int64_t chips = 1, tp = 1, ep = 1, max_num_seqs = 1;
   int64_t isl = 1;                // nominal input tokens
@@ -77,6 +80,7 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
 struct EnergyOutcome {
   EnergyRow row;
   EnergyPrediction predicted;
+  std::string stack;    // the arch/software stack it was predicted with ("" none)
   std::string skipped;  // non-empty: why it was not predicted
 };
 

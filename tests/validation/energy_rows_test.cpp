@@ -6,9 +6,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "sim/base/error.hpp"
+#include "sim/config/software_profile.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/validation/energy_rows.hpp"
 
@@ -67,6 +69,28 @@ TEST_CASE("energy rows: a good row reads with its fields", "[energy_rows]") {
   CHECK(rows[0].isl == 256);
   CHECK(rows[0].energy_per_token_j == Approx(0.4548));
   CHECK(rows[0].line == 2);
+}
+
+TEST_CASE("energy rows: a row runs on the stack its framework names, else its system's",
+          "[energy_rows]") {
+  // The optional column: vLLM maps to `vllm` (framework-stacks.csv); without it, h100-hgx8's own
+  // stack (tensorrt-llm). At the roofline, one request per client: fast.
+  const std::string with =
+      write(std::string(kHeader).insert(std::string(kHeader).size() - 1, ",framework") +
+            std::string(kGoodRow).insert(std::string(kGoodRow).size() - 1, ",vLLM 0.11.1"));
+  CHECK(validation::read_energy_rows(with).at(0).framework == "vLLM 0.11.1");
+  std::ostringstream mapped;
+  validation::validate_energy(mapped, with, config::kSystemSoftware, true,
+                              engine::ServingFidelity::kRoofline, false, 1, true);
+  std::filesystem::remove(with);
+  CHECK_THAT(mapped.str(), Catch::Contains("\"stack\": \"vllm\""));
+  const std::string without = write(std::string(kHeader) + kGoodRow);
+  CHECK(validation::read_energy_rows(without).at(0).framework.empty());
+  std::ostringstream own;
+  validation::validate_energy(own, without, config::kSystemSoftware, true,
+                              engine::ServingFidelity::kRoofline, false, 1, true);
+  std::filesystem::remove(without);
+  CHECK_THAT(own.str(), Catch::Contains("\"stack\": \"tensorrt-llm\""));
 }
 
 TEST_CASE("energy rows: malformed rows are refused at file, line, column and field",

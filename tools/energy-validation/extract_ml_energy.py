@@ -33,7 +33,10 @@ BATCHES = (8, 64, 256)
 INPUT_TOKENS = 256
 COLUMNS = ["id", "source", "covers", "gpu", "system", "chips", "tp", "ep", "model", "precision",
            "task", "max_num_seqs", "avg_batch_size", "isl", "avg_output_len", "output_tok_s",
-           "avg_power_w", "energy_per_token_j", "median_itl_ms"]
+           "avg_power_w", "energy_per_token_j", "median_itl_ms", "framework"]
+# The serving stack every v3.0 run used (README: vLLM 0.11.1); validate maps it to arch/software
+# through workloads/measurements/framework-stacks.csv.
+FRAMEWORK = "vLLM 0.11.1"
 
 
 def rows(directory, commit):
@@ -58,7 +61,7 @@ def rows(directory, commit):
                 "output_tok_s": "%.1f" % c["output_throughput_tokens_per_sec"],
                 "avg_power_w": "%.1f" % c["avg_power_watts"],
                 "energy_per_token_j": "%.5f" % c["energy_per_token_joules"],
-                "median_itl_ms": "%.2f" % c["median_itl_ms"],
+                "median_itl_ms": "%.2f" % c["median_itl_ms"], "framework": FRAMEWORK,
             })
     out.sort(key=lambda r: (r["model"], r["gpu"], r["chips"], r["max_num_seqs"]))
     for i, r in enumerate(out, 1):
