@@ -102,7 +102,6 @@ def main(argv):
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
     study.check_nominal_tile()
-    study.check_unfused_variant()
     study.snapshot_overlays()
     if study.FIDELITY == "roofline":
         # The roofline sees neither (report: the inverse section): their grid values would

@@ -314,7 +314,8 @@ ATTRIBUTION_WHAT = {
                 f"`{SOFTWARE['gpu']}` with its fitted knobs and the whole GPU overlay",
     "fusion": "Jalapeño's vector ops (norms, residual adds, rotary, activations, routing) as "
               "kernels of their own instead of fused into their neighbours "
-              f"(`{study.UNFUSED_SOFTWARE}`; docs/software.md)",
+              f"(arch/software/{SOFTWARE['jalapeno']}.yaml with `fused_vector_ops: false`; "
+              "docs/software.md)",
     "mtp": "GPU MTP toggled (off for DeepSeek R1, on for the others)",
     "power": "simulated average power per chip instead of TDP as the normaliser",
 }

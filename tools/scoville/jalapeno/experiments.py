@@ -14,7 +14,8 @@ from . import study
 from .analysis import best_latency, compared_baselines, peak, ratios
 from .runs import base_args, collect, mapping_args, rubin_args, side_args
 from .study import GRID_AXES, MAX_CONCURRENCY, ROOT, RUBIN, SOFTWARE
-from .variants import disagg_mapping, grid_files, mtp_model, overhead_overlay
+from .variants import (disagg_mapping, grid_files, mtp_model, overhead_overlay,
+                       unfused_software)
 
 
 def baseline_futures(runner, s, work, jal_cal, gpu_cal):
@@ -156,6 +157,7 @@ def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
     baseline
     frontier's (mapping, concurrency) pairs; the KV ablation runs its own mappings."""
     abl_futs = {}
+    unfused = unfused_software(work)
     for w, jal, gpu in compared_baselines(base):
         k = w["key"]
         moe = True  # all three models are MoE
@@ -172,8 +174,7 @@ def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
             cal=gpu_stack) + m)
         # Vector ops as kernels of their own on Jalapeño (its stack fuses them).
         abl_futs[(k, "fusion")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
-            w["model"], "jalapeno-128", 128, os.path.join(ROOT, study.UNFUSED_SOFTWARE), cs,
-            s.prompts, cal=jal_cal) + m)
+            w["model"], "jalapeno-128", 128, unfused, cs, s.prompts, cal=jal_cal) + m)
         mtp_on = not w["gpu_mtp"]
         gpu_model = mtp_model(work, w["model"]) if mtp_on else w["model"]
         abl_futs[(k, "mtp")] = replay(

@@ -37,9 +37,6 @@ RUBIN, RUBIN_LABEL, RUBIN_TDP_W = "vr200-nvl72", "Vera Rubin NVL72", 2300
 # (arch/software/tensorrt-llm.op-table.calibration.yaml; they replace any overlay's overheads,
 # and --no-calibration drops them with the overlay); persistent-kernels has none.
 SOFTWARE = {"jalapeno": "persistent-kernels", "gpu": "tensorrt-llm"}
-# Jalapeño's stack with its vector ops as kernels of their own (the `fusion` attribution knob);
-# check_unfused_variant keeps it equal to SOFTWARE["jalapeno"] in every other value.
-UNFUSED_SOFTWARE = "arch/software/variants/persistent-kernels-unfused.yaml"
 # [ASSUMPTION] MTP as TensorRT-LLM runs DeepSeek R1: 3 draft positions, each accepted with
 # probability 0.7 (mean 2.5 tokens per step); the checkpoint's one MTP module is priced per step.
 MTP_DEPTH, MTP_ACCEPTANCE = 3, 0.7
@@ -166,23 +163,6 @@ def check_nominal_tile():
     nominal = {a[0]: a[3] for a in GRID_AXES}
     if nominal["sram_mib"] != sram or nominal["tiles"] != NOMINAL_TILE["count"]:
         raise SystemExit("jalapeno-study: GRID_AXES' nominal SRAM / tiles are not the chip's")
-
-
-def check_unfused_variant():
-    """The `fusion` knob must change only fused_vector_ops: a persistent-kernels.yaml edited
-    without its variant would otherwise move the knob's factor for another reason."""
-    import yaml
-    with open(os.path.join(ROOT, "arch", "software", SOFTWARE["jalapeno"] + ".yaml")) as f:
-        own = yaml.safe_load(f)["software"]
-    with open(os.path.join(ROOT, UNFUSED_SOFTWARE)) as f:
-        variant = yaml.safe_load(f)["software"]
-    ignored = {"name", "description", "fused_vector_ops"}
-    differ = sorted(k for k in set(own) | set(variant)
-                    if k not in ignored and own.get(k) != variant.get(k))
-    if differ or not own.get("fused_vector_ops") or variant.get("fused_vector_ops"):
-        raise SystemExit(f"jalapeno-study: {UNFUSED_SOFTWARE} must be arch/software/"
-                         f"{SOFTWARE['jalapeno']}.yaml with fused_vector_ops false (differ: "
-                         f"{', '.join(differ) or 'fused_vector_ops'})")
 
 
 class Settings:

@@ -57,6 +57,14 @@ def write_variant(work, name, source, changes):
     return write_input_file(os.path.join(work, "variants", name), text)
 
 
+def unfused_software(work):
+    """Jalapeño's stack with its vector ops as kernels of their own (the `fusion` attribution
+    knob): arch/software/<its stack>.yaml with fused_vector_ops false, every other value its own."""
+    stack = study.SOFTWARE["jalapeno"]
+    return write_variant(work, f"{stack}-unfused.yaml", f"arch/software/{stack}.yaml",
+                         [("software.fused_vector_ops", "false")])
+
+
 def inherited_overlays(path):
     """The overlays `path` inherits from, nearest first (as resolved_knobs follows them)."""
     import yaml
