@@ -295,13 +295,23 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       // The dataset's means (the row's own mean output when its notes publish it), every
       // request at them; one replica of the benchmark's chips, at most the row's.
       o.scenario = *mlperf;
-      // Lengths uniform in [0.8, 1] x nominal as InferenceX draws them (mean 0.9 x nominal), so
-      // the closed loop's clients fall out of step as MLPerf's varied samples do.
       const double mean_output =
           notes_mean_output(r.at("notes")).value_or(benchmark->mean_output_tokens);
-      o.isl = std::llround(benchmark->mean_input_tokens / 0.9);
-      o.osl = std::llround(mean_output / 0.9);
-      o.range_ratio = 0.8;
+      if (benchmark->lengths) {
+        // The dataset's own samples: its long prompts set the p99 TTFT and TPOT that the
+        // Server and Interactive limits bound, which lengths near the mean never reach.
+        o.length_samples = std::make_shared<const workloads::LengthSamples>(
+            workloads::with_mean_output(*benchmark->lengths, mean_output));
+        o.isl = std::llround(workloads::mean_input_tokens(*o.length_samples));
+        o.osl = std::llround(workloads::mean_output_tokens(*o.length_samples));
+      } else {
+        // Lengths uniform in [0.8, 1] x nominal as InferenceX draws them (mean 0.9 x
+        // nominal), so the closed loop's clients fall out of step as MLPerf's varied samples
+        // do.
+        o.isl = std::llround(benchmark->mean_input_tokens / 0.9);
+        o.osl = std::llround(mean_output / 0.9);
+        o.range_ratio = 0.8;
+      }
       if (o.scenario == RowScenario::kServer) o.limits = benchmark->server;
       if (o.scenario == RowScenario::kInteractive) {
         o.limits = benchmark->interactive;
@@ -528,7 +538,7 @@ RowPrediction RowSimulator::run(const serving::EfficiencyKnobs& knobs) {
   sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
   sc.workload.concurrency = s.plan.concurrency;
   sc.workload.num_prompts = s.prompts_per_client * s.plan.concurrency;
-  sc.workload.lengths = {s.plan.isl, s.plan.osl, s.plan.range_ratio};
+  sc.workload.lengths = {s.plan.isl, s.plan.osl, s.plan.range_ratio, s.plan.length_samples};
   sc.system = s.engine.system;
   const serving::ServingResult result = serving::run_serving(sc, *s.engine.cost, 1);
   const serving::ServingMetrics& metrics = result.metrics;

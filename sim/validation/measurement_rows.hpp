@@ -77,7 +77,11 @@ struct RowPlan {
   // is a condition of the row, not a prediction to check, so published_intvty is empty then.
   std::optional<double> target_intvty;
   double range_ratio = 0.8;  // lengths uniform in [range_ratio, 1] x isl / osl
-  int64_t row_chips = 0;     // the row's chips column (0: not published)
+  // An MLPerf row whose benchmark has the dataset's per-sample lengths: each request takes one
+  // sample (its output scaled to the run's mean output); isl / osl are then their means, and
+  // range_ratio is not used. Null: uniform lengths as above.
+  std::shared_ptr<const workloads::LengthSamples> length_samples;
+  int64_t row_chips = 0;  // the row's chips column (0: not published)
   // The published throughput (metric); absent for a row predicted on its interactivity alone:
   // one that publishes none, or one whose throughput counts what is not simulated
   // (throughput_not_compared says what).

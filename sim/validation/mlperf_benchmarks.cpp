@@ -53,6 +53,30 @@ struct Record : DataRow {
   }
 };
 
+// The lengths file of a benchmark's row, relative to the benchmarks file, checked against the
+// row's mean input (the two must describe the same dataset).
+std::shared_ptr<const workloads::LengthSamples> read_lengths(const Record& r,
+                                                             const std::string& name,
+                                                             double mean_input) {
+  const std::filesystem::path file =
+      std::filesystem::path(r.path).parent_path() / std::filesystem::path(name);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    throw InputError(r.at("lengths_file"), "lengths_file",
+                     "expected a length samples file relative to the benchmarks file; '" +
+                         file.string() + "' is not one");
+  }
+  auto samples = workloads::read_length_samples(file.string(), static_cast<int64_t>(kMaxTokens));
+  const double mean = workloads::mean_input_tokens(*samples);
+  if (std::fabs(mean - mean_input) > 0.01 * mean_input) {
+    std::ostringstream what;
+    what << "its samples' mean input is " << mean << " tokens, more than 1 % from "
+         << "mean_input_tokens " << mean_input << " (not the same dataset?)";
+    throw InputError(r.at("lengths_file"), "lengths_file", what.str());
+  }
+  return samples;
+}
+
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -98,6 +122,8 @@ std::vector<MlperfBenchmark> parse_mlperf_benchmarks(const std::string& text,
       }
       b.interactive_mtp_depth = static_cast<int64_t>(v);
     }
+    const std::string& lengths = r.text("lengths_file");
+    if (!lengths.empty()) b.lengths = read_lengths(r, lengths, b.mean_input_tokens);
     b.where = SourceLocation{path, number, 1};
     out.push_back(std::move(b));
   };

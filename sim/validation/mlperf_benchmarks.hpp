@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
+#include "workloads/requests/length_samples.hpp"
 
 namespace scoville::validation {
 
@@ -30,6 +32,10 @@ struct MlperfBenchmark {
   // Draft tokens per step of the speculative decoding the Interactive scenario's rules set for
   // the model (optional column interactive_mtp_depth; 0: none).
   int64_t interactive_mtp_depth = 0;
+  // The dataset's per-sample (input, reference output) token counts (optional column
+  // lengths_file, relative to the benchmarks file); null: none, requests are drawn uniformly
+  // around the means. Their mean input agrees with mean_input_tokens within 1 %.
+  std::shared_ptr<const workloads::LengthSamples> lengths;
   SourceLocation where;  // its line in the data file
 };
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 #include "sim/validation/concurrency_sweep.hpp"
 #include "sim/validation/measurement_rows.hpp"
 #include "sim/validation/mlperf_benchmarks.hpp"
+#include "workloads/requests/length_samples.hpp"
 
 using namespace scoville;
 using validation::LatencyLimits;
@@ -90,6 +92,50 @@ TEST_CASE("the benchmarks file reads every column and locates a bad value") {
     missing = e.what();
   }
   CHECK(missing.find("mean_input_tokens") != std::string::npos);
+}
+
+TEST_CASE("a benchmark's lengths file is read beside it and must match its mean input") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("scoville-lengths-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "lengths");
+  {
+    std::ofstream f(dir / "lengths" / "x.csv");
+    f << "# a comment\ninput_tokens,output_tokens\n100,10\n300,30\n";
+  }
+  const std::string header = std::string(kHeader).substr(0, std::string(kHeader).size() - 1) +
+                             ",interactive_mtp_depth,lengths_file\n";
+  const std::string path = (dir / "b.csv").string();
+  const auto b = validation::parse_mlperf_benchmarks(
+      header + "x,d,200,50,1,2000,200,450,40,0,lengths/x.csv\n", path);
+  REQUIRE(b.size() == 1);
+  REQUIRE(b[0].lengths);
+  REQUIRE(b[0].lengths->size() == 2);
+  CHECK((*b[0].lengths)[1].input_tokens == 300);
+  CHECK((*b[0].lengths)[1].output_tokens == 30);
+  const auto error = [&](const std::string& row) {
+    try {
+      validation::parse_mlperf_benchmarks(header + row, path);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // The samples' mean input (200) must be the row's: 250 is another dataset.
+  const std::string mismatch = error("x,d,250,50,1,2000,200,450,40,0,lengths/x.csv\n");
+  CHECK(mismatch.find("b.csv:2:") != std::string::npos);
+  CHECK(mismatch.find("lengths_file") != std::string::npos);
+  CHECK(mismatch.find("mean input is 200") != std::string::npos);
+  const std::string absent = error("x,d,200,50,1,2000,200,450,40,0,lengths/none.csv\n");
+  CHECK(absent.find("lengths_file") != std::string::npos);
+  CHECK(absent.find("none.csv") != std::string::npos);
+  {
+    std::ofstream f(dir / "lengths" / "bad.csv");
+    f << "input_tokens,output_tokens\n100,10\n300,-3\n";
+  }
+  const std::string bad = error("x,d,200,50,1,2000,200,450,40,0,lengths/bad.csv\n");
+  CHECK(bad.find("bad.csv:3:5") != std::string::npos);  // the file, line and column of -3
+  CHECK(bad.find("output_tokens") != std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("the shipped benchmarks file holds the MLPerf limits of loadgen/mlperf.conf") {
@@ -287,8 +333,13 @@ TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say 
   CHECK(offline.skipped.empty());
   CHECK(offline.scenario == RowScenario::kOffline);
   CHECK(!offline.limits);
-  CHECK(offline.isl == 778);  // 700 / 0.9: lengths uniform in [0.8, 1] x nominal
-  CHECK(offline.osl == 324);  // the row's own 292 / 0.9
+  // The dataset's own samples (mlperf-lengths/llama-2-70b.csv): isl and osl are their means,
+  // the outputs scaled to the row's own 292 tokens per sample.
+  REQUIRE(offline.length_samples);
+  CHECK(offline.length_samples->size() == 24576);
+  CHECK(offline.isl == 222);
+  CHECK(std::abs(offline.osl - 292) <= 1);
+  CHECK(workloads::mean_output_tokens(*offline.length_samples) == Approx(292).epsilon(0.005));
   CHECK(offline.replica_chips == 1);
   const validation::RowPlan& server = *by_id.at("137");
   CHECK(server.scenario == RowScenario::kServer);

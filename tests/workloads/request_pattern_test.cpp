@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -152,4 +153,57 @@ TEST_CASE("bad request patterns name the key", "[requests]") {
   CHECK_THAT(error_text(p), Catch::Contains("workload.concurrency"));
   p.kind = ArrivalKind::kTrace;
   CHECK_THAT(error_text(p), Catch::Contains("workload.trace"));
+}
+
+TEST_CASE("lengths drawn from a dataset's samples keep each sample's input and output together",
+          "[requests]") {
+  const auto samples = std::make_shared<const LengthSamples>(parse_length_samples(
+      "# c\ninput_tokens,output_tokens\n48,900\n1021,3\n222,219\n", "s.csv", 100000));
+  RequestPattern p;
+  p.kind = ArrivalKind::kClosedLoop;
+  p.concurrency = 8;
+  p.lengths = {100, 50, 0.8, samples};  // nominal lengths unused with samples
+  const RequestPlan plan = make_request_plan(p, 3);
+  std::set<int64_t> seen;
+  for (const Request& r : plan.requests) {
+    const bool one_of = (r.input_tokens == 48 && r.output_tokens == 900) ||
+                        (r.input_tokens == 1021 && r.output_tokens == 3) ||
+                        (r.input_tokens == 222 && r.output_tokens == 219);
+    CHECK(one_of);
+    seen.insert(r.input_tokens);
+  }
+  CHECK(seen.size() == 3);  // 80 draws of 3 samples reach each
+  // Deterministic for a seed.
+  const RequestPlan again = make_request_plan(p, 3);
+  for (size_t i = 0; i < plan.requests.size(); ++i) {
+    CHECK(again.requests[i].input_tokens == plan.requests[i].input_tokens);
+  }
+}
+
+TEST_CASE("length samples: means, output scaling and located errors", "[requests]") {
+  const LengthSamples s =
+      parse_length_samples("input_tokens,output_tokens\n100,10\n300,30\n", "s.csv", 1000);
+  CHECK(mean_input_tokens(s) == 200.0);
+  CHECK(mean_output_tokens(s) == 20.0);
+  const LengthSamples scaled = with_mean_output(s, 30.0);  // x 1.5
+  CHECK(scaled[0].output_tokens == 15);
+  CHECK(scaled[1].output_tokens == 45);
+  CHECK(scaled[1].input_tokens == 300);
+  CHECK(with_mean_output(s, 0.01)[0].output_tokens == 1);  // never below one token
+  const auto error = [](const std::string& text) {
+    try {
+      parse_length_samples(text, "s.csv", 1000);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error("in,out\n1,2\n").find("s.csv:1:1") != std::string::npos);
+  CHECK(error("input_tokens,output_tokens\n1,2\n5,x\n").find("s.csv:3:3") != std::string::npos);
+  CHECK(error("input_tokens,output_tokens\n1,2\n0,2\n").find("input_tokens") != std::string::npos);
+  CHECK(error("input_tokens,output_tokens\n2000,2\n").find("[1, 1000]") != std::string::npos);
+  CHECK(error("input_tokens,output_tokens\n1,2,3\n").find("expected 2 fields") !=
+        std::string::npos);
+  CHECK(error("# only a comment\n").find("header") != std::string::npos);
+  CHECK(error("input_tokens,output_tokens\n").find("at least one sample") != std::string::npos);
 }

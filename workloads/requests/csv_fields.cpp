@@ -1,5 +1,8 @@
 #include "workloads/requests/csv_fields.hpp"
 
+#include <charconv>
+#include <system_error>
+
 namespace scoville::workloads {
 
 std::string_view trim_field(std::string_view s) {
@@ -24,6 +27,12 @@ std::vector<CsvField> split_csv_fields(std::string_view line) {
     start = comma + 1;
   }
   return fields;
+}
+
+bool parse_count(std::string_view text, int64_t& out) {
+  if (text.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
 }
 
 bool skipped_line(std::string_view line) {

@@ -3,6 +3,7 @@
 // the file, line and column a user can jump to.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,10 @@ std::string_view trim_field(std::string_view s);
 
 // The line's comma-separated fields (no quoting: none of the supported formats quotes numbers).
 std::vector<CsvField> split_csv_fields(std::string_view line);
+
+// Parses the whole of `text` as a decimal integer (no sign other than '-', no spaces); false on
+// anything else or an overflow.
+bool parse_count(std::string_view text, int64_t& out);
 
 // True for a blank line or a '#' comment.
 bool skipped_line(std::string_view line);

@@ -51,12 +51,6 @@ std::string_view without_bom(std::string_view s) {
   return s.substr(0, 3) == "\xEF\xBB\xBF" ? s.substr(3) : s;
 }
 
-bool parse_count(std::string_view text, int64_t& out) {
-  if (text.empty()) return false;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && ptr == text.data() + text.size();
-}
-
 // A whole field as a finite, non-negative decimal (no sign, hex, nan or inf spellings).
 bool parse_decimal(std::string_view text, double& out) {
   if (text.empty() || text.front() == '-' || text.find_first_of("xXnNiI+") != std::string::npos) {

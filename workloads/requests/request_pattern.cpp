@@ -119,8 +119,15 @@ RequestPlan make_request_plan(const RequestPattern& pattern, uint64_t seed,
   for (int64_t i = 0; i < count; ++i) {
     Request r;
     r.id = i;
-    r.input_tokens = lengths.uniform_int(in_lo, l.input_tokens);
-    r.output_tokens = lengths.uniform_int(out_lo, l.output_tokens);
+    if (l.samples && !l.samples->empty()) {
+      const LengthSample& sample = (*l.samples)[static_cast<size_t>(
+          lengths.uniform_int(0, static_cast<int64_t>(l.samples->size()) - 1))];
+      r.input_tokens = sample.input_tokens;
+      r.output_tokens = sample.output_tokens;
+    } else {
+      r.input_tokens = lengths.uniform_int(in_lo, l.input_tokens);
+      r.output_tokens = lengths.uniform_int(out_lo, l.output_tokens);
+    }
     r.arrival = Duration(clock);
     plan.requests.push_back(r);
     switch (pattern.kind) {

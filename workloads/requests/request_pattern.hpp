@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "sim/base/rng.hpp"
 
+#include "workloads/requests/length_samples.hpp"
 #include "workloads/requests/public_trace_formats.hpp"
 #include "workloads/requests/request.hpp"
 #include "workloads/requests/request_trace_reader.hpp"
@@ -24,11 +27,23 @@ enum class ArrivalKind {
 };
 
 // Lengths: uniform integers in [floor(range_ratio x nominal), nominal], drawn independently for
-// input and output (InferenceX's RANDOM_RANGE_RATIO = 0.8, its random dataset's semantics).
+// input and output (InferenceX's RANDOM_RANGE_RATIO = 0.8, its random dataset's semantics); or,
+// with `samples`, one sample of a dataset per request, drawn uniformly (length_samples.hpp).
 struct LengthSpec {
+  LengthSpec() = default;
+  LengthSpec(int64_t input, int64_t output, double ratio,
+             std::shared_ptr<const LengthSamples> drawn_from = nullptr)
+      : input_tokens(input),
+        output_tokens(output),
+        range_ratio(ratio),
+        samples(std::move(drawn_from)) {}
+
   int64_t input_tokens = 1024;
   int64_t output_tokens = 1024;
   double range_ratio = 0.8;  // in (0, 1]; 1 gives fixed lengths
+  // When set and not empty: each request takes one sample's input and output together; the
+  // nominal lengths and range_ratio are then not used.
+  std::shared_ptr<const LengthSamples> samples;
 };
 
 struct RequestPattern {

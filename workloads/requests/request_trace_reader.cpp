@@ -48,12 +48,6 @@ bool parse_seconds(std::string_view text, double& out) {
          s.find_first_of("xXnN") == std::string::npos;  // no hex, nan or inf spellings
 }
 
-bool parse_count(std::string_view text, int64_t& out) {
-  if (text.empty()) return false;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && ptr == text.data() + text.size();
-}
-
 }  // namespace
 
 RequestPlan parse_request_trace(const std::string& text, const std::string& display_name,
