@@ -442,6 +442,20 @@ workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::Model
     p.chips = plan.replica_chips;
     p.degrees.tp = plan.replica_chips;
     p.degrees.ep = moe ? plan.replica_chips : 1;
+    // [ASSUMPTION] An MLPerf submission of an MLA model runs attention data parallel over its
+    // replica once it holds a sequence per chip: MLA caches one latent per token that no head
+    // split divides, so tensor-parallel attention would keep every sequence's whole cache on
+    // every chip; the throughput deployments run DP attention with expert-parallel MoE
+    // (TensorRT-LLM's "attention DP", vLLM's `-dp N --enable-expert-parallel`), as the
+    // disaggregated decode pools below do. InferenceX's colocated MLA rows keep tensor-parallel
+    // attention: the stack fits were made on them so (docs/calibration.md).
+    const bool mlperf = plan.scenario == RowScenario::kOffline ||
+                        plan.scenario == RowScenario::kServer ||
+                        plan.scenario == RowScenario::kInteractive;
+    if (mlperf && moe && model.attention().type == workloads::AttentionType::kMla &&
+        plan.replica_chips > 1 && plan.concurrency >= plan.replica_chips) {
+      p.degrees.attn_dp = plan.replica_chips;
+    }
     p.where = std::move(where);
     return workloads::MappingConfig{{p}};
   }

@@ -342,3 +342,31 @@ TEST_CASE("a B200 multi-node decode pool on whole boards keeps its expert all-to
   validation::RowSimulator plain(p, hw, 1);
   CHECK(plain.run(hw.efficiency).intvty < on_boards.intvty);
 }
+
+TEST_CASE(
+    "an MLPerf replica of an MLA model runs data-parallel attention from one sequence per chip, "
+    "other colocated rows keep tensor-parallel attention",
+    "[validation]") {
+  validation::RowPlan p;
+  p.id = "mlperf";
+  p.model = "deepseek-r1";
+  p.replica_chips = 8;
+  p.concurrency = 512;
+  p.scenario = validation::RowScenario::kOffline;
+  const workloads::ModelConfig m = validation::row_model(p, paths());
+  const auto pool = [&] { return validation::row_mapping(p, m, SourceLocation{}).pools.at(0); };
+  CHECK(pool().degrees.tp == 8);
+  CHECK(pool().degrees.ep == 8);
+  CHECK(pool().degrees.attn_dp == 8);  // each chip its own sequences' latent cache
+  CHECK_NOTHROW(workloads::validate_mapping(m, pool()));
+  p.concurrency = 4;  // fewer sequences than chips: attention tensor parallel
+  CHECK(pool().degrees.attn_dp == 1);
+  p.concurrency = 512;
+  p.scenario = validation::RowScenario::kPoint;  // an InferenceX point: as its stack was fitted
+  CHECK(pool().degrees.attn_dp == 1);
+  p.scenario = validation::RowScenario::kServer;
+  p.model = "llama-3.1-405b";  // GQA: its KV heads split over tensor-parallel ranks
+  CHECK(validation::row_mapping(p, validation::row_model(p, paths()), SourceLocation{})
+            .pools.at(0)
+            .degrees.attn_dp == 1);
+}
