@@ -292,8 +292,9 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       o.skipped = "disaggregated serving (Dynamo) with an unpublished prefill/decode split";
     }
     if (o.skipped.empty() && benchmark) {
-      // The dataset's means (the row's own mean output when its notes publish it), every
-      // request at them; one replica of the benchmark's chips, at most the row's.
+      // The dataset's lengths (its samples, else uniform around its means; the row's own mean
+      // output when its notes publish it); one replica of the benchmark's chips, at most the
+      // row's.
       o.scenario = *mlperf;
       const double mean_output =
           notes_mean_output(r.at("notes")).value_or(benchmark->mean_output_tokens);
