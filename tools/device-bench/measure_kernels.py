@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Measure real kernels and the board's energy on one NVIDIA GPU, for Scoville's validation data.
 
-Runs on a machine with a CUDA GPU, PyTorch and nvidia-ml-py (the device machine of
-/work/.library/device has all three); nothing in Scoville's build or test suite runs it. Each test
-loops one kind of kernel for a fixed time and reads the board's own energy counter
-(nvmlDeviceGetTotalEnergyConsumption, millijoules since the driver loaded) before and after, so its
-average power is joules over seconds of that loop alone, with the SM and memory clocks and the
-temperature sampled every 100 ms beside it. What the figures source (tools/device-bench/README.md):
+Runs on a machine with a CUDA GPU, PyTorch and nvidia-ml-py (the GPU machine a session may be
+lent has all three; tools/device-bench/README.md); nothing in Scoville's build or test suite runs
+it. Each test loops one kind of kernel for a fixed time and reads the board's own energy counter
+(nvmlDeviceGetTotalEnergyConsumption, millijoules since the driver loaded) before and after, so
+its average power is joules over seconds of that loop alone, with the SM and memory clocks and
+the temperature sampled every 100 ms beside it. What the figures source (tools/device-bench/README.md):
 
 - idle: the board with a CUDA context and no kernel (the chip file's idle power);
 - hbm_copy / hbm_read: HBM streaming, bytes moved per second and joules per byte above idle (the

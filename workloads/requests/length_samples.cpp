@@ -1,12 +1,12 @@
 #include "workloads/requests/length_samples.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 
 #include "sim/base/error.hpp"
 #include "sim/base/utf8.hpp"
+#include "sim/base/yaml_reader.hpp"
 #include "workloads/requests/csv_fields.hpp"
 
 namespace scoville::workloads {
@@ -58,25 +58,26 @@ LengthSamples parse_length_samples(const std::string& text, const std::string& d
 
 std::shared_ptr<const LengthSamples> read_length_samples(const std::string& path,
                                                          int64_t max_tokens) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open the length samples file");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::make_shared<const LengthSamples>(parse_length_samples(text.str(), path, max_tokens));
+  return std::make_shared<const LengthSamples>(
+      parse_length_samples(read_text_file(path), path, max_tokens));
 }
 
-double mean_input_tokens(const LengthSamples& samples) {
+namespace {
+
+double mean_of(const LengthSamples& samples, int64_t LengthSample::*tokens) {
   double sum = 0;
-  for (const LengthSample& s : samples) sum += static_cast<double>(s.input_tokens);
+  for (const LengthSample& s : samples) sum += static_cast<double>(s.*tokens);
   return samples.empty() ? 0.0 : sum / static_cast<double>(samples.size());
+}
+
+}  // namespace
+
+double mean_input_tokens(const LengthSamples& samples) {
+  return mean_of(samples, &LengthSample::input_tokens);
 }
 
 double mean_output_tokens(const LengthSamples& samples) {
-  double sum = 0;
-  for (const LengthSample& s : samples) sum += static_cast<double>(s.output_tokens);
-  return samples.empty() ? 0.0 : sum / static_cast<double>(samples.size());
+  return mean_of(samples, &LengthSample::output_tokens);
 }
 
 LengthSamples with_mean_output(const LengthSamples& samples, double mean_output) {
