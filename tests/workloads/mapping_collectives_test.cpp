@@ -8,6 +8,7 @@
 #include "model_files.hpp"
 #include "workloads/mapping/map_iteration.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/precision_override.hpp"
 
 using namespace scoville;
 using namespace scoville::workloads;
@@ -84,7 +85,9 @@ TEST_CASE("Sequence parallel: reduce-scatter and all-gather of tokens / tp x hid
 }
 
 TEST_CASE("EP all-to-all: tokens x top_k x hidden x activation bytes x (EP - 1) / EP") {
+  // GPT-OSS 120B's experts read the hidden state's own format: dispatch and combine alike.
   const ModelConfig model = load_model(model_file("gpt-oss-120b"));
+  REQUIRE(model.precision().mlp_activation_format() == model.precision().activations);
   const int64_t batch = 64;
   for (const int64_t attn_dp : {int64_t{2}, int64_t{4}, int64_t{8}}) {
     const int64_t ep = 8;
@@ -108,6 +111,37 @@ TEST_CASE("EP all-to-all: tokens x top_k x hidden x activation bytes x (EP - 1) 
     }
     CHECK(named(t, "ffn_all_reduce").empty());  // experts' outputs come back by all-to-all
   }
+}
+
+TEST_CASE(
+    "EP dispatch sends the experts' input format where it is narrower, combine the hidden "
+    "state's") {
+  // DeepSeek R1's MXFP4 release quantizes every MLP input to MXFP4 (W4A4) and the rest to FP8:
+  // the dispatch carries MXFP4 tokens (4.25 bits with their E8M0 scales), the combine FP8 ones.
+  const ModelConfig model = load_model(model_file("deepseek-r1"));
+  REQUIRE(model.precision().mlp_activation_format() == NumberFormat::kMxfp4);
+  REQUIRE(model.precision().activations == NumberFormat::kFp8);
+  const int64_t batch = 64;
+  const int64_t ep = 8;
+  const double sends = d(batch) / d(ep) * d(model.ffn().top_k) * d(ep - 1) / d(ep);
+  const double hidden = d(model.hidden_size());
+  auto bytes_of = [](const ChipTrace& t, const char* name) {
+    const auto nodes = named(t, name);
+    REQUIRE(!nodes.empty());
+    return nodes.front()->collective.bytes.si();
+  };
+  const IterationShape shape{Phase::kDecode, batch, 1, 4096};
+  const MappedIteration narrow = map_iteration(model, shape, pool(ep, ep, 1, 1, ep));
+  const ChipTrace& t = narrow.roles.front().trace;
+  CHECK(bytes_of(t, "moe_dispatch") == Approx(sends * hidden * 4.25 / 8.0));
+  CHECK(bytes_of(t, "moe_combine_all_to_all") == Approx(sends * hidden * 1.0));
+  // Experts that read a wider format than the hidden state: nothing is widened for the send.
+  const ModelConfig wide = apply_precision_override(
+      model, parse_precision_override("mlp_activations=bf16", "--precision"));
+  const MappedIteration widened = map_iteration(wide, shape, pool(ep, ep, 1, 1, ep));
+  const ChipTrace& w = widened.roles.front().trace;
+  CHECK(bytes_of(w, "moe_dispatch") == Approx(sends * hidden * 1.0));
+  CHECK(bytes_of(w, "moe_combine_all_to_all") == Approx(sends * hidden * 1.0));
 }
 
 TEST_CASE("An EP group that is one attention group sums the experts' outputs by an all-reduce") {

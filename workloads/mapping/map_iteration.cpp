@@ -89,6 +89,9 @@ class RoleBuilder {
         local_(decompose_iteration(model, with_batch(mapped.shape, role.attn_batch))),
         replica_(decompose_iteration(model, with_batch(mapped.shape, role.replica_batch))),
         token_bytes_(d(model.hidden_size()) * bytes_per_value(model.precision().activations)),
+        dispatch_token_bytes_(d(model.hidden_size()) *
+                              std::min(bytes_per_value(model.precision().activations),
+                                       bytes_per_value(model.precision().mlp_activation_format()))),
         local_tokens_(role.attn_batch * mapped.shape.new_tokens),
         replica_tokens_(role.replica_batch * mapped.shape.new_tokens),
         sp_(degrees_.sequence_parallel && degrees_.tp > 1),
@@ -283,11 +286,18 @@ class RoleBuilder {
     const int64_t ep = degrees_.ep;
     const int64_t expert_replicas = degrees_.tp / ep;
     const double owned_tokens = d(local_tokens_) / d(attn_tp_);
-    const Bytes all_to_all(owned_tokens * d(model_.ffn().top_k) * token_bytes_ * d(ep - 1) / d(ep));
+    // Each owned token goes to top_k experts, (ep - 1) / ep of them on other ranks. The dispatch
+    // sends the experts' matmul input, quantized before the send where the experts read a
+    // narrower format than the hidden state (DeepEP: "FP8 dispatching and BF16 combining";
+    // TensorRT-LLM's wide-EP blog part 3, "low-precision AlltoAll": NVFP4 dispatch); the
+    // combine returns the experts' outputs in the activations' format.
+    const double sends = owned_tokens * d(model_.ffn().top_k) * d(ep - 1) / d(ep);
+    const Bytes dispatch(sends * dispatch_token_bytes_);
+    const Bytes combine(sends * token_bytes_);
     if (rule == Sharding::kExpertColumns || rule == Sharding::kExpertRows ||
         rule == Sharding::kExpertElementwise) {
       if (experts_by_all_to_all_ && rule == Sharding::kExpertColumns) {
-        collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, all_to_all);
+        collective("moe_dispatch", local.layer, CollectiveKind::kAllToAll, "ep", ep, dispatch);
       }
       if (draws_ == nullptr) {
         compute(token_split(instance_split(replica, ep), expert_replicas));
@@ -305,7 +315,7 @@ class RoleBuilder {
       }
       if (experts_by_all_to_all_ && rule == Sharding::kExpertRows) {
         collective("moe_combine_all_to_all", local.layer, CollectiveKind::kAllToAll, "ep", ep,
-                   all_to_all);
+                   combine);
       }
     } else {
       compute(token_split(local, attn_tp_));  // router, top-k, shared experts, combine
@@ -389,6 +399,9 @@ class RoleBuilder {
   const IterationTrace local_;
   const IterationTrace replica_;
   const double token_bytes_;  // one token's hidden state
+  // One token as the MoE dispatch sends it: the narrower of the activations' format and the
+  // experts' input format (precision.mlp_activations).
+  const double dispatch_token_bytes_;
   const int64_t local_tokens_;
   const int64_t replica_tokens_;
   const bool sp_;  // sequence parallel (attn_dp = 1, so attn_tp = tp)
