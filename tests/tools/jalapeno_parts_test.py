@@ -8,7 +8,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(sys.argv[2], "tools"))
-from scoville.jalapeno import cost, published  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from scoville.jalapeno import cost, published, study, variants  # noqa: E402
+from scoville.jalapeno.document_deployed import deployed_section  # noqa: E402
 
 failures = []
 
@@ -89,6 +92,46 @@ check(sum(1 for x in lines if x.startswith("| GB200 | GPT-OSS 120B |")) == 1, "c
 check(sum(1 for x in lines if x.startswith("| electricity") or x.startswith("| lifetime")
           or x.startswith("| Jalapeño all-in")) == 3, "assumption sweep rows")
 check(all(not math.isnan(v) for v in (be, cap)), "finite")
+
+# --- the GPU comparators as deployed: a recipe's pools, and the best recipe against the peak
+work = os.path.join(sys.argv[3], "jalapeno-parts")
+with open(variants.deployed_mapping(work, (6, 4), (1, 16), 384)) as f:
+    text = f.read()
+check("prefill: {chips: 24, tp: 24, ep: 4, attn_dp: 24}" in text, "prefill: 6 workers x DEP4")
+check("decode: {chips: 16, tp: 16, ep: 16, attn_dp: 16}" in text, "decode: one DEP16 worker")
+try:
+    variants.deployed_mapping(work, (6, 4), (1, 24), 256)
+    check(False, "256 experts over 24 GPUs refused")
+except SystemExit as e:
+    check("256 experts" in str(e), f"refusal names the experts: {e}")
+with open(variants.deployed_model(work, "kimi", "kimi-k2.5", mtp=False)) as f:
+    model_text = f.read()
+for key, value in study.NVFP4_PRECISION:
+    check(f"  {key.split('.')[-1]}: {value}  # [SPEC] nvidia/Kimi-K2.5-NVFP4" in model_text,
+          f"NVFP4 variant sets {key}")
+
+
+def points(tput):
+    return pd.DataFrame({"tput_per_chip": [tput], "median_ttft_s": [1.0],
+                         "median_tpot_s": [0.02], "tput_per_kw_tdp": [tput / 1.4]})
+
+
+saved = study.WORKLOADS
+study.WORKLOADS = [w for w in WORKLOADS if w["key"] == "kimi"]
+recipe_a = ("trt a", 2253, (6, 4), (1, 16), 0, 128, 16384)
+recipe_b = ("vllm b", 15360, (8, 4), (1, 24), 0, 512, 16384)
+published_kimi = published.published_gpu_tok_s_per_chip("kimi", "gb300-nvl72")
+out = []
+deployed_section(out.append, {("kimi", "gb300-nvl72"): points(9000.0)},
+                 {"kimi": [(recipe_a, points(published_kimi * 0.8), points(published_kimi)),
+                           (recipe_b, points(published_kimi * 0.9), None)]})
+study.WORKLOADS = saved
+head = [x for x in out if x.startswith("| Kimi K2.5 | GB300 |")]
+check(len(head) == 1, f"one comparator row: {head}")
+check(head and "| -10.0% |" in head[0] and "| vllm b |" in head[0],
+      f"the best calibrated recipe is compared: {head}")
+check(head and "| +0.0% |" in head[0], f"the best raw recipe: {head}")
+check(sum(1 for x in out if x.startswith("| Kimi K2.5 | ")) == 3, "two recipe rows")
 
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures))

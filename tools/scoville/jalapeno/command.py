@@ -45,8 +45,8 @@ import time
 from . import study
 from .analysis import attribution, score_grid
 from .document import build_report, git_commit
-from .experiments import (low_concurrency_check, low_concurrency_rows, overhead_sweep, run_study,
-                          sweep_check, wide_futures)
+from .experiments import (deployed_comparators, low_concurrency_check, low_concurrency_rows,
+                          overhead_sweep, run_study, sweep_check, wide_futures)
 from .figures import attribution_figure, inverse_figure, pareto_figure
 from .runs import Runner, collect, resolve
 from .study import FIDELITIES, GRID_AXES, ROOT, RUBIN, Settings
@@ -116,11 +116,14 @@ def main(argv):
     # baselines instead of alone at the end (in --quick its search is the longest run).
     low_rows = low_concurrency_rows(args.measurements)
     low_fut = low_concurrency_check(runner, s, work, low_rows)
+    deployed_futs = deployed_comparators(runner, s, work)
     base, raw, ablations, grid = run_study(runner, s, work, jal_cal, [])
     check_futs = sweep_check(runner, s, work, base, jal_cal, [])
     overhead_futs = overhead_sweep(runner, s, work, base, overlay)
     wide = wide_futures(runner, s, work, jal_cal)
     checks, overheads = resolve(check_futs), resolve(overhead_futs)
+    deployed = {key: [(recipe, cal.result(), raw.result()) for recipe, cal, raw in entries]
+                for key, entries in deployed_futs.items()}
     base.update(collect(wide))
     low = (low_rows, low_fut[0].result() if low_fut else None,
            low_fut[1].result() if low_fut else None)
@@ -138,8 +141,8 @@ def main(argv):
             pareto_figure(w, series, os.path.join(args.figures, f"jalapeno-{w['key']}-pareto"))
     elapsed = time.time() - t0
     table = attribution(base, ablations)
-    report = build_report(args, s, base, raw, grid, table, checks, overheads, low, elapsed,
-                          runner, source_knobs, commit)
+    report = build_report(args, s, base, raw, grid, table, checks, overheads, low, deployed,
+                          elapsed, runner, source_knobs, commit)
     if len(table):
         attribution_figure(table, os.path.join(args.figures, "jalapeno-attribution"))
     if len(grid):

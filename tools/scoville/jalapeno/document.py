@@ -10,6 +10,7 @@ import subprocess
 
 from . import study
 from .analysis import best_latency, peak, ratio_rows
+from .document_deployed import deployed_section
 from .document_checks import (fmt, low_concurrency_section, overhead_section,
                               published_and_cost_sections, sweep_check_section)
 from .study import (CALIBRATION_SYSTEM, GRID_AXES, LONG_PROMPTS, MAX_CONCURRENCY, MTP_ACCEPTANCE,
@@ -44,8 +45,8 @@ def knob_text(per_class):
     return ", ".join(f"{c} {v:g}" for c, v in per_class.items())
 
 
-def build_report(args, s, base, raw, grid, attribution, checks, overheads, low, elapsed,
-                 runner, source_knobs, commit):
+def build_report(args, s, base, raw, grid, attribution, checks, overheads, low, deployed,
+                 elapsed, runner, source_knobs, commit):
     """The report. attribution: analysis.attribution's table; grid: analysis.score_grid's;
     source_knobs: the knobs in effect on CALIBRATION_SYSTEM (variants.transferred_overlay);
     commit: the Scoville commit the figures and runs come from (git_commit)."""
@@ -56,6 +57,7 @@ def build_report(args, s, base, raw, grid, attribution, checks, overheads, low, 
     ratio_sections(add, base, raw)
     detail_section(add, s, base)
     published_and_cost_sections(add, base, ratio_rows(base))
+    deployed_section(add, base, deployed)
     attribution_section(add, attribution)
     inverse_section(add, args, s, grid)
     if low[1] is not None:
@@ -506,7 +508,8 @@ def limitations_section(add, s, runner):
         "users, fast by 20-30 % at hundreds to thousands. The GPUs' compute fraction is "
         "anchored on one published DeepSeek R1 prefill (`tools/prefill-anchor`) and applied "
         "to GPT-OSS and Kimi too, where it was not measured. The GPU side of every ratio "
-        "carries that uncertainty.")
+        "carries that uncertainty; the comparators run as InferenceX deployed them (above) "
+        "measure it at the configurations that were measured.")
     add("- **Ablations and the grid replay the baseline's mappings** instead of searching "
         "again: a knob that would make another mapping best is under-credited.")
     add("- **MTP**: the GPU runs' MTP depth and acceptance are assumptions; the draft module is "

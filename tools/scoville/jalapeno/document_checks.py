@@ -285,4 +285,3 @@ def rubin_section(add, base, cost_pairs):
             f"{jal_mw / rub_mw:.2f} | {lat:.2f} | {parity} |")
     add("")
 
-

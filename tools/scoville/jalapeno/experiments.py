@@ -13,9 +13,9 @@ from scoville.frontier import inferencex_frontier
 from . import study
 from .analysis import best_latency, compared_baselines, peak, ratios
 from .runs import base_args, collect, mapping_args, rubin_args, side_args
-from .study import GRID_AXES, MAX_CONCURRENCY, ROOT, RUBIN, SOFTWARE
-from .variants import (disagg_mapping, grid_files, mtp_model, overhead_overlay,
-                       unfused_software)
+from .study import GRID_AXES, MAX_CONCURRENCY, MTP_ACCEPTANCE, ROOT, RUBIN, SOFTWARE, SYSTEM_CHIPS
+from .variants import (deployed_mapping, deployed_model, disagg_mapping, grid_files, mtp_model,
+                       overhead_overlay, unfused_software)
 
 
 def baseline_futures(runner, s, work, jal_cal, gpu_cal):
@@ -296,4 +296,32 @@ def wide_futures(runner, s, work, jal_cal):
             timeout=s.wide_timeout)
     return futures
 
+
+def deployed_comparators(runner, s, work):
+    """Each workload's GPU comparator as InferenceX deployed it (study.DEPLOYED_COMPARATORS):
+    every recipe at its own concurrency, on the GPU system's own overlay (as the headline's GPUs)
+    and at raw peaks. Returns {workload: [(recipe, calibrated future, raw future)]}."""
+    out = {}
+    for w in study.WORKLOADS:
+        deployed = study.DEPLOYED_COMPARATORS.get(w["key"])
+        if deployed is None or s.max_chips is not None:
+            continue
+        entries = []
+        for recipe in deployed["recipes"]:
+            _, concurrency, prefill, decode, mtp, seqs_per_gpu, tokens_per_gpu = recipe
+            model = deployed_model(work, w["key"], w["model"], mtp > 0)
+            extra = ["--mapping", deployed_mapping(work, prefill, decode, deployed["experts"]),
+                     "--max-num-seqs", str(seqs_per_gpu * decode[0] * decode[1]),
+                     "--max-batched-tokens", str(tokens_per_gpu)]
+            if mtp:
+                extra += ["--mtp-depth", str(mtp), "--mtp-acceptance", str(MTP_ACCEPTANCE)]
+
+            def args(cal, model=model, concurrency=concurrency, extra=extra):
+                return base_args(model, w["gpu"], SYSTEM_CHIPS[w["gpu"]],
+                                 study.DEPLOYED_SOFTWARE, [concurrency], s.prompts,
+                                 cal=cal) + extra
+            entries.append((recipe, runner.submit(args(())),
+                            runner.submit(args(["--no-calibration"]))))
+        out[w["key"]] = entries
+    return out
 

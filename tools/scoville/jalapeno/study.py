@@ -32,6 +32,44 @@ SYSTEM_CHIPS = {"jalapeno-128": 128, "jalapeno-2048": 2048, "gb200-nvl72": 72,
 # Rubin NVL72 (NVL144 by die count), run as the GPUs are (software, MTP where the workload's GPU
 # has it, gb200-nvl72's knobs through its overlay); package TDP 2,300 W [SECONDARY] (REFERENCE.md).
 RUBIN, RUBIN_LABEL, RUBIN_TDP_W = "vr200-nvl72", "Vera Rubin NVL72", 2300
+# The GPU comparators as InferenceX deployed them: the throughput end of each published 8K/1K
+# sweep, Dynamo disaggregated recipes from SemiAnalysisAI/InferenceX at commit 843c6254f
+# (configs/deprecated/nvidia-kimik2.5-8k1k-master.yaml, entries kimik2.5-fp4-gb300-dynamo-trt
+# and kimik2.5-fp4-gb300-dynamo-vllm; configs/nvidia-master.yaml, dsr1-fp4-gb300-dynamo-trt),
+# every one a prefill pool of `workers` x `gpus` and one decode worker (or three), attention
+# data parallel on every GPU, experts over each worker's GPUs (ep = gpus). InferenceX's peak is
+# the best tok/s per GPU of all its recipes, so the check takes the best one. Fields: recipe
+# (its file), concurrency, prefill (workers, gpus), decode (workers, gpus), MTP depth, decode
+# sequences per GPU ([SPEC] TensorRT-LLM: the name's batchN; vLLM: the recipe's
+# max-num-seqs), prefill tokens per GPU and iteration ([SPEC] vLLM recipes'
+# max-num-batched-tokens 16384; [ASSUMPTION] the same for TensorRT-LLM, as its GB200 DeepSeek
+# recipes in workloads/deployments). The checkpoints: NVIDIA's ModelOpt NVFP4 releases quantize
+# every linear layer but self-attention and the LM head, weights and inputs (W4A4; their
+# hf_quant_config exclude_modules), with an FP8 KV cache ([SPEC] kv_cache_quant_algo FP8; the
+# vLLM recipes' kv-cache-dtype fp8). The GPT-OSS GB200 recipes run several single-GPU prefill
+# workers without expert parallelism, data-parallel replicas the serving layer does not
+# simulate within a pool (Limitations), so that comparator is not rerun.
+NVFP4_PRECISION = [("precision.experts", "nvfp4"), ("precision.mlp", "nvfp4"),
+                   ("precision.mlp_activations", "nvfp4"), ("precision.kv_cache", "fp8")]
+DEPLOYED_COMPARATORS = {
+    "kimi": {"checkpoint": "nvidia/Kimi-K2.5-NVFP4", "experts": 384, "recipes": [
+        ("trt ctx6dep4_gen1dep16_batch128_eplb0_mtp0", 2253, (6, 4), (1, 16), 0, 128, 16384),
+        ("trt ctx8dep4_gen1dep32_batch64_eplb0_mtp0", 2151, (8, 4), (1, 32), 0, 64, 16384),
+        ("trt ctx5dep4_gen1dep32_batch32_eplb0_mtp0", 1229, (5, 4), (1, 32), 0, 32, 16384),
+        ("vllm disagg-gb300-8p1d-dep4-dep24", 15360, (8, 4), (1, 24), 0, 512, 16384),
+        ("vllm disagg-gb300-4p1d-dep4-dep8", 3072, (4, 4), (1, 8), 0, 256, 16384),
+        ("vllm disagg-gb300-3p1d-dep4-dep16", 2048, (3, 4), (1, 16), 0, 64, 16384),
+        ("vllm disagg-gb300-2p1d-dep4-dep24", 2048, (2, 4), (1, 24), 0, 43, 16384)]},
+    "dsr1": {"checkpoint": "nvidia/DeepSeek-R1-0528-NVFP4-v2", "experts": 256, "recipes": [
+        ("trt ctx11_gen3_dep4_batch256_eplb0_mtp0", 3228, (11, 2), (3, 4), 0, 256, 16384),
+        ("trt ctx14_gen1_dep16_batch128_eplb0_mtp0", 2253, (14, 2), (1, 16), 0, 128, 16384),
+        ("trt ctx9_gen1_dep16_batch64_eplb0_mtp0", 1229, (9, 2), (1, 16), 0, 64, 16384),
+        ("trt ctx10_gen1_dep8_batch256_eplb0_mtp1", 2253, (10, 2), (1, 8), 1, 256, 16384),
+        ("trt ctx13_gen1_dep16_batch64_eplb256_mtp3", 1127, (13, 2), (1, 16), 3, 64, 16384)]},
+}
+# The stack a Dynamo row runs on (workloads/measurements/framework-stacks.csv, as validate maps
+# InferenceX's 'Dynamo' rows).
+DEPLOYED_SOFTWARE = "dynamo-trtllm-disaggregated"
 # The stacks the study runs: the ones the system files name (docs/software.md). The GPUs'
 # tensorrt-llm carries software knobs fitted per stack at the op table on H200 and B200 rows
 # (arch/software/tensorrt-llm.op-table.calibration.yaml; they replace any overlay's overheads,

@@ -49,11 +49,11 @@ def write_input_file(path, text):
     return path
 
 
-def write_variant(work, name, source, changes):
+def write_variant(work, name, source, changes, tag="[ASSUMPTION] jalapeno-study variant"):
     with open(os.path.join(ROOT, source)) as f:
         text = f.read()
     for dotted, value in changes:
-        text = set_yaml_value(text, dotted, value, "[ASSUMPTION] jalapeno-study variant")
+        text = set_yaml_value(text, dotted, value, tag)
     return write_input_file(os.path.join(work, "variants", name), text)
 
 
@@ -177,6 +177,34 @@ def mtp_model(work, model):
         return model
     return write_variant(work, "deepseek-r1-mtp.yaml", "workloads/models/deepseek-r1.yaml",
                          [("mtp_layers", 1), ("name", "deepseek-r1-mtp")])
+
+
+def deployed_model(work, key, model, mtp):
+    """The workload's model as its GPU comparator's checkpoint quantizes it (study.
+    NVFP4_PRECISION), with DeepSeek R1's MTP module priced when the recipe runs MTP."""
+    checkpoint = study.DEPLOYED_COMPARATORS[key]["checkpoint"]
+    changes = list(study.NVFP4_PRECISION)
+    name = f"{model}-nvfp4"
+    if mtp:
+        changes.append(("mtp_layers", 1))
+        name += "-mtp"
+    changes.append(("name", name))
+    return write_variant(work, f"{name}.yaml", f"workloads/models/{model}.yaml", changes,
+                         tag=f"[SPEC] {checkpoint} (jalapeno-study: the GPU comparator's checkpoint)")
+
+
+def deployed_mapping(work, prefill, decode, experts):
+    """A recipe's pools: `workers` x `gpus` GPUs each, attention data parallel on every GPU,
+    experts over each worker's GPUs (tp / ep expert replicas, docs/mapping.md)."""
+    (pw, pg), (dw, dg) = prefill, decode
+    for gpus in (pg, dg):
+        if experts % gpus:
+            raise SystemExit(f"jalapeno-study: {experts} experts do not split over {gpus} GPUs")
+    text = ("mapping:\n"
+            f"  prefill: {{chips: {pw * pg}, tp: {pw * pg}, ep: {pg}, attn_dp: {pw * pg}}}\n"
+            f"  decode: {{chips: {dw * dg}, tp: {dw * dg}, ep: {dg}, attn_dp: {dw * dg}}}\n")
+    return write_input_file(
+        os.path.join(work, "variants", f"deployed-p{pw}x{pg}-d{dw}x{dg}.yaml"), text)
 
 
 def disagg_mapping(work, prefill_chips, row, moe):
