@@ -93,6 +93,18 @@ check(sum(1 for x in lines if x.startswith("| electricity") or x.startswith("| l
           or x.startswith("| Jalapeño all-in")) == 3, "assumption sweep rows")
 check(all(not math.isnan(v) for v in (be, cap)), "finite")
 
+# --- the published latency pair: n / (TTFT + (n - 1) TPOT)
+pair = published.latency_pair(2.0, 100.0, 0.5, 1001.0, absolute=1000.0)
+check(close(pair["jal_e2e_needed"], 2.0 * 0.85 * 100.0), "the ratio's -15 % E2E ask")
+check(close(pair["tpot_rate_needed"], 1000.0 / (1001.0 / 170.0 - 0.5)), "1/TPOT at the TTFT")
+# ratio at most +15 % (E2E <= 230) with 1/TPOT >= 800: TTFT >= 1001/230 - 1000/800
+check(close(pair["ttft_needed_s"], 1001.0 / 230.0 - 1000.0 / 800.0), "least TTFT for both")
+# at TTFT 0.5 s and TPOT 1 ms, E2E = 1001 / 1.5; the GPU at half of it
+check(close(pair["gpu_implied"], 1001.0 / 1.5 / 2.0), "GPU E2E both figures imply")
+lower = published.latency_pair(2.0, 100.0, 6.0, 1001.0, absolute=1000.0, at_least=True)
+check(lower["ttft_needed_s"] is None and lower["gpu_implied"] is None, "a lower bound pairs no TTFT")
+check(lower["tpot_rate_needed"] == math.inf, "a TTFT alone longer than the ask: no TPOT serves")
+
 # --- the GPU comparators as deployed: a recipe's pools, and the best recipe against the peak
 work = os.path.join(sys.argv[3], "jalapeno-parts")
 with open(variants.deployed_mapping(work, (6, 4), (1, 16), 384)) as f:

@@ -10,6 +10,7 @@ import subprocess
 
 from . import study
 from .analysis import best_latency, peak, ratio_rows
+from .document_consistency import consistency_section
 from .document_deployed import deployed_section
 from .document_checks import (fmt, low_concurrency_section, overhead_section,
                               published_and_cost_sections, sweep_check_section)
@@ -57,6 +58,7 @@ def build_report(args, s, base, raw, grid, attribution, checks, overheads, low, 
     ratio_sections(add, base, raw)
     detail_section(add, s, base)
     published_and_cost_sections(add, base, ratio_rows(base))
+    consistency_section(add, base)
     deployed_section(add, base, deployed)
     attribution_section(add, attribution)
     inverse_section(add, args, s, grid)

@@ -85,6 +85,31 @@ def check_published(workloads, summary, peaks, best_tpot, single_request, max_po
     return rows
 
 
+def latency_pair(ratio, gpu_e2e, jal_ttft_s, output_tokens, absolute=None, at_least=False):
+    """What one workload's published latency ratio and Jalapeño's published interactivity
+    (1 / TPOT, tok/s/user) ask of each other, given the GPU's best end-to-end interactivity
+    `gpu_e2e` (output tokens / E2E latency) and Jalapeño's TTFT at its best-latency point.
+    E2E interactivity = n / (TTFT + (n - 1) TPOT) for a request of n output tokens.
+    Returns {"ttft_needed_s": the least TTFT at which both figures hold within their tolerances
+    (ratio at most +15 %, interactivity at least -20 %; None when `at_least` or no absolute),
+    "gpu_implied": the GPU's E2E interactivity both published figures imply at Jalapeño's
+    TTFT (None without an absolute), "jal_e2e_needed": the least Jalapeño E2E interactivity
+    the ratio asks (ratio -15 %), "tpot_rate_needed": the 1 / TPOT that takes at Jalapeño's
+    TTFT (inf when the TTFT alone is too long)}."""
+    n = output_tokens
+    out = {"ttft_needed_s": None, "gpu_implied": None}
+    need = ratio * (1 - RATIO_TOLERANCE) * gpu_e2e
+    out["jal_e2e_needed"] = need
+    decode_s = n / need - jal_ttft_s
+    out["tpot_rate_needed"] = (n - 1) / decode_s if decode_s > 0 else math.inf
+    if absolute is not None and not at_least:
+        slowest_tpot = 1.0 / (absolute * (1 - ABSOLUTE_TOLERANCE))
+        out["ttft_needed_s"] = (n / (ratio * (1 + RATIO_TOLERANCE) * gpu_e2e)
+                                - (n - 1) * slowest_tpot)
+        out["gpu_implied"] = n / (jal_ttft_s + (n - 1) / absolute) / ratio
+    return out
+
+
 def verdict(row):
     if row["holds"] is None:
         return "no result"
