@@ -102,7 +102,8 @@ check(close(pair["ttft_needed_s"], 1001.0 / 230.0 - 1000.0 / 800.0), "least TTFT
 # at TTFT 0.5 s and TPOT 1 ms, E2E = 1001 / 1.5; the GPU at half of it
 check(close(pair["gpu_implied"], 1001.0 / 1.5 / 2.0), "GPU E2E both figures imply")
 lower = published.latency_pair(2.0, 100.0, 6.0, 1001.0, absolute=1000.0, at_least=True)
-check(lower["ttft_needed_s"] is None and lower["gpu_implied"] is None, "a lower bound pairs no TTFT")
+check(lower["ttft_needed_s"] is None and lower["gpu_implied"] is None,
+      "a lower bound pairs no TTFT")
 check(lower["tpot_rate_needed"] == math.inf, "a TTFT alone longer than the ask: no TPOT serves")
 
 # --- the GPU comparators as deployed: a recipe's pools, and the best recipe against the peak

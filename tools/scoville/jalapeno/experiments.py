@@ -324,4 +324,3 @@ def deployed_comparators(runner, s, work):
                             runner.submit(args(["--no-calibration"]))))
         out[w["key"]] = entries
     return out
-

@@ -189,8 +189,8 @@ def deployed_model(work, key, model, mtp):
         changes.append(("mtp_layers", 1))
         name += "-mtp"
     changes.append(("name", name))
-    return write_variant(work, f"{name}.yaml", f"workloads/models/{model}.yaml", changes,
-                         tag=f"[SPEC] {checkpoint} (jalapeno-study: the GPU comparator's checkpoint)")
+    tag = f"[SPEC] {checkpoint} (jalapeno-study: the GPU comparator's checkpoint)"
+    return write_variant(work, f"{name}.yaml", f"workloads/models/{model}.yaml", changes, tag=tag)
 
 
 def deployed_mapping(work, prefill, decode, experts):
