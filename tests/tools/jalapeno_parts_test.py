@@ -124,6 +124,16 @@ for key, value in study.NVFP4_PRECISION:
           f"NVFP4 variant sets {key}")
 
 
+check(study.deployed_software("vllm disagg-gb300-8p1d-dep4-dep24") == "vllm", "vLLM workers")
+check(study.deployed_software("trt ctx6dep4_gen1dep16_batch128_eplb0_mtp0")
+      == "dynamo-trtllm-disaggregated", "TensorRT-LLM workers under Dynamo")
+try:
+    study.deployed_software("sglang max_tpt")
+    check(False, "an engine with no stack is refused")
+except SystemExit as e:
+    check("sglang max_tpt" in str(e), f"the refusal names the recipe: {e}")
+
+
 def points(tput):
     return pd.DataFrame({"tput_per_chip": [tput], "median_ttft_s": [1.0],
                          "median_tpot_s": [0.02], "tput_per_kw_tdp": [tput / 1.4]})

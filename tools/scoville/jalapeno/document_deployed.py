@@ -26,7 +26,8 @@ def deployed_section(add, base, deployed):
         "throughput-end recipes (study.DEPLOYED_COMPARATORS: InferenceX's master configs, the "
         "recipe files they name) run as launched: the pools, concurrency, decode sequences and "
         "prefill tokens per GPU and MTP depth of the recipe, the checkpoint's precisions, the "
-        f"`{study.DEPLOYED_SOFTWARE}` stack (as `validate` maps InferenceX's Dynamo rows), "
+        "workers' stack (`dynamo-trtllm-disaggregated` for TensorRT-LLM, as `validate` maps "
+        "InferenceX's Dynamo rows; `vllm` for vLLM), "
         "on the GPU system's own overlay and at raw peaks; InferenceX's peak is the best "
         "recipe, so the best one is compared. This separates the configuration the study "
         "searches from the model's error at the configuration that was measured.")

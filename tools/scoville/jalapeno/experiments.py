@@ -308,7 +308,7 @@ def deployed_comparators(runner, s, work):
             continue
         entries = []
         for recipe in deployed["recipes"]:
-            _, concurrency, prefill, decode, mtp, seqs_per_gpu, tokens_per_gpu = recipe
+            name, concurrency, prefill, decode, mtp, seqs_per_gpu, tokens_per_gpu = recipe
             model = deployed_model(work, w["key"], w["model"], mtp > 0)
             extra = ["--mapping", deployed_mapping(work, prefill, decode, deployed["experts"]),
                      "--max-num-seqs", str(seqs_per_gpu * decode[0] * decode[1]),
@@ -316,10 +316,10 @@ def deployed_comparators(runner, s, work):
             if mtp:
                 extra += ["--mtp-depth", str(mtp), "--mtp-acceptance", str(MTP_ACCEPTANCE)]
 
-            def args(cal, model=model, concurrency=concurrency, extra=extra):
-                return base_args(model, w["gpu"], SYSTEM_CHIPS[w["gpu"]],
-                                 study.DEPLOYED_SOFTWARE, [concurrency], s.prompts,
-                                 cal=cal) + extra
+            def args(cal, model=model, concurrency=concurrency, extra=extra,
+                     software=study.deployed_software(name)):
+                return base_args(model, w["gpu"], SYSTEM_CHIPS[w["gpu"]], software,
+                                 [concurrency], s.prompts, cal=cal) + extra
             entries.append((recipe, runner.submit(args(())),
                             runner.submit(args(["--no-calibration"]))))
         out[w["key"]] = entries

@@ -67,9 +67,20 @@ DEPLOYED_COMPARATORS = {
         ("trt ctx10_gen1_dep8_batch256_eplb0_mtp1", 2253, (10, 2), (1, 8), 1, 256, 16384),
         ("trt ctx13_gen1_dep16_batch64_eplb256_mtp3", 1127, (13, 2), (1, 16), 3, 64, 16384)]},
 }
-# The stack a Dynamo row runs on (workloads/measurements/framework-stacks.csv, as validate maps
-# InferenceX's 'Dynamo' rows).
-DEPLOYED_SOFTWARE = "dynamo-trtllm-disaggregated"
+# The stack each recipe's workers run, by the engine its name starts with: Dynamo over
+# TensorRT-LLM workers as validate maps InferenceX's 'Dynamo' rows
+# (workloads/measurements/framework-stacks.csv); Dynamo over vLLM workers on vLLM's stack (its
+# engine's step and scheduling costs; Dynamo routes, the workers step).
+DEPLOYED_SOFTWARE = {"trt": "dynamo-trtllm-disaggregated", "vllm": "vllm"}
+
+
+def deployed_software(recipe_name):
+    """The stack of a DEPLOYED_COMPARATORS recipe ("trt ..." or "vllm ...")."""
+    engine = recipe_name.split()[0]
+    if engine not in DEPLOYED_SOFTWARE:
+        raise SystemExit(f"jalapeno-study: recipe {recipe_name!r} names no engine of "
+                         f"{sorted(DEPLOYED_SOFTWARE)}")
+    return DEPLOYED_SOFTWARE[engine]
 # The stacks the study runs: the ones the system files name (docs/software.md). The GPUs'
 # tensorrt-llm carries software knobs fitted per stack at the op table on H200 and B200 rows
 # (arch/software/tensorrt-llm.op-table.calibration.yaml; they replace any overlay's overheads,
