@@ -17,12 +17,14 @@ def deployed_section(add, base, deployed):
     against their published per-GPU peaks and the study's searched baselines."""
     if not deployed:
         return
+    largest_n = max(r[1] for d in study.DEPLOYED_COMPARATORS.values() for r in d["recipes"])
     add("## The GPU comparators as InferenceX deployed them")
     add("")
     add("The headline's GPU baselines are searched (co-located mappings and a few prefill:decode "
         f"splits, N up to {MAX_CONCURRENCY}, the model files' precisions). InferenceX measured "
         "its published peaks on tuned Dynamo disaggregated recipes instead, at concurrencies up "
-        "to 15,360, on NVIDIA's NVFP4 checkpoints with an FP8 KV cache. Here each comparator's "
+        f"to {largest_n:,}, on NVIDIA's NVFP4 checkpoints with an FP8 KV cache. Here each "
+        "comparator's "
         "throughput-end recipes (study.DEPLOYED_COMPARATORS: InferenceX's master configs, the "
         "recipe files they name) run as launched: the pools, concurrency, decode sequences and "
         "prefill tokens per GPU and MTP depth of the recipe, the checkpoint's precisions, the "
