@@ -67,6 +67,18 @@ try:
     check(False, "a missing key was set")
 except KeyError:
     pass
+out = variants.set_yaml_value(text, "chip.hbm.bandwidth", "3 TB/s", "t", add_missing=True)
+check(out == "chip:\n  name: a  # keep\n  hbm:\n    capacity: 1 GB  # source\n"
+      "    bandwidth: 3 TB/s  # t\n  name2: b\n", f"a missing key added to its block: {out!r}")
+out = variants.set_yaml_value("chip:\n  name: a\n  hbm:\n    capacity: 1 GB\nother: 1\n",
+                              "chip.area", "1 mm2", "t", add_missing=True)
+check(out == "chip:\n  name: a\n  hbm:\n    capacity: 1 GB\n  area: 1 mm2  # t\nother: 1\n",
+      f"added after the block's last line, nested blocks included: {out!r}")
+try:
+    variants.set_yaml_value(text, "board.hbm", 1, "t", add_missing=True)
+    check(False, "a key under a missing block was added")
+except KeyError:
+    pass
 path = os.path.join(WORK, "gen", "a.yaml")
 variants.write_input_file(path, "x: 1\n")
 inode = os.stat(path).st_ino

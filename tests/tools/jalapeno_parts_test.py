@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.join(sys.argv[2], "tools"))
 import pandas as pd  # noqa: E402
 
-from scoville.jalapeno import cost, published, study, variants  # noqa: E402
+from scoville.jalapeno import cost, document_deployed, published, study, variants  # noqa: E402
 from scoville.jalapeno.document_deployed import deployed_section  # noqa: E402
 
 failures = []
@@ -72,6 +72,16 @@ lines = published.markdown_lines(rows)
 check(len([x for x in lines if x.startswith("| ")]) == len(rows) + 1, "table rows")
 check(any("7 of 12 published figures hold" in x for x in lines),
       f"summary line: {[x for x in lines if 'published figures' in x]}")
+# the comparators as deployed: a second check of the same figure, counted apart
+kimi_gpu = published.published_gpu_tok_s_per_chip("kimi", "gb300-nvl72")
+rows = published.check_published(WORKLOADS, summary, peaks, {"gptoss": 1400 * 1.25},
+                                 {"dsr1": 700.0}, 550.0, {"kimi": (kimi_gpu * 0.8, kimi_gpu * 1.1)})
+deployed_rows = [r for r in rows if "as InferenceX deployed it" in r["figure"]]
+check([published.verdict(r) for r in deployed_rows] == ["fails", "holds"],
+      f"calibrated -20 % fails, raw +10 % holds: {deployed_rows}")
+lines = published.markdown_lines(rows)
+check(any("7 of 12 published figures hold" in x and "deployed them: 1 of 2 checks hold" in x
+          for x in lines), f"deployed checks apart: {[x for x in lines if 'figures' in x]}")
 
 # --- cost per token
 check(close(cost.usd_per_mtok(3.6, 1e6 / 3600.0 * 1000), 3.6 / 1000), "$/Mtok formula")
@@ -108,12 +118,22 @@ check(lower["tpot_rate_needed"] == math.inf, "a TTFT alone longer than the ask: 
 
 # --- the GPU comparators as deployed: a recipe's pools, and the best recipe against the peak
 work = os.path.join(sys.argv[3], "jalapeno-parts")
-with open(variants.deployed_mapping(work, (6, 4), (1, 16), 384)) as f:
+with open(variants.deployed_mapping(work, (6, 4, study.DEP), (1, 16, study.DEP), 384)) as f:
     text = f.read()
 check("prefill: {chips: 24, tp: 24, ep: 4, attn_dp: 24}" in text, "prefill: 6 workers x DEP4")
 check("decode: {chips: 16, tp: 16, ep: 16, attn_dp: 16}" in text, "decode: one DEP16 worker")
+# GPT-OSS's P 2xTP1 D 1xTP4: two single-GPU workers (two attention groups, every expert on
+# each: expert replicas), one TP4 worker (one attention group, EP4 as the sweeps set it)
+with open(variants.deployed_mapping(work, (2, 1, study.TP), (1, 4, study.TP), 128)) as f:
+    text = f.read()
+check("prefill: {chips: 2, tp: 2, ep: 1, attn_dp: 2}" in text, f"prefill: 2 x TP1 {text}")
+check("decode: {chips: 4, tp: 4, ep: 4, attn_dp: 1}" in text, f"decode: 1 x TP4 {text}")
+check(study.attention_ranks((2, 1, study.TP)) == 2 and study.attention_ranks((1, 4, study.TP)) == 1
+      and study.attention_ranks((1, 16, study.DEP)) == 16, "attention ranks per pool")
+check(study.pool_label((8, 4, study.DEP)) == "8 x DEP4" and study.pool_label((1, 2, study.TP))
+      == "1 x TP2", "pool labels as InferenceX writes them")
 try:
-    variants.deployed_mapping(work, (6, 4), (1, 24), 256)
+    variants.deployed_mapping(work, (6, 4, study.DEP), (1, 24, study.DEP), 256)
     check(False, "256 experts over 24 GPUs refused")
 except SystemExit as e:
     check("256 experts" in str(e), f"refusal names the experts: {e}")
@@ -122,6 +142,12 @@ with open(variants.deployed_model(work, "kimi", "kimi-k2.5", mtp=False)) as f:
 for key, value in study.NVFP4_PRECISION:
     check(f"  {key.split('.')[-1]}: {value}  # [SPEC] nvidia/Kimi-K2.5-NVFP4" in model_text,
           f"NVFP4 variant sets {key}")
+with open(variants.deployed_model(work, "gptoss", "gpt-oss-120b", mtp=False)) as f:
+    model_text = f.read()
+for key, value in study.MXFP8_INPUTS_PRECISION:
+    check(f"  {key.split('.')[-1]}: {value}  # [SPEC] openai/gpt-oss-120b" in model_text,
+          f"GPT-OSS's TensorRT-LLM variant sets {key}: {model_text[-600:]}")
+check("experts: mxfp4" in model_text, "GPT-OSS keeps its MXFP4 experts")
 
 
 check(study.deployed_software("vllm disagg-gb300-8p1d-dep4-dep24") == "vllm", "vLLM workers")
@@ -141,8 +167,8 @@ def points(tput):
 
 saved = study.WORKLOADS
 study.WORKLOADS = [w for w in WORKLOADS if w["key"] == "kimi"]
-recipe_a = ("trt a", 2253, (6, 4), (1, 16), 0, 128, 16384)
-recipe_b = ("vllm b", 15360, (8, 4), (1, 24), 0, 512, 16384)
+recipe_a = ("trt a", 2253, (6, 4, study.DEP), (1, 16, study.DEP), 0, 128, 16384)
+recipe_b = ("vllm b", 15360, (8, 4, study.DEP), (1, 24, study.DEP), 0, 512, 16384)
 published_kimi = published.published_gpu_tok_s_per_chip("kimi", "gb300-nvl72")
 out = []
 deployed_section(out.append, {("kimi", "gb300-nvl72"): points(9000.0)},
@@ -155,6 +181,14 @@ check(head and "| -10.0% |" in head[0] and "| vllm b |" in head[0],
       f"the best calibrated recipe is compared: {head}")
 check(head and "| +0.0% |" in head[0], f"the best raw recipe: {head}")
 check(sum(1 for x in out if x.startswith("| Kimi K2.5 | ")) == 3, "two recipe rows")
+check(any("| 6 x DEP4 | 1 x DEP16 |" in x for x in out), "recipe rows name their pools")
+check(any("Within +-15% of the published peak: 1 of 1 (Kimi K2.5) calibrated, 1 of 1 (Kimi "
+          "K2.5) at raw" in x for x in out), f"the floor's count per setting: {out}")
+sentence = document_deployed.within_sentence([("A", 0.149, -0.2), ("B", -0.16, 0.15)])
+check(sentence == "Within +-15% of the published peak: 1 of 2 (A) calibrated, 1 of 2 (B) at raw "
+      "peaks.", f"within the floor, bounds included: {sentence}")
+check("0 of 1 calibrated" in document_deployed.within_sentence([("A", 0.3, 0.3)]),
+      "none within: no names")
 
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures))

@@ -57,9 +57,9 @@ def build_report(args, s, base, raw, grid, attribution, checks, overheads, low, 
     calibration_section(add, base, source_knobs)
     ratio_sections(add, base, raw)
     detail_section(add, s, base)
-    published_and_cost_sections(add, base, ratio_rows(base))
+    published_and_cost_sections(add, base, ratio_rows(base), deployed)
     consistency_section(add, base)
-    deployed_section(add, base, deployed)
+    deployed_section(add, base, deployed, s.long_prompts)
     attribution_section(add, attribution)
     inverse_section(add, args, s, grid)
     if low[1] is not None:

@@ -7,6 +7,7 @@ import math
 
 from . import cost, published, study
 from .analysis import best_latency, peak, ratio_rows
+from .document_deployed import best_deployed
 from .study import LONG_PROMPTS, MAX_CONCURRENCY, RUBIN, RUBIN_LABEL, RUBIN_TDP_W
 
 
@@ -189,8 +190,9 @@ def low_concurrency_section(add, s, low):
         add("")
 
 
-def published_and_cost_sections(add, base, summary):
-    """Every published figure against the baseline, and cost per million tokens."""
+def published_and_cost_sections(add, base, summary, deployed=None):
+    """Every published figure against the baseline (and the comparators as InferenceX deployed
+    them: experiments.deployed_comparators), and cost per million tokens."""
     peaks, best_tpot, single, powers = {}, {}, {}, []
     for w in study.WORKLOADS:
         for system in ("jalapeno-128", w["gpu"]):
@@ -205,15 +207,18 @@ def published_and_cost_sections(add, base, summary):
         if len(one):
             single[w["key"]] = float(one["intvty"].max())
         powers.append(float(jal["avg_power_per_chip_w"].max()))
+    deployed_peaks = {key: best_deployed(entries)[:2] for key, entries in (deployed or {}).items()}
     rows = published.check_published(study.WORKLOADS, summary, peaks, best_tpot, single,
-                                     max(powers) if powers else None)
+                                     max(powers) if powers else None, deployed_peaks)
     add("## Every published figure, checked")
     add("")
     add("Each figure the publication states (../shared/REFERENCE.md; the GPU comparators as "
         "published beside the ratios) against the calibrated baseline above. Ratios must come "
         f"within +-{published.RATIO_TOLERANCE * 100:.0f} %, Jalapeño's absolute figures within "
         f"+-{published.ABSOLUTE_TOLERANCE * 100:.0f} %, the GPU comparators within "
-        f"+-{published.GPU_TOLERANCE * 100:.0f} % (predicted, not fitted on); bounds must hold. "
+        f"+-{published.GPU_TOLERANCE * 100:.0f} % (predicted, not fitted on: as searched, "
+        "and as InferenceX deployed them, section \"The GPU comparators as InferenceX deployed "
+        "them\"); bounds must hold. "
         "Jalapeño's per-chip peaks are implied by the publication (its per-kW ratio x the GPU's "
         "tok/s per kW x 0.7 kW); interactivity is InferenceX's 1/TPOT (the best of the sweep; "
         "for DeepSeek R1 the concurrency-1 point); package power is the highest simulated "

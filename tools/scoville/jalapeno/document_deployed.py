@@ -12,7 +12,32 @@ def count(v):
     return "–" if v is None else f"{v:,.0f}"
 
 
-def deployed_section(add, base, deployed):
+def best_deployed(entries):
+    """The best recipe of one comparator (experiments.deployed_comparators' entries: [(recipe,
+    calibrated points, raw points)]): (best calibrated tok/s per GPU, best raw, the calibrated
+    best's recipe name); None where no recipe ran."""
+    best_cal, best_raw, best_name = None, None, None
+    for recipe, cal, raw in entries:
+        c = float(cal["tput_per_chip"].max()) if cal is not None and len(cal) else None
+        r = float(raw["tput_per_chip"].max()) if raw is not None and len(raw) else None
+        if c is not None and (best_cal is None or c > best_cal):
+            best_cal, best_name = c, recipe[0]
+        if r is not None and (best_raw is None or r > best_raw):
+            best_raw = r
+    return best_cal, best_raw, best_name
+
+
+def within_sentence(summary, tolerance=published.GPU_TOLERANCE):
+    """Which comparators each setting puts within the floor's tolerance of the published peak;
+    summary: [(label, calibrated error, raw error)]."""
+    def names(i):
+        hits = [row[0] for row in summary if abs(row[i]) <= tolerance]
+        return (f"{len(hits)} of {len(summary)}" + (f" ({', '.join(hits)})" if hits else ""))
+    return (f"Within +-{tolerance:.0%} of the published peak: {names(1)} calibrated, "
+            f"{names(2)} at raw peaks.")
+
+
+def deployed_section(add, base, deployed, requests_per_client=study.LONG_PROMPTS):
     """The GPU comparators as InferenceX deployed them (experiments.deployed_comparators)
     against their published per-GPU peaks and the study's searched baselines."""
     if not deployed:
@@ -23,11 +48,14 @@ def deployed_section(add, base, deployed):
     add("The headline's GPU baselines are searched (co-located mappings and a few prefill:decode "
         f"splits, N up to {MAX_CONCURRENCY}, the model files' precisions). InferenceX measured "
         "its published peaks on tuned Dynamo disaggregated recipes instead, at concurrencies up "
-        f"to {largest_n:,}, on NVIDIA's NVFP4 checkpoints with an FP8 KV cache. Here each "
-        "comparator's "
+        f"to {largest_n:,}, with each checkpoint as its engine runs it (NVIDIA's NVFP4 "
+        "releases of DeepSeek R1 and Kimi K2.5, W4A4; GPT-OSS 120B's MXFP4 release with MXFP8 "
+        "expert inputs) and an FP8 KV cache. Here each comparator's "
         "throughput-end recipes (study.DEPLOYED_COMPARATORS: InferenceX's master configs, the "
-        "recipe files they name) run as launched: the pools, concurrency, decode sequences and "
-        "prefill tokens per GPU and MTP depth of the recipe, the checkpoint's precisions, the "
+        "recipe files they name) run as launched: the pools (DEP: attention data parallel on "
+        "every GPU; TP: one attention group per worker; experts over each worker's GPUs), "
+        "concurrency, decode sequences and prefill tokens per attention rank and MTP depth of "
+        f"the recipe, {requests_per_client} x N requests, the checkpoint's precisions, the "
         "workers' stack (`dynamo-trtllm-disaggregated` for TensorRT-LLM, as `validate` maps "
         "InferenceX's Dynamo rows; `vllm` for vLLM), "
         "on the GPU system's own overlay and at raw peaks; InferenceX's peak is the best "
@@ -46,15 +74,12 @@ def deployed_section(add, base, deployed):
         searched = base.get((w["key"], w["gpu"]))
         searched_cell = (f"{peak(searched)['tput_per_chip']:,.0f}" if searched is not None
                          else "–")
-        best_cal, best_raw, best_name = None, None, "–"
+        best_cal, best_raw, best_name = best_deployed(entries)
+        best_name = best_name or "–"
         for recipe, cal, raw in entries:
             name, concurrency, prefill, decode, mtp = recipe[:5]
             c = float(cal["tput_per_chip"].max()) if cal is not None and len(cal) else None
             r = float(raw["tput_per_chip"].max()) if raw is not None and len(raw) else None
-            if c is not None and (best_cal is None or c > best_cal):
-                best_cal, best_name = c, name
-            if r is not None and (best_raw is None or r > best_raw):
-                best_raw = r
             detail.append((w["label"], name, concurrency, prefill, decode, mtp, c, r, cal))
         def cell(v, published_tput=published_tput):
             return ("– | –" if v is None else
@@ -66,22 +91,18 @@ def deployed_section(add, base, deployed):
                             best_raw / published_tput - 1))
     add("")
     if summary:
-        closer = all(abs(raw) < abs(cal) for _, cal, raw in summary)
         add("Run as deployed, the comparators come out "
             + "; ".join(f"{label} {cal:+.0%} calibrated and {raw:+.0%} at raw peaks"
                         for label, cal, raw in summary) + ". "
-            + ("At every one the raw chip model is closer than the calibrated one: the GPU "
-               "overlay's compute fraction, anchored on one GB200 DeepSeek R1 prefill at "
-               "2,000-token inputs (tools/prefill-anchor) and inherited by GB300, slows these "
-               "8K-input prefill pools more than the measured deployments were slowed. No knob "
-               "is fitted to these figures; they are the comparators' held-out check."
-               if closer else
-               "No knob is fitted to these figures; they are the comparators' held-out check."))
+            + within_sentence(summary)
+            + " The GPU overlays' compute fraction is anchored on one GB200 DeepSeek R1 "
+            "prefill at 2,000-token inputs (tools/prefill-anchor; GB300 inherits it). No knob "
+            "is fitted to these figures; they are the comparators' held-out check.")
         add("")
     add("Every recipe (tok/s per GPU of the recipe's GPUs; TTFT and TPOT medians of the "
         "calibrated run):")
     add("")
-    add("| workload | recipe | N | prefill workers x GPUs | decode workers x GPUs | MTP | "
+    add("| workload | recipe | N | prefill workers | decode workers | MTP | "
         "calibrated tok/s/GPU | raw tok/s/GPU | TTFT s | TPOT ms |")
     add("|---|---|---:|---|---|---:|---:|---:|---:|---:|")
     for label, name, concurrency, prefill, decode, mtp, c, r, cal in detail:
@@ -89,8 +110,8 @@ def deployed_section(add, base, deployed):
         if cal is not None and len(cal):
             row = cal.loc[cal["tput_per_chip"].idxmax()]
             ttft, tpot = f"{row['median_ttft_s']:.2f}", f"{row['median_tpot_s'] * 1e3:.1f}"
-        add(f"| {label} | {name} | {concurrency:,} | {prefill[0]} x {prefill[1]} | "
-            f"{decode[0]} x {decode[1]} | {mtp} | {count(c)} | {count(r)} | "
+        add(f"| {label} | {name} | {concurrency:,} | {study.pool_label(prefill)} | "
+            f"{study.pool_label(decode)} | {mtp} | {count(c)} | {count(r)} | "
             f"{ttft} | {tpot} |")
     add("")
 

@@ -308,18 +308,20 @@ def deployed_comparators(runner, s, work):
             continue
         entries = []
         for recipe in deployed["recipes"]:
-            name, concurrency, prefill, decode, mtp, seqs_per_gpu, tokens_per_gpu = recipe
+            name, concurrency, prefill, decode, mtp, seqs_per_rank, tokens_per_rank = recipe
             model = deployed_model(work, w["key"], w["model"], mtp > 0)
+            # both limits per attention-DP rank, as the engines apply them (study.py)
             extra = ["--mapping", deployed_mapping(work, prefill, decode, deployed["experts"]),
-                     "--max-num-seqs", str(seqs_per_gpu * decode[0] * decode[1]),
-                     "--max-batched-tokens", str(tokens_per_gpu)]
+                     "--max-num-seqs", str(seqs_per_rank * study.attention_ranks(decode)),
+                     "--max-batched-tokens", str(tokens_per_rank)]
             if mtp:
                 extra += ["--mtp-depth", str(mtp), "--mtp-acceptance", str(MTP_ACCEPTANCE)]
 
             def args(cal, model=model, concurrency=concurrency, extra=extra,
                      software=study.deployed_software(name)):
+                # InferenceX's 10 x N requests: the check is against its absolute figure
                 return base_args(model, w["gpu"], SYSTEM_CHIPS[w["gpu"]], software,
-                                 [concurrency], s.prompts, cal=cal) + extra
+                                 [concurrency], s.long_prompts, cal=cal) + extra
             entries.append((recipe, runner.submit(args(())),
                             runner.submit(args(["--no-calibration"]))))
         out[w["key"]] = entries

@@ -35,38 +35,81 @@ RUBIN, RUBIN_LABEL, RUBIN_TDP_W = "vr200-nvl72", "Vera Rubin NVL72", 2300
 # The GPU comparators as InferenceX deployed them: the throughput end of each published 8K/1K
 # sweep, Dynamo disaggregated recipes from SemiAnalysisAI/InferenceX at commit 843c6254f
 # (configs/deprecated/nvidia-kimik2.5-8k1k-master.yaml, entries kimik2.5-fp4-gb300-dynamo-trt
-# and kimik2.5-fp4-gb300-dynamo-vllm; configs/nvidia-master.yaml, dsr1-fp4-gb300-dynamo-trt),
-# every one a prefill pool of `workers` x `gpus` and one decode worker (or three), attention
-# data parallel on every GPU, experts over each worker's GPUs (ep = gpus). InferenceX's peak is
-# the best tok/s per GPU of all its recipes, so the check takes the best one. Fields: recipe
-# (its file), concurrency, prefill (workers, gpus), decode (workers, gpus), MTP depth, decode
-# sequences per GPU ([SPEC] TensorRT-LLM: the name's batchN; vLLM: the recipe's
-# max-num-seqs), prefill tokens per GPU and iteration ([SPEC] vLLM recipes'
-# max-num-batched-tokens 16384; [ASSUMPTION] the same for TensorRT-LLM, as its GB200 DeepSeek
-# recipes in workloads/deployments). The checkpoints: NVIDIA's ModelOpt NVFP4 releases quantize
-# every linear layer but self-attention and the LM head, weights and inputs (W4A4; their
+# and kimik2.5-fp4-gb300-dynamo-vllm; configs/nvidia-master.yaml, dsr1-fp4-gb300-dynamo-trt;
+# configs/deprecated/nvidia-gptoss-master.yaml, gptoss-fp4-gb200-dynamo-trt, its 8K/1K
+# search space, named after its own comments "P: 2xTP1 D: 1xDEP2"). Every recipe is a prefill
+# pool and a decode pool, each `workers` x `gpus` with or without attention data parallelism
+# (DEP: attention DP on every GPU; TP: one attention group per worker), experts over each
+# worker's GPUs (ep = gpus: the Dynamo TensorRT-LLM sweeps set moe_expert_parallel_size to the
+# worker's tp, ai-dynamo/dynamo components/backends/trtllm/performance_sweeps/scripts/
+# gen_yaml.py). InferenceX's peak is the best tok/s per GPU of all its recipes, so the check
+# takes the best one; a recipe listing several concurrencies runs at its largest (the
+# throughput end). Fields: recipe, concurrency, prefill (workers, gpus, attention DP), decode
+# (workers, gpus, attention DP), MTP depth, decode sequences per attention-DP rank ([SPEC]
+# TensorRT-LLM: the name's batchN or DECODE_MAX_BATCH_SIZE, per rank with attention DP and
+# per worker without; vLLM: the recipe's max-num-seqs), prefill tokens per attention-DP rank
+# ([SPEC] vLLM recipes' max-num-batched-tokens 16384, GPT-OSS's PREFILL_MAX_NUM_TOKENS 20000;
+# [ASSUMPTION] 16384 for the TensorRT-LLM DeepSeek and Kimi recipes, as their GB200 DeepSeek
+# recipes in workloads/deployments). Each comparator's checkpoint as its engine runs it
+# (`precision`): NVIDIA's ModelOpt NVFP4 releases of DeepSeek R1 and Kimi K2.5 quantize every
+# linear layer but self-attention and the LM head, weights and inputs (W4A4; their
 # hf_quant_config exclude_modules), with an FP8 KV cache ([SPEC] kv_cache_quant_algo FP8; the
-# vLLM recipes' kv-cache-dtype fp8). The GPT-OSS GB200 recipes run several single-GPU prefill
-# workers without expert parallelism, data-parallel replicas the serving layer does not
-# simulate within a pool (Limitations), so that comparator is not rerun.
+# vLLM recipes' kv-cache-dtype fp8); GPT-OSS 120B is OpenAI's MXFP4 release, whose experts
+# TensorRT-LLM runs on Blackwell with MXFP8 inputs ([SPEC] TensorRT-LLM's "Deployment Guide for
+# GPT-OSS on TensorRT-LLM - Blackwell Hardware", MoE backend support matrix: B200/GB200
+# activation MXFP8, weights MXFP4; Scoville's fp8 format, its 8-bit elements without the
+# shared scale per 32) and an FP8 KV cache ([SPEC] the Dynamo sweeps' kv_cache_config dtype
+# fp8, gen_yaml.py above).
 NVFP4_PRECISION = [("precision.experts", "nvfp4"), ("precision.mlp", "nvfp4"),
                    ("precision.mlp_activations", "nvfp4"), ("precision.kv_cache", "fp8")]
+MXFP8_INPUTS_PRECISION = [("precision.mlp_activations", "fp8"), ("precision.kv_cache", "fp8")]
+DEP, TP = True, False  # a pool's attention: data parallel on every GPU, or one group per worker
 DEPLOYED_COMPARATORS = {
-    "kimi": {"checkpoint": "nvidia/Kimi-K2.5-NVFP4", "experts": 384, "recipes": [
-        ("trt ctx6dep4_gen1dep16_batch128_eplb0_mtp0", 2253, (6, 4), (1, 16), 0, 128, 16384),
-        ("trt ctx8dep4_gen1dep32_batch64_eplb0_mtp0", 2151, (8, 4), (1, 32), 0, 64, 16384),
-        ("trt ctx5dep4_gen1dep32_batch32_eplb0_mtp0", 1229, (5, 4), (1, 32), 0, 32, 16384),
-        ("vllm disagg-gb300-8p1d-dep4-dep24", 15360, (8, 4), (1, 24), 0, 512, 16384),
-        ("vllm disagg-gb300-4p1d-dep4-dep8", 3072, (4, 4), (1, 8), 0, 256, 16384),
-        ("vllm disagg-gb300-3p1d-dep4-dep16", 2048, (3, 4), (1, 16), 0, 64, 16384),
-        ("vllm disagg-gb300-2p1d-dep4-dep24", 2048, (2, 4), (1, 24), 0, 43, 16384)]},
-    "dsr1": {"checkpoint": "nvidia/DeepSeek-R1-0528-NVFP4-v2", "experts": 256, "recipes": [
-        ("trt ctx11_gen3_dep4_batch256_eplb0_mtp0", 3228, (11, 2), (3, 4), 0, 256, 16384),
-        ("trt ctx14_gen1_dep16_batch128_eplb0_mtp0", 2253, (14, 2), (1, 16), 0, 128, 16384),
-        ("trt ctx9_gen1_dep16_batch64_eplb0_mtp0", 1229, (9, 2), (1, 16), 0, 64, 16384),
-        ("trt ctx10_gen1_dep8_batch256_eplb0_mtp1", 2253, (10, 2), (1, 8), 1, 256, 16384),
-        ("trt ctx13_gen1_dep16_batch64_eplb256_mtp3", 1127, (13, 2), (1, 16), 3, 64, 16384)]},
+    "gptoss": {"checkpoint": "openai/gpt-oss-120b", "variant": "trtllm", "experts": 128,
+               "precision": MXFP8_INPUTS_PRECISION, "recipes": [
+        ("trt P 1xTP1 D 1xTP4", 64, (1, 1, TP), (1, 4, TP), 0, 128, 20000),
+        ("trt P 2xTP1 D 1xTP4", 512, (2, 1, TP), (1, 4, TP), 0, 1024, 20000),
+        ("trt P 2xTP1 D 1xTP2", 384, (2, 1, TP), (1, 2, TP), 0, 512, 20000),
+        ("trt P 2xTP1 D 1xDEP2", 512, (2, 1, TP), (1, 2, DEP), 0, 512, 20000)]},
+    "kimi": {"checkpoint": "nvidia/Kimi-K2.5-NVFP4", "variant": "nvfp4", "experts": 384,
+             "precision": NVFP4_PRECISION, "recipes": [
+        ("trt ctx6dep4_gen1dep16_batch128_eplb0_mtp0", 2253, (6, 4, DEP), (1, 16, DEP), 0, 128,
+         16384),
+        ("trt ctx8dep4_gen1dep32_batch64_eplb0_mtp0", 2151, (8, 4, DEP), (1, 32, DEP), 0, 64,
+         16384),
+        ("trt ctx5dep4_gen1dep32_batch32_eplb0_mtp0", 1229, (5, 4, DEP), (1, 32, DEP), 0, 32,
+         16384),
+        ("vllm disagg-gb300-8p1d-dep4-dep24", 15360, (8, 4, DEP), (1, 24, DEP), 0, 512, 16384),
+        ("vllm disagg-gb300-4p1d-dep4-dep8", 3072, (4, 4, DEP), (1, 8, DEP), 0, 256, 16384),
+        ("vllm disagg-gb300-3p1d-dep4-dep16", 2048, (3, 4, DEP), (1, 16, DEP), 0, 64, 16384),
+        ("vllm disagg-gb300-2p1d-dep4-dep24", 2048, (2, 4, DEP), (1, 24, DEP), 0, 43, 16384)]},
+    "dsr1": {"checkpoint": "nvidia/DeepSeek-R1-0528-NVFP4-v2", "variant": "nvfp4",
+             "experts": 256, "precision": NVFP4_PRECISION, "recipes": [
+        ("trt ctx11_gen3_dep4_batch256_eplb0_mtp0", 3228, (11, 2, DEP), (3, 4, DEP), 0, 256,
+         16384),
+        ("trt ctx14_gen1_dep16_batch128_eplb0_mtp0", 2253, (14, 2, DEP), (1, 16, DEP), 0, 128,
+         16384),
+        ("trt ctx9_gen1_dep16_batch64_eplb0_mtp0", 1229, (9, 2, DEP), (1, 16, DEP), 0, 64,
+         16384),
+        ("trt ctx10_gen1_dep8_batch256_eplb0_mtp1", 2253, (10, 2, DEP), (1, 8, DEP), 1, 256,
+         16384),
+        ("trt ctx13_gen1_dep16_batch64_eplb256_mtp3", 1127, (13, 2, DEP), (1, 16, DEP), 3, 64,
+         16384)]},
 }
+
+
+def attention_ranks(pool):
+    """A recipe pool's attention-DP ranks: every GPU with attention DP, else one per worker."""
+    workers, gpus, dp_attention = pool
+    return workers * gpus if dp_attention else workers
+
+
+def pool_label(pool):
+    """A recipe pool as InferenceX writes it: "2 x DEP4", "1 x TP8"."""
+    workers, gpus, dp_attention = pool
+    return f"{workers} x {'DEP' if dp_attention else 'TP'}{gpus}"
+
+
 # The stack each recipe's workers run, by the engine its name starts with: Dynamo over
 # TensorRT-LLM workers as validate maps InferenceX's 'Dynamo' rows
 # (workloads/measurements/framework-stacks.csv); Dynamo over vLLM workers on vLLM's stack (its

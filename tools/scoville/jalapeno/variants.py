@@ -13,11 +13,15 @@ from . import study
 from .study import CALIBRATION_SYSTEM, NOMINAL_TILE, ROOT, TRANSFERRED_KNOBS
 
 
-def set_yaml_value(text, dotted, value, tag):
-    """`text` with the block-style key `dotted` (a.b.c) set to `value`; comments elsewhere kept."""
+def set_yaml_value(text, dotted, value, tag, add_missing=False):
+    """`text` with the block-style key `dotted` (a.b.c) set to `value`; comments elsewhere kept.
+    A missing key is an error (a misspelt one would change nothing), unless `add_missing`: then
+    a key its parent block lacks is added as the block's last entry (e.g. a precision the model
+    file leaves to its default)."""
     keys = dotted.split(".")
     lines = text.split("\n")
     stack = []
+    parent_end = None  # (index of the parent block's last line, its children's indent)
     for i, line in enumerate(lines):
         m = re.match(r"^(\s*)([A-Za-z0-9_]+):(.*)$", line)
         if not m:
@@ -26,10 +30,18 @@ def set_yaml_value(text, dotted, value, tag):
         while stack and stack[-1][0] >= indent:
             stack.pop()
         stack.append((indent, m.group(2)))
-        if [k for _, k in stack] == keys:
+        path = [k for _, k in stack]
+        if path == keys:
             lines[i] = f"{m.group(1)}{m.group(2)}: {value}  # {tag}"
             return "\n".join(lines)
-    raise KeyError(dotted)
+        if len(keys) > 1 and len(path) >= len(keys) and path[:len(keys) - 1] == keys[:-1]:
+            child_indent = (m.group(1) if len(path) == len(keys) else parent_end[1])
+            parent_end = (i, child_indent)  # the block's last line so far, at any depth
+    if parent_end is None or not add_missing:
+        raise KeyError(dotted)
+    i, indent = parent_end
+    lines.insert(i + 1, f"{indent}{keys[-1]}: {value}  # {tag}")
+    return "\n".join(lines)
 
 
 def write_input_file(path, text):
@@ -49,11 +61,12 @@ def write_input_file(path, text):
     return path
 
 
-def write_variant(work, name, source, changes, tag="[ASSUMPTION] jalapeno-study variant"):
+def write_variant(work, name, source, changes, tag="[ASSUMPTION] jalapeno-study variant",
+                  add_missing=False):
     with open(os.path.join(ROOT, source)) as f:
         text = f.read()
     for dotted, value in changes:
-        text = set_yaml_value(text, dotted, value, tag)
+        text = set_yaml_value(text, dotted, value, tag, add_missing)
     return write_input_file(os.path.join(work, "variants", name), text)
 
 
@@ -180,31 +193,41 @@ def mtp_model(work, model):
 
 
 def deployed_model(work, key, model, mtp):
-    """The workload's model as its GPU comparator's checkpoint quantizes it (study.
-    NVFP4_PRECISION), with DeepSeek R1's MTP module priced when the recipe runs MTP."""
-    checkpoint = study.DEPLOYED_COMPARATORS[key]["checkpoint"]
-    changes = list(study.NVFP4_PRECISION)
-    name = f"{model}-nvfp4"
+    """The workload's model as its GPU comparator's engine runs the checkpoint (study.
+    DEPLOYED_COMPARATORS' `precision`), with DeepSeek R1's MTP module priced when the recipe
+    runs MTP."""
+    deployed = study.DEPLOYED_COMPARATORS[key]
+    changes = list(deployed["precision"])
+    name = f"{model}-{deployed['variant']}"
     if mtp:
         changes.append(("mtp_layers", 1))
         name += "-mtp"
     changes.append(("name", name))
-    tag = f"[SPEC] {checkpoint} (jalapeno-study: the GPU comparator's checkpoint)"
-    return write_variant(work, f"{name}.yaml", f"workloads/models/{model}.yaml", changes, tag=tag)
+    tag = f"[SPEC] {deployed['checkpoint']} (jalapeno-study: the GPU comparator's checkpoint)"
+    # a precision the model file leaves to its default (GPT-OSS's mlp_activations) is added
+    return write_variant(work, f"{name}.yaml", f"workloads/models/{model}.yaml", changes, tag=tag,
+                         add_missing=True)
 
 
 def deployed_mapping(work, prefill, decode, experts):
-    """A recipe's pools: `workers` x `gpus` GPUs each, attention data parallel on every GPU,
-    experts over each worker's GPUs (tp / ep expert replicas, docs/mapping.md)."""
-    (pw, pg), (dw, dg) = prefill, decode
-    for gpus in (pg, dg):
+    """A recipe's pools (study.DEPLOYED_COMPARATORS: `workers` x `gpus`, attention data parallel
+    on every GPU or one attention group per worker): experts over each worker's GPUs, so a pool
+    of several workers runs `workers` expert replicas (docs/mapping.md). The pool is one engine
+    whose attention groups step together, where the workers step independently: at the
+    throughput end, every worker busy, the difference is each step waiting for its slowest
+    group (the scheduler keeps their loads within one sequence of each other)."""
+    lines = []
+    for phase, pool in (("prefill", prefill), ("decode", decode)):
+        workers, gpus, _ = pool
         if experts % gpus:
             raise SystemExit(f"jalapeno-study: {experts} experts do not split over {gpus} GPUs")
-    text = ("mapping:\n"
-            f"  prefill: {{chips: {pw * pg}, tp: {pw * pg}, ep: {pg}, attn_dp: {pw * pg}}}\n"
-            f"  decode: {{chips: {dw * dg}, tp: {dw * dg}, ep: {dg}, attn_dp: {dw * dg}}}\n")
-    return write_input_file(
-        os.path.join(work, "variants", f"deployed-p{pw}x{pg}-d{dw}x{dg}.yaml"), text)
+        chips = workers * gpus
+        lines.append(f"  {phase}: {{chips: {chips}, tp: {chips}, ep: {gpus}, "
+                     f"attn_dp: {study.attention_ranks(pool)}}}\n")
+    tag = "-".join(f"{p}{study.pool_label(pool).replace(' ', '')}"
+                   for p, pool in (("p", prefill), ("d", decode)))
+    return write_input_file(os.path.join(work, "variants", f"deployed-{tag}.yaml"),
+                            "mapping:\n" + "".join(lines))
 
 
 def disagg_mapping(work, prefill_chips, row, moe):
