@@ -74,6 +74,16 @@ int64_t rank_capacity_blocks(const PoolConfig& pool) {
   return pool.kv_capacity_blocks / pool.attention_dp;
 }
 
+// The token budget of one attention-DP rank: the pool's max_num_batched_tokens split evenly
+// (the lower ranks take the remainder). Each rank runs its own scheduler with its own budget
+// (vLLM's data-parallel engines, SGLang's DP-attention workers, TensorRT-LLM's attention-DP
+// ranks), so no rank can take another's share: a shared budget would let one rank take several
+// prompt chunks while another idles, and the iteration waits for the most loaded rank.
+int64_t rank_token_budget(const PoolConfig& pool, int64_t rank) {
+  const int64_t total = pool.scheduler.max_num_batched_tokens;
+  return total / pool.attention_dp + (rank < total % pool.attention_dp ? 1 : 0);
+}
+
 class Run {
  public:
   Run(const ServingSystem& system, const IterationCostModel& cost_model,
@@ -175,11 +185,17 @@ class Run {
         // must fit one iteration (vLLM: max_num_batched_tokens >= max_model_len).
         const int64_t longest_prompt =
             pool.role == PoolRole::kPrefill ? r.input_tokens : r.input_tokens + r.output_tokens;
-        if (!s.chunked_prefill && longest_prompt > s.max_num_batched_tokens) {
-          d.error(where, key,
-                  std::to_string(longest_prompt) + " tokens to prefill exceed " + pool_key +
-                      ".max_num_batched_tokens = " + std::to_string(s.max_num_batched_tokens) +
-                      " and chunked prefill is off");
+        // A prompt runs on one rank, within that rank's budget (the smallest is the last's).
+        const int64_t rank_budget = rank_token_budget(pool, pool.attention_dp - 1);
+        if (!s.chunked_prefill && longest_prompt > rank_budget) {
+          d.error(
+              where, key,
+              std::to_string(longest_prompt) + " tokens to prefill exceed " + pool_key +
+                  ".max_num_batched_tokens = " + std::to_string(s.max_num_batched_tokens) +
+                  (pool.attention_dp > 1 ? " / attention_dp " + std::to_string(pool.attention_dp) +
+                                               " = " + std::to_string(rank_budget) + " per rank"
+                                         : std::string()) +
+                  " and chunked prefill is off");
         }
       }
       if (i > 0 && r.arrival < plan_.requests[i - 1].arrival) {
@@ -260,7 +276,7 @@ class Run {
     // its tokens go back to the budget, and the later entries follow the erased one down.
     for (size_t k = p.in_flight.size(); k-- > 0;) {
       if (p.in_flight[k].running_index == index) {
-        budget_ += p.in_flight[k].work.new_tokens;
+        spend(victim.rank, -p.in_flight[k].work.new_tokens);
         p.in_flight.erase(p.in_flight.begin() + static_cast<std::ptrdiff_t>(k));
       } else if (p.in_flight[k].running_index > index) {
         p.in_flight[k].running_index -= 1;
@@ -294,19 +310,38 @@ class Run {
     evicted_.clear();
   }
 
-  // The attention-DP rank a sequence joins: the least loaded by KV blocks, then by running
-  // sequences, then the lowest index (deterministic; SGLang's DP-attention controller and
-  // vLLM's DP load balancing pick the least loaded engine).
+  // The attention-DP rank a sequence joins: of the ranks with budget left this iteration, the
+  // least loaded by KV blocks, then by running sequences, then the lowest index (deterministic;
+  // SGLang's DP-attention controller and vLLM's DP load balancing pick the least loaded engine).
+  // -1 when no rank has budget left.
   int64_t pick_rank(const Pool& p) const {
     std::vector<int64_t> sequences(p.kv.size(), 0);
     for (const Sequence& s : p.running) sequences[static_cast<size_t>(s.rank)] += 1;
-    size_t best = 0;
-    for (size_t r = 1; r < p.kv.size(); ++r) {
+    int64_t best = -1;
+    for (size_t r = 0; r < p.kv.size(); ++r) {
+      if (rank_budget_[r] <= 0) continue;
+      if (best < 0) {
+        best = static_cast<int64_t>(r);
+        continue;
+      }
+      const auto b = static_cast<size_t>(best);
       const int64_t used = p.kv[r].capacity_blocks() - p.kv[r].free_blocks();
-      const int64_t best_used = p.kv[best].capacity_blocks() - p.kv[best].free_blocks();
-      if (used < best_used || (used == best_used && sequences[r] < sequences[best])) best = r;
+      const int64_t best_used = p.kv[b].capacity_blocks() - p.kv[b].free_blocks();
+      if (used < best_used || (used == best_used && sequences[r] < sequences[b])) {
+        best = static_cast<int64_t>(r);
+      }
     }
-    return static_cast<int64_t>(best);
+    return best;
+  }
+
+  // Tokens left this iteration over all ranks (kept beside the ranks' shares: the scheduler's
+  // loops test it per sequence).
+  int64_t budget_left() const { return budget_left_; }
+
+  // Takes `tokens` from `rank`'s share (negative: gives them back).
+  void spend(int64_t rank, int64_t tokens) {
+    rank_budget_[static_cast<size_t>(rank)] -= tokens;
+    budget_left_ -= tokens;
   }
 
   // Prompt tokens of `s` the pool's prefix cache holds, in whole KV blocks, leaving at least the
@@ -328,11 +363,11 @@ class Run {
     return cached - cached % cfg.kv_block_tokens;
   }
 
-  // Serves the running sequences the policy picks, in admission order, while the budget lasts;
-  // grows their KV and preempts the youngest of a rank when it runs out.
+  // Serves the running sequences the policy picks, in admission order, while their ranks'
+  // budgets last; grows their KV and preempts the youngest of a rank when it runs out.
   void serve_running(Pool& p, Duration now, bool prefill_work, bool& preempted) {
-    int64_t& budget = budget_;
-    for (size_t i = 0; i < p.running.size() && budget > 0;) {
+    for (size_t i = 0; i < p.running.size() && budget_left() > 0;) {
+      const int64_t budget = rank_budget_[static_cast<size_t>(p.running[i].rank)];
       const int64_t tokens = p.policy->serves(p.running[i].prefilling(), prefill_work)
                                  ? tokens_wanted(p, p.running[i], budget)
                                  : 0;
@@ -356,15 +391,19 @@ class Run {
         continue;  // running[i] is now the next sequence
       }
       p.in_flight.push_back(Scheduled{i, work_of(p.running[i], tokens)});
-      budget -= tokens;
+      spend(p.running[i].rank, tokens);
       ++i;
     }
   }
 
   void start_iteration(Pool& p, Duration now) {
     const SchedulerConfig& cfg = p.config->scheduler;
-    budget_ = cfg.max_num_batched_tokens;
-    int64_t& budget = budget_;  // serve_running and preempt() share it
+    rank_budget_.resize(p.kv.size());  // serve_running, admission and preempt() share them
+    budget_left_ = 0;
+    for (size_t r = 0; r < rank_budget_.size(); ++r) {
+      rank_budget_[r] = rank_token_budget(*p.config, static_cast<int64_t>(r));
+      budget_left_ += rank_budget_[r];
+    }
     bool preempted = false;
     p.in_flight.clear();
 
@@ -375,15 +414,16 @@ class Run {
     serve_running(p, now, prefill_work, preempted);
     // After a preemption vLLM admits nothing this step, unless the step would otherwise be empty.
     while ((!preempted || p.in_flight.empty()) && !p.waiting.empty() &&
-           static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget > 0 &&
+           static_cast<int64_t>(p.running.size()) < cfg.max_num_seqs && budget_left() > 0 &&
            decode_slot_free(p, p.waiting.front())) {
       Sequence s = p.waiting.front();
       const int64_t hit = s.admitted_before ? 0 : prefix_hit(p, s);
       s.computed += hit;
-      const int64_t tokens = tokens_wanted(p, s, budget);
-      if (tokens == 0) break;
-      // The least loaded rank has the most free blocks: when it cannot take the sequence, none can.
+      // The least loaded rank with budget left has the most free blocks of those that could run
+      // the sequence: when it cannot take it, no rank can this iteration.
       s.rank = pick_rank(p);
+      const int64_t tokens = tokens_wanted(p, s, rank_budget_[static_cast<size_t>(s.rank)]);
+      if (tokens == 0) break;
       if (!p.kv[static_cast<size_t>(s.rank)].admit(s.request, s.computed + tokens)) break;
       p.waiting.pop_front();
       if (!s.admitted_before) {
@@ -394,7 +434,7 @@ class Run {
       hold_decode_slot(p, s.request);
       p.running.push_back(s);
       p.in_flight.push_back(Scheduled{p.running.size() - 1, work_of(s, tokens)});
-      budget -= tokens;
+      spend(s.rank, tokens);
     }
     // A policy that held sequences back must not leave the pool idle with work in it (the
     // iteration is empty, so no sequence is served twice).
@@ -425,7 +465,7 @@ class Run {
     const int64_t positions = batch.prefill_tokens() + batch.decode_tokens();
     p.energy_per_position = positions > 0 ? cost.energy.si() / static_cast<double>(positions) : 0.0;
     p.stats.max_batch_tokens =
-        std::max(p.stats.max_batch_tokens, cfg.max_num_batched_tokens - budget);
+        std::max(p.stats.max_batch_tokens, cfg.max_num_batched_tokens - budget_left());
     p.stats.max_batch_sequences =
         std::max(p.stats.max_batch_sequences, static_cast<int64_t>(p.in_flight.size()));
     p.busy = true;
@@ -617,8 +657,9 @@ class Run {
   RngStream mtp_rng_;
   SchedulerObserver* observer_;
   std::shared_ptr<const HandoffPolicy> handoff_;  // system_.handoff
-  int64_t budget_ = 0;                            // tokens left in the iteration being composed
-  std::unordered_set<int64_t> cached_blocks_;     // prefix block ids prefilled so far
+  std::vector<int64_t> rank_budget_;  // tokens each attention-DP rank has left this iteration
+  int64_t budget_left_ = 0;           // their sum
+  std::unordered_set<int64_t> cached_blocks_;  // prefix block ids prefilled so far
   std::vector<Pool> pools_;
   std::vector<int64_t> evicted_;  // requests a KV block manager evicted, in eviction order
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

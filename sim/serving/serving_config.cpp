@@ -1,5 +1,6 @@
 #include "sim/serving/serving_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/base/error.hpp"
@@ -62,17 +63,24 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
   if (s.max_num_seqs < 1 || s.max_num_seqs > kMaxCount) {
     d.error(where, key + ".max_num_seqs", "expected a positive number of sequences");
   }
+  // The budget is split over the attention-DP ranks, each scheduling its own share.
+  const int64_t ranks = std::max<int64_t>(1, p.attention_dp);
   if (s.max_num_batched_tokens < 1 || s.max_num_batched_tokens > kMaxCount) {
     d.error(where, key + ".max_num_batched_tokens", "expected a positive number of tokens");
+  } else if (s.max_num_batched_tokens < ranks) {
+    d.error(
+        where, key + ".max_num_batched_tokens",
+        "expected at least one token per attention-DP rank (" + std::to_string(ranks) + " ranks)");
   }
   if (s.kv_block_tokens < 1 || s.kv_block_tokens > kMaxCount) {
     d.error(where, key + ".kv_block_tokens", "expected a positive number of tokens per block");
   }
   if (s.mtp.depth < 0 || s.mtp.depth > 64) {
     d.error(where, key + ".mtp.depth", "expected a draft depth in [0, 64]");
-  } else if (s.mtp.depth + 1 > s.max_num_batched_tokens) {
+  } else if (s.mtp.depth + 1 > s.max_num_batched_tokens / ranks) {
     d.error(where, key + ".mtp.depth",
-            "depth + 1 verified positions exceed max_num_batched_tokens: no decode step fits");
+            "depth + 1 verified positions exceed max_num_batched_tokens" +
+                std::string(ranks > 1 ? " per attention-DP rank" : "") + ": no decode step fits");
   }
   if (!(s.mtp.acceptance >= 0.0 && s.mtp.acceptance <= 1.0)) {
     d.error(where, key + ".mtp.acceptance", "expected an acceptance rate in [0, 1]");

@@ -185,3 +185,58 @@ TEST_CASE("attention-DP: more KV per pool raises throughput when the KV cache is
         one.trace.stats.pools[0].max_batch_sequences);
   CHECK(four.metrics.output_throughput > 1.5 * one.metrics.output_throughput);
 }
+
+TEST_CASE("attention-DP: each rank schedules within its own share of the token budget",
+          "[serving][attention_dp]") {
+  // 8,192 tokens over 2 ranks: 4,096 each. Ragged prompts arriving at once: a shared budget
+  // would give rank 0 the first 6,000-token prompt whole and rank 1 the rest (2,192 tokens),
+  // and the iteration would wait for rank 0; each rank's own budget fills both to 4,096.
+  const AnalyticCostModel base(cost_params());
+  RecordingCostModel model(base);
+  const std::vector<int64_t> inputs{6000, 1000, 1000, 6000};
+  ContinuousBatchingScheduler(pool_system(2, 10000), model).run(at_once(inputs, 2), 1);
+  REQUIRE(!model.batches.empty());
+  for (const IterationBatch& b : model.batches) {
+    std::vector<int64_t> per_rank(2, 0);
+    for (const SequenceWork& w : b.sequences) per_rank[static_cast<size_t>(w.rank)] += w.new_tokens;
+    CHECK(per_rank[0] <= 4096);
+    CHECK(per_rank[1] <= 4096);
+  }
+  const IterationBatch& first = model.batches.front();
+  std::vector<int64_t> first_per_rank(2, 0);
+  for (const SequenceWork& w : first.sequences) {
+    first_per_rank[static_cast<size_t>(w.rank)] += w.new_tokens;
+  }
+  CHECK(first_per_rank == std::vector<int64_t>{4096, 4096});
+  // The first prompt is chunked on rank 0; the other three run on rank 1, the last chunked.
+  REQUIRE(prefills(first) == std::vector<int64_t>{4096, 1000, 1000, 2096});
+  CHECK(first.sequences[0].rank == 0);
+  for (size_t i = 1; i < 4; ++i) CHECK(first.sequences[i].rank == 1);
+}
+
+TEST_CASE("attention-DP: a budget split over ranks is checked per rank",
+          "[serving][attention_dp]") {
+  const AnalyticCostModel model(cost_params());
+  // Without chunking a prompt must fit one rank's share: 5,000 tokens fit the pool's 8,192 but
+  // not a rank's 4,096.
+  ServingSystem system = pool_system(2, 10000);
+  system.pools[0].scheduler.chunked_prefill = false;
+  std::string why;
+  try {
+    ContinuousBatchingScheduler(system, model).run(at_once({5000}, 1), 1);
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  CHECK_THAT(why, Catch::Contains("/ attention_dp 2 = 4096 per rank"));
+  CHECK_NOTHROW(ContinuousBatchingScheduler(system, model).run(at_once({4000}, 1), 1));
+  // Fewer tokens than ranks leaves a rank nothing to schedule.
+  system = pool_system(4, 10000);
+  system.pools[0].scheduler.max_num_batched_tokens = 3;
+  why.clear();
+  try {
+    ContinuousBatchingScheduler(system, model).run(at_once({10}, 1), 1);
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  CHECK_THAT(why, Catch::Contains("at least one token per attention-DP rank (4 ranks)"));
+}
