@@ -171,7 +171,8 @@ recipe_a = ("trt a", 2253, (6, 4, study.DEP), (1, 16, study.DEP), 0, 128, 16384)
 recipe_b = ("vllm b", 15360, (8, 4, study.DEP), (1, 24, study.DEP), 0, 512, 16384)
 published_kimi = published.published_gpu_tok_s_per_chip("kimi", "gb300-nvl72")
 out = []
-deployed_section(out.append, {("kimi", "gb300-nvl72"): points(9000.0)},
+deployed_section(out.append, {("kimi", "gb300-nvl72"): points(9000.0),
+                              ("kimi", "jalapeno-128"): points(7000.0)},
                  {"kimi": [(recipe_a, points(published_kimi * 0.8), points(published_kimi)),
                            (recipe_b, points(published_kimi * 0.9), None)]})
 study.WORKLOADS = saved
@@ -180,10 +181,20 @@ check(len(head) == 1, f"one comparator row: {head}")
 check(head and "| -10.0% |" in head[0] and "| vllm b |" in head[0],
       f"the best calibrated recipe is compared: {head}")
 check(head and "| +0.0% |" in head[0], f"the best raw recipe: {head}")
-check(sum(1 for x in out if x.startswith("| Kimi K2.5 | ")) == 3, "two recipe rows")
+check(sum(1 for x in out if x.startswith("| Kimi K2.5 | ")) == 4,
+      "the comparator row, the best-GPU ratio row and two recipe rows")
 check(any("| 6 x DEP4 | 1 x DEP16 |" in x for x in out), "recipe rows name their pools")
 check(any("Within +-15% of the published peak: 1 of 1 (Kimi K2.5) calibrated, 1 of 1 (Kimi "
           "K2.5) at raw" in x for x in out), f"the floor's count per setting: {out}")
+# the per-kW ratio against the GPU at its best: the higher of searched and deployed
+ratio, used, source = document_deployed.best_gpu_ratio(7000.0, 9000.0, 14000.0, "gb300-nvl72")
+check(source == "as deployed" and used == 14000.0, f"the deployed peak is higher: {source}")
+check(close(ratio, (7000.0 / 0.7) / (14000.0 / 1.4)), f"TDP-normalised ratio: {ratio}")
+check(document_deployed.best_gpu_ratio(7000.0, 9000.0, None, "gb300-nvl72")[2] == "searched",
+      "no deployed run: the searched peak")
+check(document_deployed.best_gpu_ratio(None, 9000.0, 1.0, "gb300-nvl72") is None,
+      "no Jalapeño peak: no ratio")
+check(any(x.startswith("| Kimi K2.5 | 1.50 |") for x in out), f"best-GPU ratio row: {out}")
 sentence = document_deployed.within_sentence([("A", 0.149, -0.2), ("B", -0.16, 0.15)])
 check(sentence == "Within +-15% of the published peak: 1 of 2 (A) calibrated, 1 of 2 (B) at raw "
       "peaks.", f"within the floor, bounds included: {sentence}")
