@@ -215,7 +215,9 @@ def deployed_mapping(work, prefill, decode, experts):
     of several workers runs `workers` expert replicas (docs/mapping.md). The pool is one engine
     whose attention groups step together, where the workers step independently: at the
     throughput end, every worker busy, the difference is each step waiting for its slowest
-    group (the scheduler keeps their loads within one sequence of each other)."""
+    group, each filling its own token budget. Measured on Kimi K2.5 NVFP4 prefill (GB300, its
+    overlay, 80-100 % x 8,192-token prompts, 16,384 tokens per rank): 4 x DEP4 as one pool
+    19,092 input tok/s per GPU against one DEP4 worker's 19,408 (-1.6 %)."""
     lines = []
     for phase, pool in (("prefill", prefill), ("decode", decode)):
         workers, gpus, _ = pool
