@@ -142,6 +142,11 @@ with open(variants.deployed_model(work, "kimi", "kimi-k2.5", mtp=False)) as f:
 for key, value in study.NVFP4_PRECISION:
     check(f"  {key.split('.')[-1]}: {value}  # [SPEC] nvidia/Kimi-K2.5-NVFP4" in model_text,
           f"NVFP4 variant sets {key}")
+with open(variants.deployed_model(work, "dsr1", "deepseek-r1", mtp=False)) as f:
+    model_text = f.read()
+check("  weights: bf16  # [SPEC] nvidia/DeepSeek-R1-0528-NVFP4-v2" in model_text,
+      "DeepSeek R1's NVFP4 release: attention projections in BF16")
+check("  activations: fp8" in model_text, "DeepSeek R1 keeps FP8 activations (FP8 KV attention)")
 with open(variants.deployed_model(work, "gptoss", "gpt-oss-120b", mtp=False)) as f:
     model_text = f.read()
 for key, value in study.MXFP8_INPUTS_PRECISION:

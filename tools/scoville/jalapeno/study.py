@@ -62,6 +62,14 @@ RUBIN, RUBIN_LABEL, RUBIN_TDP_W = "vr200-nvl72", "Vera Rubin NVL72", 2300
 # fp8, gen_yaml.py above).
 NVFP4_PRECISION = [("precision.experts", "nvfp4"), ("precision.mlp", "nvfp4"),
                    ("precision.mlp_activations", "nvfp4"), ("precision.kv_cache", "fp8")]
+# DeepSeek R1's model file keeps the released FP8 attention projections; NVIDIA's NVFP4 release
+# leaves self_attn unquantized, in BF16 ([SECONDARY] RedHatAI/DeepSeek-R1-NVFP4-FP8-BLOCK's card:
+# nvidia/DeepSeek-R1-NVFP4 with "FP8_BLOCK quantization applied to targeted attention layers";
+# the Hugging Face discussion "The Precision Difference in QKV Projection Weights: FP4 vs. BF16
+# in DeepSeek R1 FP4 Model"; LMSYS GB200 Part II: NVIDIA's checkpoint does not run q_b_proj in
+# FP8). Activations stay FP8: with an FP8 KV cache TensorRT-LLM's MLA runs its attention math in
+# FP8. (Measured on the best recipe: 15,141 tok/s per GPU with FP8 projections, 12,526 in BF16.)
+DSR1_NVFP4_PRECISION = NVFP4_PRECISION + [("precision.weights", "bf16")]
 MXFP8_INPUTS_PRECISION = [("precision.mlp_activations", "fp8"), ("precision.kv_cache", "fp8")]
 DEP, TP = True, False  # a pool's attention: data parallel on every GPU, or one group per worker
 DEPLOYED_COMPARATORS = {
@@ -84,7 +92,7 @@ DEPLOYED_COMPARATORS = {
         ("vllm disagg-gb300-3p1d-dep4-dep16", 2048, (3, 4, DEP), (1, 16, DEP), 0, 64, 16384),
         ("vllm disagg-gb300-2p1d-dep4-dep24", 2048, (2, 4, DEP), (1, 24, DEP), 0, 43, 16384)]},
     "dsr1": {"checkpoint": "nvidia/DeepSeek-R1-0528-NVFP4-v2", "variant": "nvfp4",
-             "experts": 256, "precision": NVFP4_PRECISION, "recipes": [
+             "experts": 256, "precision": DSR1_NVFP4_PRECISION, "recipes": [
         ("trt ctx11_gen3_dep4_batch256_eplb0_mtp0", 3228, (11, 2, DEP), (3, 4, DEP), 0, 256,
          16384),
         ("trt ctx14_gen1_dep16_batch128_eplb0_mtp0", 2253, (14, 2, DEP), (1, 16, DEP), 0, 128,
