@@ -68,7 +68,8 @@ def best_gpu_section(add, base, deployed):
     add("The per-kW ratio with the GPU at its best known configuration (the higher of its searched "
         "and as-deployed calibrated peaks; Jalapeño keeps its searched peak, having no recipe):")
     add("")
-    add("| workload | per kW published | GPU peak used, tok/s/GPU | from | per kW simulated | error |")
+    add("| workload | per kW published | GPU peak used, tok/s/GPU | from | per kW simulated | "
+        "error |")
     add("|---|---:|---:|---|---:|---:|")
     for w, (ratio, gpu_peak, source) in rows:
         published_ratio = published.PUB_KW_RATIO[w["key"]]
@@ -90,8 +91,8 @@ def deployed_section(add, base, deployed, requests_per_client=study.LONG_PROMPTS
         "its published peaks on tuned Dynamo disaggregated recipes instead, at concurrencies up "
         f"to {largest_n:,}, with each checkpoint as its engine runs it (NVIDIA's NVFP4 "
         "releases of DeepSeek R1 and Kimi K2.5, W4A4 with attention projections in BF16; "
-        "GPT-OSS 120B's MXFP4 release with MXFP8 expert inputs) and an FP8 KV cache. Here each comparator's "
-        "throughput-end recipes (study.DEPLOYED_COMPARATORS: InferenceX's master configs, the "
+        "GPT-OSS 120B's MXFP4 release with MXFP8 expert inputs) and an FP8 KV cache. Here each "
+        "comparator's throughput-end recipes (study.DEPLOYED_COMPARATORS: InferenceX's master configs, the "
         "recipe files they name) run as launched: the pools (DEP: attention data parallel on "
         "every GPU; TP: one attention group per worker; experts over each worker's GPUs), "
         "concurrency, decode sequences and prefill tokens per attention rank and MTP depth of "
