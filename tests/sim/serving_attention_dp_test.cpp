@@ -62,6 +62,13 @@ std::vector<int64_t> prefills(const IterationBatch& b) {
   return out;
 }
 
+// The tokens a batch computes on each of `ranks` attention-DP ranks.
+std::vector<int64_t> tokens_per_rank(const IterationBatch& b, int64_t ranks) {
+  std::vector<int64_t> out(static_cast<size_t>(ranks), 0);
+  for (const SequenceWork& w : b.sequences) out[static_cast<size_t>(w.rank)] += w.new_tokens;
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("attention-DP: sequences join the least loaded rank, deterministically",
@@ -197,17 +204,12 @@ TEST_CASE("attention-DP: each rank schedules within its own share of the token b
   ContinuousBatchingScheduler(pool_system(2, 10000), model).run(at_once(inputs, 2), 1);
   REQUIRE(!model.batches.empty());
   for (const IterationBatch& b : model.batches) {
-    std::vector<int64_t> per_rank(2, 0);
-    for (const SequenceWork& w : b.sequences) per_rank[static_cast<size_t>(w.rank)] += w.new_tokens;
+    const std::vector<int64_t> per_rank = tokens_per_rank(b, 2);
     CHECK(per_rank[0] <= 4096);
     CHECK(per_rank[1] <= 4096);
   }
   const IterationBatch& first = model.batches.front();
-  std::vector<int64_t> first_per_rank(2, 0);
-  for (const SequenceWork& w : first.sequences) {
-    first_per_rank[static_cast<size_t>(w.rank)] += w.new_tokens;
-  }
-  CHECK(first_per_rank == std::vector<int64_t>{4096, 4096});
+  CHECK(tokens_per_rank(first, 2) == std::vector<int64_t>{4096, 4096});
   // The first prompt is chunked on rank 0; the other three run on rank 1, the last chunked.
   REQUIRE(prefills(first) == std::vector<int64_t>{4096, 1000, 1000, 2096});
   CHECK(first.sequences[0].rank == 0);
