@@ -275,6 +275,18 @@ PrecisionConfig resolve_precision(const PrecisionSpec& spec, FfnType ffn, Resolv
   if (spec.mlp_activations.valid) {
     p.mlp_activations = format_of(spec.mlp_activations, p.activations);
   }
+  // Weight-only formats are widened to the activations' format by the kernel: they cannot hold
+  // the activations themselves, nor the KV cache.
+  const auto weights_only = [&resolver](const Located<std::string>& field, NumberFormat f) {
+    if (field.valid && weight_only(f)) {
+      resolver.error(field, to_string(f) +
+                                " is a weight-only format (W4A16: widened before the math): "
+                                "expected bf16, fp8, mxfp4 or nvfp4");
+    }
+  };
+  weights_only(spec.activations, p.activations);
+  weights_only(spec.kv_cache, p.kv_cache);
+  weights_only(spec.mlp_activations, p.mlp_activation_format());
   if (ffn == FfnType::kMoe) {
     if (!spec.experts.present) {
       resolver.error(spec.experts,

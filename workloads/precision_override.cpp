@@ -136,6 +136,15 @@ ModelConfig apply_precision_override(const ModelConfig& model, const PrecisionOv
                             "(use weights)");
       continue;
     }
+    if (weight_only(entry.format) && (tensor_class == "activations" || tensor_class == "kv_cache" ||
+                                      tensor_class == "mlp_activations")) {
+      diagnostics.error(entry.where, entry.key_path,
+                        to_string(entry.format) +
+                            " is a weight-only format (W4A16: widened before the math): expected "
+                            "bf16, fp8, mxfp4 or nvfp4 for " +
+                            tensor_class);
+      continue;
+    }
     set_class(precision, tensor_class, entry.format);
   }
   diagnostics.throw_if_any();

@@ -14,6 +14,10 @@ double bits_per_value(NumberFormat f) {
     // NVFP4: 16 x 4-bit elements + one FP8 scale (REFERENCE.md, lmsys gb200-part-2).
     case NumberFormat::kNvfp4:
       return 4.0 + 8.0 / 16.0;
+    // compressed-tensors group quantization: 32 x 4-bit integers + one BF16 scale (Kimi K2.5
+    // config.json quantization_config: num_bits 4, group_size 32, symmetric).
+    case NumberFormat::kInt4:
+      return 4.0 + 16.0 / 32.0;
   }
   return 16.0;
 }
@@ -27,6 +31,10 @@ MathPrecision math_precision_of(NumberFormat f) {
     case NumberFormat::kMxfp4:
     case NumberFormat::kNvfp4:
       return MathPrecision::kFp4;
+    // Weight-only: widened before the math. Against activations of its own width it stands for
+    // W4A16; an op's math is set by its wider operand (workloads/decompose.cpp).
+    case NumberFormat::kInt4:
+      return MathPrecision::kBf16;
   }
   return MathPrecision::kBf16;
 }
@@ -41,6 +49,8 @@ std::string to_string(NumberFormat f) {
       return "mxfp4";
     case NumberFormat::kNvfp4:
       return "nvfp4";
+    case NumberFormat::kInt4:
+      return "int4";
   }
   return "bf16";
 }
@@ -58,8 +68,8 @@ std::string to_string(MathPrecision p) {
 }
 
 std::optional<NumberFormat> number_format_from_string(const std::string& name) {
-  for (NumberFormat f :
-       {NumberFormat::kBf16, NumberFormat::kFp8, NumberFormat::kMxfp4, NumberFormat::kNvfp4}) {
+  for (NumberFormat f : {NumberFormat::kBf16, NumberFormat::kFp8, NumberFormat::kMxfp4,
+                         NumberFormat::kNvfp4, NumberFormat::kInt4}) {
     if (to_string(f) == name) return f;
   }
   return std::nullopt;
@@ -72,7 +82,7 @@ std::optional<MathPrecision> math_precision_from_string(const std::string& name)
   return std::nullopt;
 }
 
-std::vector<std::string> number_format_names() { return {"bf16", "fp8", "mxfp4", "nvfp4"}; }
+std::vector<std::string> number_format_names() { return {"bf16", "fp8", "mxfp4", "nvfp4", "int4"}; }
 std::vector<std::string> math_precision_names() { return {"bf16", "fp8", "fp4"}; }
 
 }  // namespace scoville

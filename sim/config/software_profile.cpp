@@ -1,10 +1,43 @@
 #include "sim/config/software_profile.hpp"
 
+#include <algorithm>
+
+#include "sim/base/number_format.hpp"
 #include "sim/base/yaml_reader.hpp"
 
 namespace scoville::config {
 
 namespace {
+
+// The one op class a path can take so far: the routed-expert matmuls.
+constexpr const char* kRoutedExperts = "routed_experts";
+
+std::vector<StackKernelPath> read_kernel_paths(MapReader& r, Diagnostics& diagnostics) {
+  std::vector<StackKernelPath> out;
+  const std::optional<YAML::Node> list = r.optional_raw("kernel_paths");
+  if (!list) return out;
+  const std::string list_path = r.path().empty() ? "kernel_paths" : r.path() + ".kernel_paths";
+  if (!list->IsSequence()) {
+    r.error("kernel_paths",
+            "expected a list of {name, ops, weights, chips, block_rows, weight_pass_bandwidth}");
+    return out;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    MapReader k((*list)[i], r.file(), list_path + "[" + std::to_string(i) + "]", diagnostics);
+    StackKernelPath p;
+    p.path.name = k.string("name");
+    k.choice("ops", {kRoutedExperts});
+    const std::string format = k.choice("weights", number_format_names());
+    p.path.weights = number_format_from_string(format).value_or(NumberFormat::kInt4);
+    p.chips = k.string_list("chips");
+    if (p.chips.empty() && k.has("chips")) k.error("chips", "expected at least one chip name");
+    p.path.block_rows = k.integer("block_rows", 1, 1 << 16);
+    p.path.weight_pass_bandwidth = k.quantity<Bandwidth>("weight_pass_bandwidth");
+    k.finish();
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 
 SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   Diagnostics diagnostics;
@@ -23,6 +56,7 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   p.per_sequence = r.quantity_or<Duration>("per_sequence", Duration(0), Range::kNonNegative);
   p.per_kv_transfer = r.quantity_or<Duration>("per_kv_transfer", Duration(0), Range::kNonNegative);
   p.fused_vector_ops = r.boolean_or("fused_vector_ops", false);
+  p.kernel_paths = read_kernel_paths(r, diagnostics);
   r.finish();
   diagnostics.throw_if_any();
   return p;
@@ -40,6 +74,14 @@ SoftwareProfile parse_software(const std::string& path) {
 
 SoftwareProfile load_software(const std::string& name_or_path, const DataPaths& paths) {
   return parse_software(paths.resolve(name_or_path, "arch/software"));
+}
+
+std::vector<serving::KernelPath> SoftwareProfile::kernel_paths_on(const std::string& chip) const {
+  std::vector<serving::KernelPath> out;
+  for (const StackKernelPath& k : kernel_paths) {
+    if (std::find(k.chips.begin(), k.chips.end(), chip) != k.chips.end()) out.push_back(k.path);
+  }
+  return out;
 }
 
 std::string software_in_effect(const std::string& requested, const std::string& system_stack) {

@@ -11,11 +11,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/base/units.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/serving/kernel_path.hpp"
 
 namespace scoville::config {
+
+// A kernel path of the stack (sim/serving/kernel_path.hpp) and the chips it runs on: the stack
+// takes it on those chips alone (docs/software.md, "Kernel paths").
+struct StackKernelPath {
+  serving::KernelPath path;
+  std::vector<std::string> chips;  // chip names (arch/chips/<name>.yaml's name)
+};
 
 struct SoftwareProfile {
   std::string name;  // empty: no profile (zero overheads)
@@ -43,6 +52,11 @@ struct SoftwareProfile {
   // serving pricer (op table and roofline) and in the system engine alike (docs/software.md,
   // "Fused vector ops").
   bool fused_vector_ops = false;
+  // Library kernels the stack runs for some ops on some chips, slower than the chip model's own
+  // pricing of them (optional list, default none).
+  std::vector<StackKernelPath> kernel_paths;
+  // The kernel paths that run on `chip`, in the file's order.
+  std::vector<serving::KernelPath> kernel_paths_on(const std::string& chip) const;
 
   // Software time of an iteration of `ops` ops over `layers` layers with `collectives` calls,
   // `all_to_all_calls` of which are all-to-alls, serving `sequences` sequences.

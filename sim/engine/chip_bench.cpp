@@ -35,7 +35,9 @@ BenchCase gemm(const models::ChipParams& chip, int64_t m, int64_t n, int64_t k,
   w.math = *executed;
   w.flops = Flops(2.0 * d(m) * d(n) * d(k));
   w.stream_bytes = Bytes(d(k) * d(n) * bytes_per_value(format));
-  w.activation_in_bytes = Bytes(d(m) * d(k) * bytes_per_value(format));
+  // A weight-only format (int4) multiplies BF16 activations (W4A16).
+  const NumberFormat activations = weight_only(format) ? NumberFormat::kBf16 : format;
+  w.activation_in_bytes = Bytes(d(m) * d(k) * bytes_per_value(activations));
   w.activation_out_bytes = Bytes(d(m) * d(n) * bytes_per_value(NumberFormat::kBf16));
   c.metric = Metric::kFlopRate;
   c.useful = w.flops.si();

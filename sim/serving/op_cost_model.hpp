@@ -24,6 +24,9 @@ struct OpPrice {
   Duration compute_time;  // the slowest tile's compute alone (for the bound and power scaling)
   Duration memory_time;   // HBM bytes at peak bandwidth (for the bound)
   models::ActionCounts counts;  // dynamic actions of the op (one chip)
+  // The op's time through the stack's kernel path where one takes it (sim/serving/kernel_path),
+  // else 0: the pricer runs the op for the longer of this and its calibrated `time`.
+  Duration path_time;
 
   bool compute_bound() const { return compute_time > memory_time; }
   // The time the binding resource is busy (what a calibration fraction stretches).

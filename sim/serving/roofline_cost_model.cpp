@@ -99,7 +99,8 @@ std::pair<std::string, double> nccl_size(workloads::CollectiveKind kind, int64_t
 std::string op_content_key(const workloads::Op& op) {
   return byte_key(
       {static_cast<int64_t>(op.kind), op.m, op.n, op.k, op.instances,
-       static_cast<int64_t>(op.weight_format), static_cast<int64_t>(op.math)},
+       static_cast<int64_t>(op.weight_format), static_cast<int64_t>(op.math),
+       static_cast<int64_t>(op.sharding)},  // a kernel path takes routed experts alone
       {op.flops.si(), op.weight_bytes.si(), op.kv_read_bytes.si(), op.kv_write_bytes.si(),
        op.activation_in_bytes.si(), op.activation_out_bytes.si()});
 }
@@ -459,7 +460,8 @@ struct RooflineCostModel::Impl {
           }
           ComputeRec r = price_op(*op, key);
           r.layers = same;
-          if (options.op_cost) {
+          // The roofline links the parts too where a kernel path may fuse and price them.
+          if (options.op_cost || !software.kernel_paths.empty()) {
             r.op = content_id(*op);
           }
           if (shared) {
@@ -537,7 +539,8 @@ struct RooflineCostModel::Impl {
 
   OpPrice price_parts(const std::vector<OpShare>& parts) const {
     if (parts.front().op->kind != workloads::OpKind::kAttention || parts.size() == 1) {
-      return options.op_cost->price(fuse_ops(parts));
+      const workloads::Op fused = fuse_ops(parts);
+      return through_kernel_path(fused, options.op_cost->price(fused));
     }
     OpPrice sum;
     for (const OpShare& part : parts) {
@@ -548,6 +551,33 @@ struct RooflineCostModel::Impl {
       sum.counts += p.counts;
     }
     return sum;
+  }
+
+  // The op's time through the stack's kernel path where one takes it (OpPrice::path_time). It
+  // is the software's measured time, so the calibration fractions of the hardware do not
+  // stretch it (the pricer takes the longer of it and the calibrated time).
+  OpPrice through_kernel_path(const workloads::Op& op, OpPrice price) const {
+    if (const KernelPath* path = path_for(software.kernel_paths, op)) {
+      price.path_time = kernel_path_time(*path, op);
+    }
+    return price;
+  }
+
+  // The roofline's kernel-path time of a key whose parts (a.first_part ..) a path takes: the
+  // fused op's time through the path, else 0.
+  double roofline_path_time(const Acc& a, const std::vector<PartLink>& links) const {
+    if (software.kernel_paths.empty() || a.first_part < 0) return 0.0;
+    const auto content = [&links](int32_t i) {
+      return static_cast<size_t>(links[static_cast<size_t>(i)].content);
+    };
+    if (path_for(software.kernel_paths, op_contents[content(a.first_part)]) == nullptr) {
+      return 0.0;
+    }
+    std::vector<OpShare> parts;
+    for (int32_t i = a.first_part; i >= 0; i = links[static_cast<size_t>(i)].next) {
+      parts.push_back(OpShare{&op_contents[content(i)], links[static_cast<size_t>(i)].share});
+    }
+    return through_kernel_path(fuse_ops(parts), OpPrice{}).path_time.si();
   }
 
   // Scratch of price_groups: a stage's op keys numbered densely in order of first appearance
@@ -724,12 +754,16 @@ struct RooflineCostModel::Impl {
             // barrier) is that kernel's, so it adds only the time its resource is busy.
             const double whole =
                 software.fused_vector_ops && a.vector ? price.busy_time().si() : price.time.si();
-            const double t =
+            const double hardware =
                 efficiency.op_time(whole, price.busy_time().si(), price.compute_bound(), a.cls);
+            // A kernel path slower than the hardware keeps the op's cores busy: compute time.
+            const bool path = price.path_time.si() > hardware;
+            const double t = path ? price.path_time.si() : hardware;
+            const bool compute = path || price.compute_bound();
             if (t > op_s) {
               op_s = t;
-              op_mem = price.compute_bound() ? 0.0 : t;
-              op_compute = price.compute_bound() ? t : 0.0;
+              op_mem = compute ? 0.0 : t;
+              op_compute = compute ? t : 0.0;
             }
             models::ActionCounts c = price.counts;
             for (size_t p = 0; p < c.macs.size(); ++p) counts.macs[p] += c.macs[p] * w;
@@ -742,7 +776,8 @@ struct RooflineCostModel::Impl {
           }
           const double bytes = a.weight_b + a.other_b;
           const double mem_s = efficiency.memory_time(bytes, hbm_bw, a.cls);
-          const double compute_s = efficiency.compute_time(a.compute_s, a.cls);
+          const double compute_s =
+              std::max(efficiency.compute_time(a.compute_s, a.cls), roofline_path_time(a, links));
           const double t = std::max(compute_s, mem_s);
           if (t > op_s) {
             op_s = t;

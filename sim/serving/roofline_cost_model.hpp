@@ -43,6 +43,7 @@
 #include "models/network/topology.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
+#include "sim/serving/kernel_path.hpp"
 #include "sim/serving/op_cost_model.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
@@ -61,6 +62,9 @@ struct SoftwareOverheads {
   // Vector ops run inside their neighbours' kernels (config::SoftwareProfile): each costs its
   // busy time alone (no fixed per-op latency) and is no kernel of its own (no per-op launch).
   bool fused_vector_ops = false;
+  // The stack's kernel paths for this chip (sim/serving/kernel_path.hpp): an op one of them
+  // takes runs at least as long as the path's time, at the op-table and roofline fidelities.
+  std::vector<KernelPath> kernel_paths;
 };
 
 struct RooflineOptions {

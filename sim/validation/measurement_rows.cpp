@@ -67,21 +67,23 @@ std::string lower(std::string s) {
 //   FP8 peak: the GEMMs cannot have run at FP8;
 // - an MoE model's "FP4" rows quantize its routed experts, "FP8" rows every weight and the
 //   activations (DeepSeek's released FP8, whose file already is so).
-// INT4 (Kimi on H200) has no format of its own here: MXFP4 has the same 4-bit payload plus a
-// scale per 32 values.
+// - INT4 (Kimi K2.5's released checkpoint) is weight-only: INT4 weights, BF16 activations
+//   (W4A16), the format whose kernels a software stack may price apart (docs/software.md).
 std::string precision_override_of(const workloads::ModelConfig& model,
                                   const std::string& published) {
   const std::string p = lower(published);
-  const bool fp4 = contains(p, "fp4") || contains(p, "int4");
-  const std::string fp4_format = contains(p, "nvfp4") ? "nvfp4" : "mxfp4";
+  const bool int4 = contains(p, "int4");
+  const bool fp4 = contains(p, "fp4") || int4;
+  const std::string fp4_format = int4 ? "int4" : contains(p, "nvfp4") ? "nvfp4" : "mxfp4";
   if (model.ffn().type != workloads::FfnType::kMoe) {
+    if (int4) return "weights=int4";
     if (fp4) return "weights=" + fp4_format + ",activations=" + fp4_format + ",kv_cache=fp8";
     if (contains(p, "fp8")) return "weights=fp8,activations=fp8,kv_cache=fp8";
     return "";
   }
   // A model file may describe a W4A4 checkpoint (mlp, mlp_activations: AMD's MXFP4 releases);
   // a published row names only its expert format, so its MLPs take the file's weights and
-  // activations formats: weight-only 4-bit experts (INT4 is W4A16), as the rows were fitted.
+  // activations formats: weight-only 4-bit experts, as the rows were fitted.
   const workloads::PrecisionConfig& file = model.precision();
   const std::string mlp =
       ",mlp=" + to_string(file.weights) + ",mlp_activations=" + to_string(file.activations);

@@ -16,9 +16,13 @@ constexpr double kE8M0ScaleBits = 8.0;   // MXFP4 shared exponent
 constexpr double kE4M3ScaleBits = 8.0;   // NVFP4 FP8 scale
 constexpr double kMxBlock = 32.0;        // OCP MX block size
 constexpr double kNvBlock = 16.0;        // NVFP4 block size
+constexpr double kInt4Bits = 4.0;        // INT4 weights
+constexpr double kBf16ScaleBits = 16.0;  // compressed-tensors group scale
+constexpr double kInt4Group = 32.0;      // Kimi K2.5's group size
 
 const std::vector<NumberFormat> kAllFormats = {NumberFormat::kBf16, NumberFormat::kFp8,
-                                               NumberFormat::kMxfp4, NumberFormat::kNvfp4};
+                                               NumberFormat::kMxfp4, NumberFormat::kNvfp4,
+                                               NumberFormat::kInt4};
 const std::vector<MathPrecision> kAllPrecisions = {MathPrecision::kBf16, MathPrecision::kFp8,
                                                    MathPrecision::kFp4};
 
@@ -31,6 +35,7 @@ TEST_CASE("bits per value include the block scale", "[number_format]") {
   CHECK(bits_per_value(NumberFormat::kNvfp4) == kFp4ElementBits + kE4M3ScaleBits / kNvBlock);
   CHECK(bits_per_value(NumberFormat::kMxfp4) == 4.25);
   CHECK(bits_per_value(NumberFormat::kNvfp4) == 4.5);
+  CHECK(bits_per_value(NumberFormat::kInt4) == kInt4Bits + kBf16ScaleBits / kInt4Group);
 }
 
 TEST_CASE("bytes per value is bits over eight", "[number_format]") {
@@ -46,6 +51,9 @@ TEST_CASE("math precision of each format", "[number_format]") {
   CHECK(math_precision_of(NumberFormat::kFp8) == MathPrecision::kFp8);
   CHECK(math_precision_of(NumberFormat::kMxfp4) == MathPrecision::kFp4);
   CHECK(math_precision_of(NumberFormat::kNvfp4) == MathPrecision::kFp4);
+  // Weight-only: widened to BF16 activations (W4A16); the only weight-only format.
+  CHECK(math_precision_of(NumberFormat::kInt4) == MathPrecision::kBf16);
+  for (NumberFormat f : kAllFormats) CHECK(weight_only(f) == (f == NumberFormat::kInt4));
 }
 
 TEST_CASE("number format names round trip", "[number_format]") {
@@ -53,6 +61,7 @@ TEST_CASE("number format names round trip", "[number_format]") {
   CHECK(to_string(NumberFormat::kFp8) == "fp8");
   CHECK(to_string(NumberFormat::kMxfp4) == "mxfp4");
   CHECK(to_string(NumberFormat::kNvfp4) == "nvfp4");
+  CHECK(to_string(NumberFormat::kInt4) == "int4");
   for (NumberFormat f : kAllFormats) {
     INFO(to_string(f));
     REQUIRE(number_format_from_string(to_string(f)).has_value());

@@ -223,8 +223,10 @@ TEST_CASE("roofline: software overheads add per op, per layer and per iteration"
   const workloads::ModelConfig m = model("llama-3.1-8b");
   const models::ChipParams chip = h200();
   const RooflineCostModel bare(m, chip, {pool(1)}, std::nullopt, {}, options(false, 6, true));
-  const SoftwareOverheads sw{Duration(1e-6), Duration(2e-6), Duration(100e-6), Duration(0),
-                             Duration(0),    Duration(0),    Duration(0)};
+  SoftwareOverheads sw;
+  sw.per_op_launch = Duration(1e-6);
+  sw.per_layer_sync = Duration(2e-6);
+  sw.per_iteration = Duration(100e-6);
   const RooflineCostModel with(m, chip, {pool(1)}, std::nullopt, sw, options(false, 6, true));
   const IterationBatch b = decode_batch({512, 512});
   const workloads::IterationTrace trace =

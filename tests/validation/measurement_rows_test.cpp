@@ -100,6 +100,17 @@ TEST_CASE("a row whose notes give the prefill/decode split is planned with both 
   CHECK(b.decode_first_chip == 16);  // 12 prefill chips fill a board and a half: next board
 }
 
+TEST_CASE("an INT4 row runs INT4 experts (W4A16), an MXFP4 row MXFP4 ones", "[validation]") {
+  const std::vector<validation::RowPlan> plans = plan(
+      "43,AMD MI300X (8-GPU),,Kimi-K2.5,INT4,vLLM,8192,1024,64,total_tok_s_per_chip,287.0,4.1,"
+      "1739.9,243.4,\n"
+      "44,AMD MI355X (8-GPU),,Kimi-K2.5,FP4(MXFP4),vLLM,8192,1024,64,total_tok_s_per_chip,"
+      "2697.4,19.1,,52.3,\n");
+  REQUIRE(plans.size() == 2);
+  CHECK(plans[0].precision_override == "experts=int4,mlp=bf16,mlp_activations=bf16");
+  CHECK(plans[1].precision_override == "experts=mxfp4,mlp=bf16,mlp_activations=bf16");
+}
+
 TEST_CASE("rows whose split cannot be used are skipped with the reason", "[validation]") {
   // 4 + 32 chips against the row's 40; MTP with no split; a split of a model not mapped; a
   // prefill pool of several instances.

@@ -248,3 +248,17 @@ TEST_CASE("MLA without its ranks names each missing field", "[loader][errors]") 
   CHECK(e.key_path == "attention.kv_lora_rank");
   CHECK_THAT(e.message, Catch::Contains("missing required field"));
 }
+
+TEST_CASE("int4 is a weight format only: refused for activations and the KV cache",
+          "[loader][errors]") {
+  const ModelConfig model =
+      load_model_from_string(replaced(kTinyModel, "experts: mxfp4", "experts: int4"), kFile);
+  CHECK(model.precision().experts == NumberFormat::kInt4);
+  for (const std::string key : {"activations", "kv_cache"}) {
+    const std::string yaml = replaced(kTinyModel, "  " + key + ": bf16", "  " + key + ": int4");
+    const Diagnostic e = only_error(errors_of(yaml));
+    CHECK(e.key_path == "precision." + key);
+    CHECK(e.where.line == line_of(yaml, key + ": int4"));
+    CHECK_THAT(e.message, Catch::Contains("weight-only"));
+  }
+}

@@ -64,7 +64,7 @@ TEST_CASE("a study precision map: known classes and formats, located errors",
   CHECK(o.entries.at("experts").where.line == 2);
 
   Diagnostics bad;
-  read_map("precision:\n  kv_cach: fp8\n  weights: int4\n", bad);
+  read_map("precision:\n  kv_cach: fp8\n  weights: int3\n", bad);
   REQUIRE(bad.size() == 2);
   bool unknown_class = false;
   bool unknown_format = false;
@@ -154,4 +154,31 @@ TEST_CASE("mlp and mlp_activations: MLP matmuls at their own formats", "[precisi
   const ModelConfig moe = apply_precision_override(load_model(model_file("gpt-oss-120b")), fp8);
   CHECK(op_named(decompose_iteration(moe, prefill), "moe_experts_gate_up").math ==
         MathPrecision::kFp8);
+}
+
+// INT4 is weight-only (W4A16): experts in it multiply at their activations' precision, and it
+// cannot hold activations or the KV cache, in an override or in a model file.
+TEST_CASE("int4 experts are weight-only", "[precision]") {
+  const ModelConfig base = load_model(model_file("gpt-oss-120b"));
+  const IterationShape prefill{Phase::kPrefill, 1, 256, 256};
+  const ModelConfig w4a16 =
+      apply_precision_override(base, parse_precision_override("experts=int4", "--precision"));
+  const IterationTrace trace = decompose_iteration(w4a16, prefill);
+  const Op& gate_up = op_named(trace, "moe_experts_gate_up");
+  CHECK(gate_up.weight_format == NumberFormat::kInt4);
+  CHECK(gate_up.math == MathPrecision::kBf16);
+  const ModelConfig w4a8 = apply_precision_override(
+      base, parse_precision_override("experts=int4,mlp_activations=fp8", "--precision"));
+  const IterationTrace w4a8_trace = decompose_iteration(w4a8, prefill);
+  CHECK(op_named(w4a8_trace, "moe_experts_gate_up").math == MathPrecision::kFp8);
+  for (const std::string cls : {"activations", "kv_cache", "mlp_activations"}) {
+    try {
+      apply_precision_override(base, parse_precision_override(cls + "=int4", "--precision"));
+      FAIL("expected an InputError for " << cls);
+    } catch (const InputError& e) {
+      REQUIRE(e.diagnostics().size() == 1);
+      CHECK(e.diagnostics()[0].key_path == "--precision " + cls);
+      CHECK_THAT(e.diagnostics()[0].message, Catch::Contains("weight-only"));
+    }
+  }
 }

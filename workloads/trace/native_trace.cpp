@@ -79,7 +79,8 @@ E value_of(const std::vector<E>& values, const std::string& name) {
 
 const std::vector<OpKind> kOpKinds = {OpKind::kMatmul, OpKind::kAttention, OpKind::kVector};
 const std::vector<NumberFormat> kFormats = {NumberFormat::kBf16, NumberFormat::kFp8,
-                                            NumberFormat::kMxfp4, NumberFormat::kNvfp4};
+                                            NumberFormat::kMxfp4, NumberFormat::kNvfp4,
+                                            NumberFormat::kInt4};
 const std::vector<MathPrecision> kMaths = {MathPrecision::kBf16, MathPrecision::kFp8,
                                            MathPrecision::kFp4};
 const std::vector<Phase> kPhases = {Phase::kPrefill, Phase::kDecode};

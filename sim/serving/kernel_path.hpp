@@ -1,0 +1,44 @@
+// A library kernel a serving stack runs for some ops on some chips, priced from its own measured
+// behaviour instead of the chip model's (docs/software.md, "Kernel paths"). The chip model prices
+// an op as a well-tuned kernel would run it; where a stack has no such kernel for a format on a
+// chip, it falls back to a slower one, and that is software, not silicon.
+//
+// The one kind modelled: a grouped routed-expert GEMM over weight-only quantized experts that
+// dequantizes each expert's weight tile once per block of `block_rows` tokens routed to it (the
+// Triton fused_moe_kernel_gptq_awq of vLLM and SGLang on ROCm). Its time is the weight values it
+// dequantizes, (experts touched) x ceil(tokens per expert / block_rows) x n x k, passed at a
+// measured rate: per decode step, once per touched expert whatever the batch, which is why a
+// sparse MoE decodes far slower through it than its weight bytes alone would take.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/base/number_format.hpp"
+#include "sim/base/units.hpp"
+#include "workloads/op.hpp"
+
+namespace scoville::serving {
+
+struct KernelPath {
+  std::string name;  // e.g. "triton-fused-moe-wna16"
+  // The routed-expert matmuls (Sharding::kExpertColumns, kExpertRows) whose experts are stored
+  // in this format take the path.
+  NumberFormat weights = NumberFormat::kInt4;
+  int64_t block_rows = 64;  // tokens of one expert per weight pass (the kernel's BLOCK_SIZE_M)
+  // Weight bytes (in `weights`' format) passed through the dequantizer per second, over every
+  // block's pass: the kernel's measured throughput on the chip.
+  Bandwidth weight_pass_bandwidth;
+};
+
+// Whether `path` prices `op`.
+bool takes_path(const KernelPath& path, const workloads::Op& op);
+// The first path of `paths` that prices `op`; nullptr when none does.
+const KernelPath* path_for(const std::vector<KernelPath>& paths, const workloads::Op& op);
+// The op's time through the path: instances x ceil(m / block_rows) weight passes of n x k
+// values each. `op.m` is the tokens per expert touched (rounded up, as the workload and
+// fuse_ops() give it).
+Duration kernel_path_time(const KernelPath& path, const workloads::Op& op);
+
+}  // namespace scoville::serving
