@@ -189,6 +189,7 @@ int validate_command(const Invocation& invocation, std::ostream& out) {
           const validation::SweptPoint& s = o.sweep[k];
           out << (k ? ", " : "") << "{\"concurrency\": " << s.concurrency
               << ", \"replica_chips\": " << s.replica_chips
+              << ", \"rate\": " << output::json_number(s.rate)
               << ", \"throughput\": " << output::json_number(s.throughput)
               << ", \"p99_ttft_ms\": " << output::json_number(s.p99_ttft_ms)
               << ", \"p99_tpot_ms\": " << output::json_number(s.p99_tpot_ms) << "}";

@@ -130,6 +130,44 @@ std::optional<SweptPoint> point_at_interactivity(const std::vector<SweptPoint>& 
   return out;
 }
 
+RateSearch search_poisson_rate(const std::function<SweptPoint(double)>& run, double max_rate,
+                               const LatencyLimits& limits) {
+  RateSearch out;
+  if (!(max_rate > 0)) {
+    out.why_not = "no closed-loop throughput to start the rate search from";
+    return out;
+  }
+  double lo = 0, hi = max_rate;  // highest rate within the limits so far; lowest beyond them
+  const auto try_rate = [&](double rate) {
+    SweptPoint p;
+    bool ok = false;
+    try {
+      p = run(rate);
+      ok = within(p, limits);
+    } catch (const InputError& e) {
+      if (out.why_not.empty()) out.why_not = e.what();
+      return false;
+    }
+    p.rate = rate;
+    out.points.push_back(p);
+    if (ok && (!out.best || rate > out.points[*out.best].rate)) out.best = out.points.size() - 1;
+    return ok;
+  };
+  if (try_rate(max_rate)) return out;
+  for (int step = 0; step < kRateSearchSteps; ++step) {
+    const double mid = 0.5 * (lo + hi);
+    (try_rate(mid) ? lo : hi) = mid;
+  }
+  if (!out.best && out.why_not.empty()) {
+    const SweptPoint& p = out.points.back();  // the lowest rate tried
+    out.why_not = "no Poisson rate down to " + fmt(hi * 1e3) + " requests per 1000 s meets p99 " +
+                  "TTFT <= " + fmt(limits.ttft_ms) + " ms and p99 TPOT <= " + fmt(limits.tpot_ms) +
+                  " ms (there: TTFT " + fmt(p.p99_ttft_ms) + " ms, TPOT " + fmt(p.p99_tpot_ms) +
+                  " ms)";
+  }
+  return out;
+}
+
 SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& run, double target,
                                     int64_t max_concurrency) {
   PlateauWatch plateau;
@@ -160,25 +198,33 @@ SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& h
     replicas.clear();
     for (int64_t r = least; r <= most; r *= 2) replicas.push_back(r);
   }
-  const auto run_on = [&](int64_t replica) {
-    return [&plan, &hw, prompts_per_client, replica](int64_t concurrency) {
-      RowPlan at = plan;
-      at.replica_chips = replica;
-      at.concurrency = concurrency;
-      RowSimulator sim(at, hw, prompts_per_client);
-      const RowPrediction r = sim.run(hw.efficiency);
-      SweptPoint p;
-      p.replica_chips = replica;
-      p.throughput = r.throughput;
-      p.intvty = r.intvty;
-      p.p99_ttft_ms = r.p99_ttft_ms;
-      p.p99_tpot_ms = r.p99_tpot_ms;
-      return p;
-    };
+  // One point on `replica` chips: a closed loop of `concurrency` clients, or with `rate` > 0
+  // Poisson arrivals at that rate with `concurrency` as the batch limit.
+  const auto simulate = [&plan, &hw, prompts_per_client](int64_t replica, int64_t concurrency,
+                                                         double rate) {
+    RowPlan at = plan;
+    at.replica_chips = replica;
+    at.concurrency = concurrency;
+    at.arrival_rate = rate;
+    RowSimulator sim(at, hw, prompts_per_client);
+    const RowPrediction r = sim.run(hw.efficiency);
+    SweptPoint p;
+    p.concurrency = concurrency;
+    p.replica_chips = replica;
+    p.rate = rate;
+    p.throughput = r.throughput;
+    p.intvty = r.intvty;
+    p.p99_ttft_ms = r.p99_ttft_ms;
+    p.p99_tpot_ms = r.p99_tpot_ms;
+    return p;
+  };
+  const auto run_on = [&simulate](int64_t replica) {
+    return [&simulate, replica](int64_t concurrency) { return simulate(replica, concurrency, 0); };
   };
   const auto predicted_at = [&out](const SweptPoint& p) {
     out.plan.replica_chips = p.replica_chips;
     out.plan.concurrency = p.concurrency;
+    out.plan.arrival_rate = p.rate;
     out.predicted.throughput = p.throughput;
     out.predicted.intvty = p.intvty;
     out.predicted.p99_ttft_ms = p.p99_ttft_ms;
@@ -214,7 +260,31 @@ SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& h
                                                  std::to_string(replicas.back()) + "-chip replicas";
     throw InputError(SourceLocation{}, "", why_not + " (" + replicas_tried + ")");
   }
-  predicted_at(out.points[*best]);
+  const bool poisson = plan.limits && (plan.scenario == RowScenario::kServer ||
+                                       plan.scenario == RowScenario::kInteractive);
+  if (!poisson) {
+    predicted_at(out.points[*best]);
+    return out;
+  }
+  // LoadGen's Poisson load on the closed loop's best replica and batch limit, from the
+  // replica's highest closed-loop throughput (in requests per second) down.
+  const SweptPoint chosen = out.points[*best];
+  double max_rate = 0;
+  for (const SweptPoint& p : out.points) {
+    if (p.replica_chips != chosen.replica_chips || !(plan.osl > 0)) continue;
+    max_rate = std::max(max_rate, p.throughput * static_cast<double>(p.replica_chips) /
+                                      static_cast<double>(plan.osl));
+  }
+  const RateSearch search = search_poisson_rate(
+      [&](double rate) { return simulate(chosen.replica_chips, chosen.concurrency, rate); },
+      max_rate, *plan.limits);
+  out.points.insert(out.points.end(), search.points.begin(), search.points.end());
+  if (!search.best) {
+    throw InputError(SourceLocation{}, "",
+                     search.why_not + " (" + std::to_string(chosen.replica_chips) +
+                         "-chip replica, batch limit " + std::to_string(chosen.concurrency) + ")");
+  }
+  predicted_at(search.points[*search.best]);
   return out;
 }
 

@@ -31,8 +31,9 @@ inline constexpr double kPlateauGain = 0.01;
 inline constexpr double kMaxWeightShareOfHbm = 0.7;
 
 struct SweptPoint {
-  int64_t concurrency = 0;
+  int64_t concurrency = 0;  // closed loop: the clients; Poisson: the batch limit (max_num_seqs)
   int64_t replica_chips = 0;
+  double rate = 0;        // Poisson arrivals (requests/s per replica); 0: a closed loop
   double throughput = 0;  // in the row's metric
   double intvty = 0;
   double p99_ttft_ms = 0;
@@ -74,6 +75,26 @@ std::optional<SweptPoint> point_at_interactivity(const std::vector<SweptPoint>& 
 SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& run, double target,
                                     int64_t max_concurrency);
 
+// MLPerf's Server and Interactive scenarios: LoadGen sends queries as a Poisson process at a
+// target rate, and the result is the highest rate whose p99 TTFT and TPOT meet the scenario's
+// limits ([SPEC] mlcommons/inference loadgen, "Server" scenario; docs/validation.md, "Rows
+// predicted by a sweep"). A closed loop at the same throughput never queues more requests
+// than its clients, so its TTFT tail is far shorter than a Poisson load's.
+// Bisection steps of the rate search after the highest rate (resolution max_rate / 2^steps).
+inline constexpr int kRateSearchSteps = 6;
+
+struct RateSearch {
+  std::vector<SweptPoint> points;  // in the order run
+  std::optional<size_t> best;      // the highest rate within the limits
+  std::string why_not;             // when no best: the reason
+};
+
+// Searches the Poisson rate in (0, max_rate]: `max_rate` first, then kRateSearchSteps
+// bisection steps between the highest rate within `limits` and the lowest beyond them. A rate
+// `run` cannot price (InputError) counts as beyond the limits.
+RateSearch search_poisson_rate(const std::function<SweptPoint(double)>& run, double max_rate,
+                               const LatencyLimits& limits);
+
 // [ASSUMPTION] The largest replica an MLPerf row's sweep tries: one 8-GPU node's tensor
 // parallel group (MLPerf submissions on NVL72 racks also run 4- or 8-GPU instances).
 inline constexpr int64_t kMaxSweepReplicaChips = 8;
@@ -83,7 +104,10 @@ inline constexpr int64_t kMaxSweepReplicaChips = 8;
 // An MLPerf row sweeps its replica too, as submitters choose their tensor parallelism: from the
 // smallest that holds the weights (kMaxWeightShareOfHbm) up to kMaxSweepReplicaChips, the
 // system's and the row's chips; InferenceX's best-throughput and at-interactivity rows keep their
-// planned replica.
+// planned replica. A Server or Interactive row is then served as LoadGen serves it: Poisson
+// arrivals on the closed loop's best replica, its batch limit the best point's concurrency, at
+// the highest rate within the limits (search_poisson_rate, from the replica's highest
+// closed-loop throughput down).
 struct SweptRow {
   RowPlan plan;
   RowPrediction predicted;

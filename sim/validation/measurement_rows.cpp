@@ -552,8 +552,12 @@ RowPrediction RowSimulator::run(const serving::EfficiencyKnobs& knobs) {
   State& s = *state_;
   s.roofline->set_efficiency(knobs);
   serving::ServingScenario sc;
-  sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
+  const bool poisson = s.plan.arrival_rate > 0;
+  sc.workload.kind =
+      poisson ? workloads::ArrivalKind::kPoisson : workloads::ArrivalKind::kClosedLoop;
   sc.workload.concurrency = s.plan.concurrency;
+  sc.workload.rate = poisson ? s.plan.arrival_rate : sc.workload.rate;
+  sc.workload.max_concurrency = 0;  // LoadGen sends on schedule; the batch limit queues them
   sc.workload.num_prompts = s.prompts_per_client * s.plan.concurrency;
   sc.workload.lengths = {s.plan.isl, s.plan.osl, s.plan.range_ratio, s.plan.length_samples};
   sc.system = s.engine.system;
@@ -565,10 +569,11 @@ RowPrediction RowSimulator::run(const serving::EfficiencyKnobs& knobs) {
                                                            : metrics.tput_per_chip;
   p.intvty = metrics.intvty;
   // p99 TTFT of the steady state: the requests sent after the closed loop's first wave (all
-  // sent at once, queueing behind each other's prefill as no Server-scenario load does).
+  // sent at once, queueing behind each other's prefill as no Server-scenario load does); a
+  // Poisson load's every request.
   std::vector<double> steady_ttft_ms;
   for (const serving::RequestRecord& r : result.trace.records) {
-    if (r.sent.si() > 0) steady_ttft_ms.push_back(r.ttft().si() * 1e3);
+    if (poisson || r.sent.si() > 0) steady_ttft_ms.push_back(r.ttft().si() * 1e3);
   }
   p.p99_ttft_ms = steady_ttft_ms.empty() ? metrics.ttft_ms.p99
                                          : serving::percentile(std::move(steady_ttft_ms), 99.0);

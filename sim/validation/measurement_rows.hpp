@@ -73,6 +73,10 @@ struct RowPlan {
   // point without its concurrency (concurrency 0 until swept).
   RowScenario scenario = RowScenario::kPoint;
   std::optional<LatencyLimits> limits;
+  // Requests per second of a Poisson load (an MLPerf Server or Interactive point as LoadGen
+  // sends it), `concurrency` then being the batch limit; 0: a closed loop of `concurrency`
+  // clients.
+  double arrival_rate = 0;
   // kAtInteractivity: the interactivity (tok/s/user) the row's throughput was published at. It
   // is a condition of the row, not a prediction to check, so published_intvty is empty then.
   std::optional<double> target_intvty;

@@ -381,3 +381,31 @@ TEST_CASE(
             .pools.at(0)
             .degrees.attn_dp == 1);
 }
+
+TEST_CASE("an MLPerf Server point runs Poisson arrivals, whose queue a closed loop never builds",
+          "[validation]") {
+  validation::RowPlan p;
+  p.id = "server";
+  p.model = "llama-3.1-8b";
+  p.metric = "output_tok_s_per_chip";
+  p.replica_chips = 1;
+  p.concurrency = 16;  // the clients of the closed loop; the batch limit of the Poisson load
+  p.isl = 256;
+  p.osl = 32;
+  p.scenario = validation::RowScenario::kServer;
+  const engine::ServingHardware hw = engine::resolve_hardware(
+      "h200", paths().resolve("h200-hgx8", "arch/systems"), 1, "gpu-cuda-graphs");
+  const validation::RowPrediction closed = validation::RowSimulator(p, hw, 4).run(hw.efficiency);
+  REQUIRE(closed.throughput > 0);
+  const double capacity = closed.throughput / static_cast<double>(p.osl);  // requests/s
+  // Well under capacity: the load is served as sent, at its rate.
+  p.arrival_rate = 0.2 * capacity;
+  const validation::RowPrediction light = validation::RowSimulator(p, hw, 4).run(hw.efficiency);
+  CHECK(light.throughput == Approx(p.arrival_rate * static_cast<double>(p.osl)).epsilon(0.25));
+  CHECK(light.p99_ttft_ms < closed.p99_ttft_ms);
+  // Over capacity: requests queue behind the batch limit, far longer than the closed loop's.
+  p.arrival_rate = 3.0 * capacity;
+  const validation::RowPrediction heavy = validation::RowSimulator(p, hw, 4).run(hw.efficiency);
+  CHECK(heavy.p99_ttft_ms > 2.0 * closed.p99_ttft_ms);
+  CHECK(heavy.throughput <= closed.throughput * 1.05);
+}

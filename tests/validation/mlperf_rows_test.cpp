@@ -209,6 +209,43 @@ TEST_CASE("a Server point over the TPOT limit is not chosen, and Offline takes t
   CHECK(!validation::choose_point(points, LatencyLimits{100, 10}));
 }
 
+TEST_CASE("a Server row's Poisson rate: the highest within the limits, by bisection") {
+  // A queue whose p99 TTFT grows without bound as the rate nears 10 requests/s (M/M/1-like):
+  // 200 ms / (1 - rate / 10); within 2 s up to 9 requests/s.
+  std::vector<double> ran;
+  const auto queue = [&](double rate) {
+    ran.push_back(rate);
+    SweptPoint p = point(64, rate, 200.0 / std::max(1e-9, 1.0 - rate / 10.0), 50);
+    if (rate >= 10.0) p.p99_ttft_ms = 1e9;
+    return p;
+  };
+  const validation::RateSearch s = validation::search_poisson_rate(queue, 12.0, {2000, 100});
+  REQUIRE(s.best);
+  const double best = s.points[*s.best].rate;
+  CHECK(best <= 9.0);
+  CHECK(best >= 9.0 - 12.0 / 64.0);  // within one bisection step of the boundary
+  CHECK(s.points[*s.best].p99_ttft_ms <= 2000);
+  CHECK(ran.size() == size_t{1 + validation::kRateSearchSteps});
+  CHECK(ran.front() == 12.0);  // the highest rate first
+  // Within the limits at the highest rate: one point, that rate.
+  ran.clear();
+  const validation::RateSearch easy = validation::search_poisson_rate(queue, 5.0, {2000, 100});
+  REQUIRE(easy.best);
+  CHECK(easy.points[*easy.best].rate == 5.0);
+  CHECK(ran.size() == size_t{1});
+  // Nothing within (TPOT over at every rate): the reason names the limits.
+  const validation::RateSearch none = validation::search_poisson_rate(queue, 12.0, {2000, 10});
+  CHECK(!none.best);
+  CHECK(none.why_not.find("p99 TPOT <= 10 ms") != std::string::npos);
+  // A rate that cannot run is beyond the limits; no start rate, no search.
+  const validation::RateSearch broken = validation::search_poisson_rate(
+      [](double) -> SweptPoint { throw InputError(SourceLocation{}, "", "KV does not fit"); }, 12.0,
+      {2000, 100});
+  CHECK(!broken.best);
+  CHECK(broken.why_not.find("KV does not fit") != std::string::npos);
+  CHECK(!validation::search_poisson_rate(queue, 0.0, {2000, 100}).best);
+}
+
 TEST_CASE("a sweep runs until the throughput flattens or TPOT stays over its limit") {
   // Throughput rises to concurrency 64 and falls after: the sweep stops two points later and
   // chooses 64.
