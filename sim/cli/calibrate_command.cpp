@@ -95,6 +95,17 @@ std::string g(double v) {
   return b;
 }
 
+// `path` relative to the data root when it lies inside it, else as given.
+std::string recorded_path(const std::string& path, const config::DataPaths& paths) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::weakly_canonical(path, ec);
+  const std::filesystem::path root = std::filesystem::weakly_canonical(paths.root, ec);
+  if (ec || root.empty()) return path;
+  const std::filesystem::path rel = file.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return path;
+  return rel.generic_string();
+}
+
 }  // namespace
 
 int calibrate_command(const Invocation& invocation, std::ostream& out) {
@@ -192,6 +203,9 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
       }
     }
   }
+  // The CSV as the written files record it: relative to the data root when it lies under it,
+  // so that a shipped file names no machine's folder.
+  const std::string recorded = recorded_path(path, config::DataPaths::from_environment());
   std::string command = "scoville calibrate";
   for (const std::string& arg : invocation.args) command += " " + arg;
 
@@ -200,7 +214,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     a.systems = systems;
     a.software = software;
     a.system_knobs = system_knobs;
-    a.request.measurements = path;
+    a.request.measurements = recorded;
     a.request.rows = rows_filter;
     a.request.wanted_ids = wanted_ids;
     a.request.knobs = knobs;
@@ -233,7 +247,7 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     const std::string system_name = std::filesystem::path(file).stem().string();
     const engine::ServingHardware& hw = hardware[system_index];
     validation::CalibrationRequest request;
-    request.measurements = path;
+    request.measurements = recorded;
     request.rows = rows_filter;
     request.wanted_ids = wanted_ids;
     request.knobs = knobs;

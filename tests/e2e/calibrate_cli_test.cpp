@@ -63,6 +63,8 @@ TEST_CASE("calibrate writes an overlay that validate applies and --no-calibratio
   CHECK(text.find("rows: [\"1\", \"2\"]") != std::string::npos);
   CHECK(text.find("per_iteration_overhead") != std::string::npos);
   CHECK(text.find("scoville calibrate --measurements") != std::string::npos);
+  // The CSV lies under the data root: recorded relative to it, naming no machine's folder.
+  CHECK(text.find("measurements: \"m.csv\"") != std::string::npos);
   // The shipped TensorRT-LLM stack calibration would replace these overheads: calibrate says so.
   CHECK(fit.output.find("# note: ") != std::string::npos);
   CHECK(fit.output.find("tensorrt-llm.op-table.calibration.yaml") != std::string::npos);
