@@ -3,7 +3,7 @@
 // whose p99 TTFT and TPOT meet the scenario's limits) and InferenceX's "best-throughput config per
 // GPU" without its concurrency. Each is predicted as InferenceX and MLPerf submitters find
 // theirs: by sweeping the closed-loop concurrency of one replica and keeping the best point
-// (docs/validation.md, "Rows predicted by a sweep").
+// (docs/calibration.md, "Reading the measurement rows": MLPerf rows).
 #pragma once
 
 #include <cstdint>
@@ -77,8 +77,8 @@ SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& ru
 
 // MLPerf's Server and Interactive scenarios: LoadGen sends queries as a Poisson process at a
 // target rate, and the result is the highest rate whose p99 TTFT and TPOT meet the scenario's
-// limits ([SPEC] mlcommons/inference loadgen, "Server" scenario; docs/validation.md, "Rows
-// predicted by a sweep"). A closed loop at the same throughput never queues more requests
+// limits ([SPEC] mlcommons/inference loadgen, "Server" scenario; docs/calibration.md, "Reading
+// the measurement rows"). A closed loop at the same throughput never queues more requests
 // than its clients, so its TTFT tail is far shorter than a Poisson load's.
 // Bisection steps of the rate search after the highest rate (resolution max_rate / 2^steps).
 inline constexpr int kRateSearchSteps = 6;
