@@ -214,7 +214,8 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     a.systems = systems;
     a.software = software;
     a.system_knobs = system_knobs;
-    a.request.measurements = recorded;
+    a.request.measurements = path;
+    a.request.recorded_measurements = recorded;
     a.request.rows = rows_filter;
     a.request.wanted_ids = wanted_ids;
     a.request.knobs = knobs;
@@ -247,7 +248,8 @@ int calibrate_command(const Invocation& invocation, std::ostream& out) {
     const std::string system_name = std::filesystem::path(file).stem().string();
     const engine::ServingHardware& hw = hardware[system_index];
     validation::CalibrationRequest request;
-    request.measurements = recorded;
+    request.measurements = path;
+    request.recorded_measurements = recorded;
     request.rows = rows_filter;
     request.wanted_ids = wanted_ids;
     request.knobs = knobs;

@@ -92,7 +92,7 @@ SystemCalibration calibrate_system(const std::vector<RowPlan>& plans,
   overlay.fidelity = engine::overlay_fidelity(request.fidelity);
   overlay.knobs = result.fit.knobs;
   config::CalibrationFit f;
-  f.measurements = request.measurements;
+  f.measurements = request.recorded();
   for (const RowPlan& p : fitted_plans) f.rows.push_back(p.id);
   f.held_out = held_out;
   f.knobs = request.knobs;

@@ -20,7 +20,13 @@
 namespace scoville::validation {
 
 struct CalibrationRequest {
-  std::string measurements;          // the CSV the rows came from (recorded in the overlay)
+  std::string measurements;  // the CSV the rows come from (read)
+  // The CSV as the written overlay names it (relative to the data root when it lies under it);
+  // empty: `measurements`.
+  std::string recorded_measurements;
+  const std::string& recorded() const {
+    return recorded_measurements.empty() ? measurements : recorded_measurements;
+  }
   std::string rows = "half";         // all, half (every other row by id) or a list of ids
   std::set<std::string> wanted_ids;  // the ids when `rows` lists them
   std::vector<std::string> knobs;    // the knobs fitted (serving::knob_spec names)

@@ -130,7 +130,7 @@ StackFitResult fit_stack(const std::vector<RowPlan>& plans, const std::vector<St
   c.per_iteration = shared.per_iteration;
   c.per_sequence = shared.per_sequence;
   config::StackCalibrationFit f;
-  f.measurements = rq.measurements;
+  f.measurements = rq.recorded();
   for (const StackSystemResult& s : result.systems) {
     f.systems.push_back(s.name);
     append(f.rows, s.rows);
@@ -173,7 +173,7 @@ config::CalibrationOverlay hardware_overlay(const StackSystemResult& system,
   o.why = "hardware knobs of the per-stack fit of " + request.stack + "; its software knobs are " +
           "in arch/software/" + request.stack + " calibration";
   config::CalibrationFit f;
-  f.measurements = request.rows.measurements;
+  f.measurements = request.rows.recorded();
   f.rows = system.rows;
   f.held_out = system.held_out;
   f.knobs = request.system_knobs;

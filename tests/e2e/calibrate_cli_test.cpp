@@ -211,10 +211,13 @@ TEST_CASE("calibrate --per-stack writes the stack's software knobs beside the st
   CHECK(stack.find("stack: \"tensorrt-llm\"") != std::string::npos);
   CHECK(stack.find("systems: [\"h200-hgx8\"]") != std::string::npos);
   CHECK(stack.find("per_sequence_overhead") != std::string::npos);
+  // Read from its folder, recorded relative to the data root (both files).
+  CHECK(stack.find("measurements: \"m.csv\"") != std::string::npos);
   // The system keeps its hardware knob only; its overheads are the stack's.
   const std::string own = read_file(data.dir.file("arch/systems/h200-hgx8.calibration.yaml"));
   CHECK(own.find("per_iteration_overhead: 0 s") != std::string::npos);
   CHECK(own.find("bandwidth_efficiency.all") != std::string::npos);
+  CHECK(own.find("measurements: \"m.csv\"") != std::string::npos);
   // validate applies both and counts the rows the stack was fitted on as fitted.
   const CommandResult validated = run_scoville(
       "validate --fidelity roofline --measurements " + csv + " --json --prompts-per-client 1",
