@@ -176,28 +176,34 @@ SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& ru
   });
 }
 
+std::vector<int64_t> swept_replicas(const RowPlan& plan, int64_t system_chips, double weight_bytes,
+                                    double hbm_bytes) {
+  if (plan.scenario == RowScenario::kBestThroughput ||
+      plan.scenario == RowScenario::kAtInteractivity || plan.replica_published) {
+    return {plan.replica_chips};
+  }
+  int64_t most =
+      std::min(kMaxSweepReplicaChips, system_chips > 0 ? system_chips : plan.replica_chips);
+  if (plan.row_chips > 0) most = std::min(most, plan.row_chips);
+  most = std::max(most, plan.replica_chips);
+  // The smallest replica whose HBM holds the weights with room for the KV cache.
+  int64_t least = plan.replica_chips;
+  while (least * 2 <= most &&
+         weight_bytes > kMaxWeightShareOfHbm * hbm_bytes * static_cast<double>(least)) {
+    least *= 2;
+  }
+  std::vector<int64_t> replicas;
+  for (int64_t r = least; r <= most; r *= 2) replicas.push_back(r);
+  return replicas;
+}
+
 SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& hw,
                            int64_t prompts_per_client) {
   SweptRow out;
   out.plan = plan;
-  std::vector<int64_t> replicas{plan.replica_chips};
-  if (plan.scenario != RowScenario::kBestThroughput &&
-      plan.scenario != RowScenario::kAtInteractivity) {
-    int64_t most =
-        std::min(kMaxSweepReplicaChips, hw.system_chips > 0 ? hw.system_chips : plan.replica_chips);
-    if (plan.row_chips > 0) most = std::min(most, plan.row_chips);
-    most = std::max(most, plan.replica_chips);
-    // The smallest replica whose HBM holds the weights with room for the KV cache.
-    const workloads::ModelConfig model = row_model(plan, config::DataPaths::from_environment());
-    const double hbm = hw.chip.hbm.capacity.si();
-    int64_t least = plan.replica_chips;
-    while (least * 2 <= most &&
-           model.weight_bytes().si() > kMaxWeightShareOfHbm * hbm * static_cast<double>(least)) {
-      least *= 2;
-    }
-    replicas.clear();
-    for (int64_t r = least; r <= most; r *= 2) replicas.push_back(r);
-  }
+  const workloads::ModelConfig model = row_model(plan, config::DataPaths::from_environment());
+  const std::vector<int64_t> replicas =
+      swept_replicas(plan, hw.system_chips, model.weight_bytes().si(), hw.chip.hbm.capacity.si());
   // One point on `replica` chips: a closed loop of `concurrency` clients, or with `rate` > 0
   // Poisson arrivals at that rate with `concurrency` as the batch limit.
   const auto simulate = [&plan, &hw, prompts_per_client](int64_t replica, int64_t concurrency,

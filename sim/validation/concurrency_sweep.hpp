@@ -99,12 +99,21 @@ RateSearch search_poisson_rate(const std::function<SweptPoint(double)>& run, dou
 // parallel group (MLPerf submissions on NVL72 racks also run 4- or 8-GPU instances).
 inline constexpr int64_t kMaxSweepReplicaChips = 8;
 
+// The replica sizes a swept row tries: its planned replica for InferenceX's best-throughput and
+// at-interactivity rows and for an MLPerf row whose run publishes its replica; otherwise every
+// power of two from the smallest whose HBM (`hbm_bytes` per chip) holds `weight_bytes` within
+// kMaxWeightShareOfHbm up to kMaxSweepReplicaChips, the system's chips (`system_chips`, 0:
+// unknown) and the row's.
+std::vector<int64_t> swept_replicas(const RowPlan& plan, int64_t system_chips, double weight_bytes,
+                                    double hbm_bytes);
+
 // A row whose scenario is not RowScenario::kPoint, predicted: the plan as simulated (its
 // replica and the chosen concurrency), the prediction at that concurrency and every point swept.
 // An MLPerf row sweeps its replica too, as submitters choose their tensor parallelism: from the
 // smallest that holds the weights (kMaxWeightShareOfHbm) up to kMaxSweepReplicaChips, the
-// system's and the row's chips; InferenceX's best-throughput and at-interactivity rows keep their
-// planned replica. A Server or Interactive row is then served as LoadGen serves it: Poisson
+// system's and the row's chips; InferenceX's best-throughput and at-interactivity rows, and
+// MLPerf rows whose run publishes its replica (RowPlan::replica_published), keep their planned
+// replica. A Server or Interactive row is then served as LoadGen serves it: Poisson
 // arrivals on the closed loop's best replica, its batch limit the best point's concurrency, at
 // the highest rate within the limits (search_poisson_rate, from the replica's highest
 // closed-loop throughput down).

@@ -202,14 +202,15 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     const bool lengths = count_field(r, "isl") && count_field(r, "osl");
     any_mlperf = any_mlperf || (!lengths && notes_scenario(r.at("notes")).has_value());
   }
-  return plan_rows(rows, recipes,
-                   any_mlperf ? shipped_mlperf_benchmarks(config::DataPaths::from_environment())
-                              : std::vector<MlperfBenchmark>{});
+  if (!any_mlperf) return plan_rows(rows, recipes, {}, {});
+  const config::DataPaths paths = config::DataPaths::from_environment();
+  return plan_rows(rows, recipes, shipped_mlperf_benchmarks(paths), shipped_mlperf_replicas(paths));
 }
 
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes,
-                               const std::vector<MlperfBenchmark>& benchmarks) {
+                               const std::vector<MlperfBenchmark>& benchmarks,
+                               const std::vector<PublishedReplica>& replicas) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<std::string> chips_known = paths.available("arch/chips");
   const std::vector<std::string> systems_known = paths.available("arch/systems");
@@ -325,6 +326,16 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       }
       o.replica_chips = o.row_chips > 0 ? std::min(benchmark->replica_chips, o.row_chips)
                                         : benchmark->replica_chips;
+      // The run's own instance size where its submission publishes it.
+      const std::optional<std::string> folder = notes_location(r.at("notes"));
+      if (const PublishedReplica* run = folder ? find_replica(replicas, *folder) : nullptr) {
+        if (o.row_chips > 0 && run->replica_chips > o.row_chips) {
+          o.skipped = "its published replica (" + std::to_string(run->replica_chips) + " chips, " +
+                      run->where.str() + ") is larger than the row's chips";
+        }
+        o.replica_chips = run->replica_chips;
+        o.replica_published = true;
+      }
       o.published = published;
     } else if (o.skipped.empty()) {
       o.isl = static_cast<int64_t>(*isl);

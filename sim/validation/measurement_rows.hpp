@@ -25,6 +25,7 @@
 #include "sim/serving/serving_point.hpp"
 #include "sim/validation/deployment_recipes.hpp"
 #include "sim/validation/mlperf_benchmarks.hpp"
+#include "sim/validation/mlperf_replicas.hpp"
 
 namespace scoville::validation {
 
@@ -54,6 +55,9 @@ struct RowPlan {
   std::string precision_override;  // "class=format,..." from the row's precision ("" none)
   int64_t isl = 0, osl = 0, concurrency = 0;
   int64_t replica_chips = 0;  // chips of the simulated replica (TP = EP = this), or of both pools
+  // An MLPerf row whose run's instance size is published (mlperf_replicas.hpp): the sweep keeps
+  // replica_chips instead of trying sizes.
+  bool replica_published = false;
   // Disaggregated serving with the prefill/decode split the row's notes publish ("prefill P GPU
   // TPP, decode D GPU EPe"): the pools' chips and the decode EP degree; all 0 for one co-located
   // replica.
@@ -102,12 +106,14 @@ struct RowPlan {
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes);
-// With the MLPerf benchmarks given (the forms above read workloads/measurements/
-// mlperf-benchmarks.csv): an MLPerf row (its notes name a scenario, its metric is output tokens)
-// of a listed model is planned as a sweep of its scenario.
+// With the MLPerf benchmarks and the runs' published replicas given (the forms above read
+// workloads/measurements/mlperf-benchmarks.csv and mlperf-replicas.csv): an MLPerf row (its
+// notes name a scenario, its metric is output tokens) of a listed model is planned as a sweep of
+// its scenario, on its run's published replica when `replicas` has its results folder.
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes,
-                               const std::vector<MlperfBenchmark>& benchmarks);
+                               const std::vector<MlperfBenchmark>& benchmarks,
+                               const std::vector<PublishedReplica>& replicas = {});
 
 // MTP as the published rows ran it is not given: [ASSUMPTION] TensorRT-LLM's DeepSeek R1 MTP
 // recipes draft 3 positions; each accepted with probability 0.7 (a mean of 2.5 tokens per
