@@ -126,7 +126,7 @@ class TraceBuilder {
     op.flops = Flops(2.0 * d(m) * d(n) * d(k) * d(instances));
     op.weight_bytes = weights;
     op.activation_in_bytes = activations(d(m) * d(k) * d(instances));
-    op.activation_out_bytes = activations(d(m) * d(n) * d(instances));
+    op.activation_out_bytes = residual_values(d(m) * d(n) * d(instances));
     ops_->push_back(op);
   }
 
@@ -148,8 +148,11 @@ class TraceBuilder {
            precision_.mlp_activation_format());
   }
 
+  // `input_format`: what the op reads (default the activations'; the residual stream's for the
+  // ops that read matmul outputs or the residual stream).
   void vector(const std::string& name, Sharding sharding, int layer, double flops, double values_in,
-              double values_out, Bytes weights = Bytes()) {
+              double values_out, Bytes weights = Bytes(),
+              std::optional<NumberFormat> input_format = std::nullopt) {
     Op op;
     op.name = name;
     op.layer = layer;
@@ -160,23 +163,28 @@ class TraceBuilder {
     op.math = math_precision_of(precision_.activations);
     op.flops = Flops(flops);
     op.weight_bytes = weights;
-    op.activation_in_bytes = activations(values_in);
+    op.activation_in_bytes = bytes_of(values_in, input_format.value_or(precision_.activations));
     op.activation_out_bytes = activations(values_out);
     ops_->push_back(op);
   }
 
+  // A norm reads the residual stream and writes the next matmul's input.
   void norm(const std::string& name, Sharding sharding, int layer, int64_t width, int64_t rows) {
     const double values = d(rows) * d(width);
     vector(name, sharding, layer, kNormFlopsPerValue * values, values, values,
-           bytes_of(d(width), precision_.weights));
+           bytes_of(d(width), precision_.weights), precision_.residual);
   }
 
+  // The residual add: a matmul's output onto the residual stream, both in the residual format.
   void residual(const std::string& name, Sharding sharding, int layer) {
     const double values = d(tokens_) * d(hidden_);
-    vector(name, sharding, layer, kResidualFlopsPerValue * values, 2.0 * values, values);
+    vector(name, sharding, layer, kResidualFlopsPerValue * values, 2.0 * values, values, Bytes(),
+           precision_.residual);
+    ops_->back().activation_out_bytes = residual_values(values);
   }
 
   Bytes activations(double values) const { return bytes_of(values, precision_.activations); }
+  Bytes residual_values(double values) const { return bytes_of(values, precision_.residual); }
 
   // `sharding`: the main model's table is vocab-parallel; an MTP module's lookup is mapped with
   // the MTP layer's FFN-side ops.
@@ -457,7 +465,7 @@ class TraceBuilder {
     mlp_matmul(prefix + "_gate_up", Sharding::kFfnColumns, layer, 2 * intermediate, hidden_, bias);
     const double values = d(tokens_) * d(intermediate);
     vector(prefix + "_act", Sharding::kFfnElementwise, layer, kSwigluFlopsPerValue * values,
-           2.0 * values, values);
+           2.0 * values, values, Bytes(), precision_.residual);
     mlp_matmul(prefix + "_down", Sharding::kFfnRows, layer, hidden_, intermediate, bias);
   }
 
@@ -474,7 +482,8 @@ class TraceBuilder {
     add_routed_experts(layer);
     const double combined = d(tokens_) * d(f.top_k) * d(hidden_);
     vector("moe_combine", Sharding::kFfnReplicated, layer, kCombineFlopsPerValue * combined,
-           combined, d(tokens_) * d(hidden_));
+           combined, d(tokens_) * d(hidden_), Bytes(), precision_.residual);
+    ops_->back().activation_out_bytes = residual_values(d(tokens_) * d(hidden_));
   }
 
   // Tokens of each expert this layer touches (entries > 0, in expert order) and the layer's
@@ -529,13 +538,13 @@ class TraceBuilder {
       Op& op = ops_->back();
       op.flops = Flops(2.0 * d(pairs) * d(n) * d(k));
       op.activation_in_bytes = activations(d(pairs) * d(k));
-      op.activation_out_bytes = activations(d(pairs) * d(n));
+      op.activation_out_bytes = residual_values(d(pairs) * d(n));
       op.tokens_per_instance = per_instance;
     };
     expert_matmul("moe_experts_gate_up", Sharding::kExpertColumns, 2 * inter, hidden_);
     const double values = d(pairs) * d(inter);
     vector("moe_experts_act", Sharding::kExpertElementwise, layer, kSwigluFlopsPerValue * values,
-           2.0 * values, values);
+           2.0 * values, values, Bytes(), precision_.residual);
     expert_matmul("moe_experts_down", Sharding::kExpertRows, hidden_, inter);
   }
 

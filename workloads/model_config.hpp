@@ -102,11 +102,18 @@ struct FfnConfig {
 };
 
 struct PrecisionConfig {
-  NumberFormat weights = NumberFormat::kBf16;     // every parameter not named below
-  NumberFormat experts = NumberFormat::kBf16;     // routed-expert matrices (their biases: weights)
-  NumberFormat embeddings = NumberFormat::kBf16;  // token embedding table and LM head
-  NumberFormat activations = NumberFormat::kBf16;
+  NumberFormat weights = NumberFormat::kBf16;      // every parameter not named below
+  NumberFormat experts = NumberFormat::kBf16;      // routed-expert matrices (their biases: weights)
+  NumberFormat embeddings = NumberFormat::kBf16;   // token embedding table and LM head
+  NumberFormat activations = NumberFormat::kBf16;  // what the matmuls quantize their inputs to
   NumberFormat kv_cache = NumberFormat::kBf16;
+  // The hidden state between ops: matmul outputs, the residual stream, and what a tensor-parallel
+  // all-reduce or reduce-scatter, an MoE combine and a pipeline send carry. BF16 whatever
+  // `activations` says: FP8 and FP4 serving quantizes a matmul's input right before it (fused
+  // into the norm or activation kernel), after the all-reduce (TensorRT-LLM's AllReduce fusion
+  // patterns RESIDUAL_RMS_NORM_QUANT_FP8 / _NVFP4, vLLM's fused AllReduce + RMSNorm + quant),
+  // and the GEMMs write BF16 (cuBLASLt's and CUTLASS's output type in those stacks).
+  NumberFormat residual = NumberFormat::kBf16;
   // Checkpoints that quantize the MLPs apart from attention (AMD Quark's MXFP4 releases of
   // DeepSeek R1 and Kimi K2.5 quantize every MLP, weights and inputs, and leave self-attention
   // out): the dense-FFN and shared-expert matrices' format, and the format the MLP matmuls

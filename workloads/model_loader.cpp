@@ -275,6 +275,7 @@ PrecisionConfig resolve_precision(const PrecisionSpec& spec, FfnType ffn, Resolv
   if (spec.mlp_activations.valid) {
     p.mlp_activations = format_of(spec.mlp_activations, p.activations);
   }
+  p.residual = format_of(spec.residual, NumberFormat::kBf16);
   // Weight-only formats are widened to the activations' format by the kernel: they cannot hold
   // the activations themselves, nor the KV cache.
   const auto weights_only = [&resolver](const Located<std::string>& field, NumberFormat f) {
@@ -287,6 +288,7 @@ PrecisionConfig resolve_precision(const PrecisionSpec& spec, FfnType ffn, Resolv
   weights_only(spec.activations, p.activations);
   weights_only(spec.kv_cache, p.kv_cache);
   weights_only(spec.mlp_activations, p.mlp_activation_format());
+  weights_only(spec.residual, p.residual);
   if (ffn == FfnType::kMoe) {
     if (!spec.experts.present) {
       resolver.error(spec.experts,

@@ -136,6 +136,7 @@ PrecisionSpec read_precision(MapReader reader, const Diagnostics& diagnostics) {
   p.kv_cache = field.format("kv_cache", true);
   p.mlp = field.format("mlp", false);
   p.mlp_activations = field.format("mlp_activations", false);
+  p.residual = field.format("residual", false);
   reader.finish();
   return p;
 }

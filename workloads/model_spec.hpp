@@ -75,6 +75,7 @@ struct PrecisionSpec {
   Located<std::string> kv_cache;
   Located<std::string> mlp;              // optional: dense-FFN and shared-expert matrices
   Located<std::string> mlp_activations;  // optional: the MLP matmuls' input format
+  Located<std::string> residual;         // optional: matmul outputs, residual stream, all-reduce
 };
 
 struct ModelSpec {

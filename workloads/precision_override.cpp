@@ -36,6 +36,8 @@ void set_class(PrecisionConfig& p, const std::string& tensor_class, NumberFormat
     p.mlp = format;
   } else if (tensor_class == "mlp_activations") {
     p.mlp_activations = format;
+  } else if (tensor_class == "residual") {
+    p.residual = format;
   } else {
     p.kv_cache = format;
   }
@@ -44,7 +46,8 @@ void set_class(PrecisionConfig& p, const std::string& tensor_class, NumberFormat
 }  // namespace
 
 std::vector<std::string> precision_class_names() {
-  return {"weights", "experts", "embeddings", "activations", "kv_cache", "mlp", "mlp_activations"};
+  return {"weights",  "experts", "embeddings",      "activations",
+          "kv_cache", "mlp",     "mlp_activations", "residual"};
 }
 
 PrecisionOverride PrecisionOverride::merged_with(const PrecisionOverride& other) const {
@@ -136,8 +139,9 @@ ModelConfig apply_precision_override(const ModelConfig& model, const PrecisionOv
                             "(use weights)");
       continue;
     }
-    if (weight_only(entry.format) && (tensor_class == "activations" || tensor_class == "kv_cache" ||
-                                      tensor_class == "mlp_activations")) {
+    if (weight_only(entry.format) &&
+        (tensor_class == "activations" || tensor_class == "kv_cache" ||
+         tensor_class == "mlp_activations" || tensor_class == "residual")) {
       diagnostics.error(entry.where, entry.key_path,
                         to_string(entry.format) +
                             " is a weight-only format (W4A16: widened before the math): expected "

@@ -15,7 +15,8 @@
 
 namespace scoville::workloads {
 
-// "weights", "experts", "embeddings", "activations", "kv_cache", "mlp", "mlp_activations".
+// "weights", "experts", "embeddings", "activations", "kv_cache", "mlp", "mlp_activations",
+// "residual".
 std::vector<std::string> precision_class_names();
 
 struct PrecisionOverride {

@@ -23,7 +23,8 @@ OptionSet run_options() {
       .count("--seed", "N", "run seed (recorded in outputs)")
       .text("--precision", "CLASS=FMT,...",
             "number formats per tensor class over the model's, e.g. weights=fp8,kv_cache=fp8 "
-            "(classes: weights, experts, embeddings, activations, kv_cache, mlp, mlp_activations; "
+            "(classes: weights, experts, embeddings, activations, kv_cache, mlp, mlp_activations, "
+            "residual; "
             "formats: bf16, fp8, mxfp4, nvfp4, int4 (weight-only))")
       .text("--power-cap", "POWER",
             "cap every chip's power, e.g. '500 W' or 500W (needs the chip's power_management "

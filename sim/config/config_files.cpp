@@ -351,6 +351,7 @@ std::string dump_model(const workloads::ModelConfig& m) {
   if (p.mlp_activations) {
     o << YAML::Key << "mlp_activations" << YAML::Value << to_string(*p.mlp_activations);
   }
+  o << YAML::Key << "residual" << YAML::Value << to_string(p.residual);
   o << YAML::EndMap;
   o << YAML::Key << "derived" << YAML::Value << YAML::BeginMap;
   o << YAML::Key << "total_parameters" << YAML::Value << m.total_parameters();

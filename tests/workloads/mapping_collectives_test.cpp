@@ -114,10 +114,11 @@ TEST_CASE("EP all-to-all: tokens x top_k x hidden x activation bytes x (EP - 1) 
 }
 
 TEST_CASE(
-    "EP dispatch sends the experts' input format where it is narrower, combine the hidden "
-    "state's") {
+    "EP dispatch sends the experts' input format where it is narrower, combine the residual "
+    "stream's") {
   // DeepSeek R1's MXFP4 release quantizes every MLP input to MXFP4 (W4A4) and the rest to FP8:
-  // the dispatch carries MXFP4 tokens (4.25 bits with their E8M0 scales), the combine FP8 ones.
+  // the dispatch carries MXFP4 tokens (4.25 bits with their E8M0 scales); the combine returns
+  // the experts' outputs as their matmuls wrote them, BF16 (precision.residual).
   const ModelConfig model = load_model(model_file("deepseek-r1"));
   REQUIRE(model.precision().mlp_activation_format() == NumberFormat::kMxfp4);
   REQUIRE(model.precision().activations == NumberFormat::kFp8);
@@ -133,15 +134,57 @@ TEST_CASE(
   const IterationShape shape{Phase::kDecode, batch, 1, 4096};
   const MappedIteration narrow = map_iteration(model, shape, pool(ep, ep, 1, 1, ep));
   const ChipTrace& t = narrow.roles.front().trace;
+  REQUIRE(model.precision().residual == NumberFormat::kBf16);
   CHECK(bytes_of(t, "moe_dispatch") == Approx(sends * hidden * 4.25 / 8.0));
-  CHECK(bytes_of(t, "moe_combine_all_to_all") == Approx(sends * hidden * 1.0));
+  CHECK(bytes_of(t, "moe_combine_all_to_all") == Approx(sends * hidden * 2.0));
   // Experts that read a wider format than the hidden state: nothing is widened for the send.
   const ModelConfig wide = apply_precision_override(
       model, parse_precision_override("mlp_activations=bf16", "--precision"));
   const MappedIteration widened = map_iteration(wide, shape, pool(ep, ep, 1, 1, ep));
   const ChipTrace& w = widened.roles.front().trace;
   CHECK(bytes_of(w, "moe_dispatch") == Approx(sends * hidden * 1.0));
-  CHECK(bytes_of(w, "moe_combine_all_to_all") == Approx(sends * hidden * 1.0));
+  CHECK(bytes_of(w, "moe_combine_all_to_all") == Approx(sends * hidden * 2.0));
+  // An FP8 residual stream (TensorRT-LLM's low-precision all-reduce, a what-if) halves it.
+  const ModelConfig fp8_residual =
+      apply_precision_override(model, parse_precision_override("residual=fp8", "--precision"));
+  const MappedIteration low = map_iteration(fp8_residual, shape, pool(ep, ep, 1, 1, ep));
+  CHECK(bytes_of(low.roles.front().trace, "moe_combine_all_to_all") ==
+        Approx(sends * hidden * 1.0));
+}
+
+TEST_CASE(
+    "Tensor-parallel all-reduces carry the residual stream's format, not the matmul inputs'") {
+  // MLPerf's Blackwell Llama runs quantize every matmul input to FP4 (W4A4), H200's to FP8; the
+  // all-reduce still sums BF16 matmul outputs, quantized after it with the norm (TensorRT-LLM's
+  // RESIDUAL_RMS_NORM_QUANT_NVFP4 fusion). Pipeline sends carry the residual stream too.
+  const ModelConfig base = load_model(model_file("llama-3.1-8b"));
+  const int64_t batch = 4;
+  const int64_t prompt = 256;
+  const double tokens = d(batch * prompt);
+  const double hidden = d(base.hidden_size());
+  for (const char* activations : {"activations=bf16", "activations=fp8", "activations=nvfp4"}) {
+    INFO(activations);
+    const ModelConfig model =
+        apply_precision_override(base, parse_precision_override(activations, "--precision"));
+    const MappedIteration tp = map_iteration(
+        model, IterationShape{Phase::kPrefill, batch, prompt, prompt}, pool(8, 1, 1, 1, 1));
+    const auto reduce = named(tp.roles.front().trace, "ffn_all_reduce");
+    REQUIRE(!reduce.empty());
+    CHECK(reduce.front()->collective.bytes.si() == Approx(tokens * hidden * 2.0));
+    // The matmuls read the narrow format and write BF16.
+    const auto down = named(tp.roles.front().trace, "ffn_down");
+    REQUIRE(!down.empty());
+    const Op& op = down.front()->op;
+    CHECK(op.activation_in_bytes.si() ==
+          Approx(d(op.m) * d(op.k) * bytes_per_value(model.precision().activations)));
+    CHECK(op.activation_out_bytes.si() == Approx(d(op.m) * d(op.n) * 2.0));
+  }
+  const ModelConfig low = apply_precision_override(
+      base, parse_precision_override("activations=fp8,residual=fp8", "--precision"));
+  const MappedIteration tp = map_iteration(
+      low, IterationShape{Phase::kPrefill, batch, prompt, prompt}, pool(8, 1, 1, 1, 1));
+  CHECK(named(tp.roles.front().trace, "ffn_all_reduce").front()->collective.bytes.si() ==
+        Approx(tokens * hidden * 1.0));
 }
 
 TEST_CASE("An EP group that is one attention group sums the experts' outputs by an all-reduce") {

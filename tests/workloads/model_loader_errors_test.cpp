@@ -249,13 +249,21 @@ TEST_CASE("MLA without its ranks names each missing field", "[loader][errors]") 
   CHECK_THAT(e.message, Catch::Contains("missing required field"));
 }
 
-TEST_CASE("int4 is a weight format only: refused for activations and the KV cache",
-          "[loader][errors]") {
+TEST_CASE(
+    "int4 is a weight format only: refused for activations, the KV cache and the residual stream",
+    "[loader][errors]") {
   const ModelConfig model =
       load_model_from_string(replaced(kTinyModel, "experts: mxfp4", "experts: int4"), kFile);
   CHECK(model.precision().experts == NumberFormat::kInt4);
-  for (const std::string key : {"activations", "kv_cache"}) {
-    const std::string yaml = replaced(kTinyModel, "  " + key + ": bf16", "  " + key + ": int4");
+  CHECK(model.precision().residual == NumberFormat::kBf16);  // absent: BF16
+  const std::string with_residual =
+      replaced(kTinyModel, "  kv_cache: bf16", "  kv_cache: bf16\n  residual: bf16");
+  CHECK(load_model_from_string(replaced(with_residual, "residual: bf16", "residual: fp8"), kFile)
+            .precision()
+            .residual == NumberFormat::kFp8);
+  for (const std::string key : {"activations", "kv_cache", "residual"}) {
+    const std::string base = key == "residual" ? with_residual : kTinyModel;
+    const std::string yaml = replaced(base, "  " + key + ": bf16", "  " + key + ": int4");
     const Diagnostic e = only_error(errors_of(yaml));
     CHECK(e.key_path == "precision." + key);
     CHECK(e.where.line == line_of(yaml, key + ": int4"));

@@ -171,7 +171,7 @@ TEST_CASE("int4 experts are weight-only", "[precision]") {
       base, parse_precision_override("experts=int4,mlp_activations=fp8", "--precision"));
   const IterationTrace w4a8_trace = decompose_iteration(w4a8, prefill);
   CHECK(op_named(w4a8_trace, "moe_experts_gate_up").math == MathPrecision::kFp8);
-  for (const std::string cls : {"activations", "kv_cache", "mlp_activations"}) {
+  for (const std::string cls : {"activations", "kv_cache", "mlp_activations", "residual"}) {
     try {
       apply_precision_override(base, parse_precision_override(cls + "=int4", "--precision"));
       FAIL("expected an InputError for " << cls);

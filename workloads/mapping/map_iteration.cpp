@@ -89,6 +89,7 @@ class RoleBuilder {
         local_(decompose_iteration(model, with_batch(mapped.shape, role.attn_batch))),
         replica_(decompose_iteration(model, with_batch(mapped.shape, role.replica_batch))),
         token_bytes_(d(model.hidden_size()) * bytes_per_value(model.precision().activations)),
+        residual_token_bytes_(d(model.hidden_size()) * bytes_per_value(model.precision().residual)),
         dispatch_token_bytes_(d(model.hidden_size()) *
                               std::min(bytes_per_value(model.precision().activations),
                                        bytes_per_value(model.precision().mlp_activation_format()))),
@@ -109,7 +110,7 @@ class RoleBuilder {
     require_sharding_rules(local_.ops);
     if (!first_stage) {
       collective("pp_recv", stage_layers_.first, CollectiveKind::kRecv, "pp", degrees_.pp,
-                 Bytes(d(local_tokens_) * token_bytes_), role_.ranks.front() - stride);
+                 Bytes(d(local_tokens_) * residual_token_bytes_), role_.ranks.front() - stride);
     }
     for (size_t i = 0; i < local_.ops.size(); ++i) {
       const Op& op = local_.ops[i];
@@ -120,7 +121,7 @@ class RoleBuilder {
     }
     if (!last_stage) {
       collective("pp_send", stage_layers_.last - 1, CollectiveKind::kSend, "pp", degrees_.pp,
-                 Bytes(d(local_tokens_) * token_bytes_), role_.ranks.front() + stride);
+                 Bytes(d(local_tokens_) * residual_token_bytes_), role_.ranks.front() + stride);
     }
     return std::move(nodes_);
   }
@@ -214,7 +215,7 @@ class RoleBuilder {
           // Sequence parallel keeps the owned tokens sharded; otherwise every rank of the
           // attention group needs all of them again.
           collective("moe_all_gather", layer, CollectiveKind::kAllGather, "attn_tp", attn_tp_,
-                     Bytes(d(local_tokens_) / d(attn_tp_) * token_bytes_));
+                     Bytes(d(local_tokens_) / d(attn_tp_) * residual_token_bytes_));
         }
         compute(token_op(local));
         return;
@@ -290,10 +291,10 @@ class RoleBuilder {
     // sends the experts' matmul input, quantized before the send where the experts read a
     // narrower format than the hidden state (DeepEP: "FP8 dispatching and BF16 combining";
     // TensorRT-LLM's wide-EP blog part 3, "low-precision AlltoAll": NVFP4 dispatch); the
-    // combine returns the experts' outputs in the activations' format.
+    // combine returns the experts' outputs as their matmuls wrote them (precision.residual).
     const double sends = owned_tokens * d(model_.ffn().top_k) * d(ep - 1) / d(ep);
     const Bytes dispatch(sends * dispatch_token_bytes_);
-    const Bytes combine(sends * token_bytes_);
+    const Bytes combine(sends * residual_token_bytes_);
     if (rule == Sharding::kExpertColumns || rule == Sharding::kExpertRows ||
         rule == Sharding::kExpertElementwise) {
       if (experts_by_all_to_all_ && rule == Sharding::kExpertColumns) {
@@ -349,10 +350,10 @@ class RoleBuilder {
     if (size == 1) return;
     if (sp_) {
       collective(prefix + "_reduce_scatter", layer, CollectiveKind::kReduceScatter, group, size,
-                 Bytes(d(tokens) / d(size) * token_bytes_));
+                 Bytes(d(tokens) / d(size) * residual_token_bytes_));
     } else {
       collective(prefix + "_all_reduce", layer, CollectiveKind::kAllReduce, group, size,
-                 Bytes(d(tokens) * token_bytes_));
+                 Bytes(d(tokens) * residual_token_bytes_));
     }
   }
 
@@ -398,7 +399,12 @@ class RoleBuilder {
   const StageLayers stage_layers_;
   const IterationTrace local_;
   const IterationTrace replica_;
-  const double token_bytes_;  // one token's hidden state
+  // One token's hidden state as a matmul's input takes it (precision.activations): what the
+  // sequence-parallel and attention-DP all-gathers before a matmul carry.
+  const double token_bytes_;
+  // One token's hidden state as the matmuls write it and the residual stream holds it
+  // (precision.residual): what all-reduces, reduce-scatters, combines and pipeline sends carry.
+  const double residual_token_bytes_;
   // One token as the MoE dispatch sends it: the narrower of the activations' format and the
   // experts' input format (precision.mlp_activations).
   const double dispatch_token_bytes_;
