@@ -148,11 +148,12 @@ class TraceBuilder {
            precision_.mlp_activation_format());
   }
 
-  // `input_format`: what the op reads (default the activations'; the residual stream's for the
-  // ops that read matmul outputs or the residual stream).
+  // `input_format` / `output_format`: what the op reads and writes (default the activations';
+  // the residual stream's for the ops that read matmul outputs or add onto the residual stream).
   void vector(const std::string& name, Sharding sharding, int layer, double flops, double values_in,
               double values_out, Bytes weights = Bytes(),
-              std::optional<NumberFormat> input_format = std::nullopt) {
+              std::optional<NumberFormat> input_format = std::nullopt,
+              std::optional<NumberFormat> output_format = std::nullopt) {
     Op op;
     op.name = name;
     op.layer = layer;
@@ -164,7 +165,7 @@ class TraceBuilder {
     op.flops = Flops(flops);
     op.weight_bytes = weights;
     op.activation_in_bytes = bytes_of(values_in, input_format.value_or(precision_.activations));
-    op.activation_out_bytes = activations(values_out);
+    op.activation_out_bytes = bytes_of(values_out, output_format.value_or(precision_.activations));
     ops_->push_back(op);
   }
 
@@ -179,8 +180,7 @@ class TraceBuilder {
   void residual(const std::string& name, Sharding sharding, int layer) {
     const double values = d(tokens_) * d(hidden_);
     vector(name, sharding, layer, kResidualFlopsPerValue * values, 2.0 * values, values, Bytes(),
-           precision_.residual);
-    ops_->back().activation_out_bytes = residual_values(values);
+           precision_.residual, precision_.residual);
   }
 
   Bytes activations(double values) const { return bytes_of(values, precision_.activations); }
@@ -482,8 +482,7 @@ class TraceBuilder {
     add_routed_experts(layer);
     const double combined = d(tokens_) * d(f.top_k) * d(hidden_);
     vector("moe_combine", Sharding::kFfnReplicated, layer, kCombineFlopsPerValue * combined,
-           combined, d(tokens_) * d(hidden_), Bytes(), precision_.residual);
-    ops_->back().activation_out_bytes = residual_values(d(tokens_) * d(hidden_));
+           combined, d(tokens_) * d(hidden_), Bytes(), precision_.residual, precision_.residual);
   }
 
   // Tokens of each expert this layer touches (entries > 0, in expert order) and the layer's

@@ -277,7 +277,7 @@ PrecisionConfig resolve_precision(const PrecisionSpec& spec, FfnType ffn, Resolv
   }
   p.residual = format_of(spec.residual, NumberFormat::kBf16);
   // Weight-only formats are widened to the activations' format by the kernel: they cannot hold
-  // the activations themselves, nor the KV cache.
+  // the activations themselves, the residual stream, nor the KV cache.
   const auto weights_only = [&resolver](const Located<std::string>& field, NumberFormat f) {
     if (field.valid && weight_only(f)) {
       resolver.error(field, to_string(f) +
