@@ -33,13 +33,17 @@ struct PlateauWatch {
   }
 };
 
-// Runs `run` at concurrencies 1, 2, 4, ... up to max_concurrency, until `stop_after` says so of
-// the point just run or a point cannot be priced (InputError: the first point's error is the
-// reason when no point ran).
+// Runs `run` at concurrencies 1, 2, 4, ... up to max_concurrency (and at max_concurrency itself
+// when it is not a power of two), until `stop_after` says so of the point just run or a point
+// cannot be priced (InputError: the first point's error is the reason when no point ran).
 SweepOutcome sweep_doubling(const std::function<SweptPoint(int64_t)>& run, int64_t max_concurrency,
                             const std::function<bool(const SweptPoint&)>& stop_after) {
   SweepOutcome out;
-  for (int64_t c = 1; c <= max_concurrency; c *= 2) {
+  std::vector<int64_t> levels;
+  for (int64_t c = 1; c <= max_concurrency; c *= 2) levels.push_back(c);
+  // A limit between two doublings (a search's conc-end of 48) is run itself.
+  if (!levels.empty() && levels.back() != max_concurrency) levels.push_back(max_concurrency);
+  for (const int64_t c : levels) {
     SweptPoint p;
     try {
       p = run(c);
@@ -176,8 +180,20 @@ SweepOutcome sweep_to_interactivity(const std::function<SweptPoint(int64_t)>& ru
   });
 }
 
+int64_t max_concurrency_on(const RowPlan& plan, int64_t replica_chips) {
+  for (const SearchedReplica& s : plan.searched) {
+    if (s.replica_chips == replica_chips) return s.max_concurrency;
+  }
+  return kMaxSweepConcurrency;
+}
+
 std::vector<int64_t> swept_replicas(const RowPlan& plan, int64_t system_chips, double weight_bytes,
                                     double hbm_bytes) {
+  if (plan.scenario == RowScenario::kBestThroughput && !plan.searched.empty()) {
+    std::vector<int64_t> replicas;
+    for (const SearchedReplica& s : plan.searched) replicas.push_back(s.replica_chips);
+    return replicas;
+  }
   if (plan.scenario == RowScenario::kBestThroughput ||
       plan.scenario == RowScenario::kAtInteractivity || plan.replica_published) {
     return {plan.replica_chips};
@@ -254,7 +270,7 @@ SweptRow predict_swept_row(const RowPlan& plan, const engine::ServingHardware& h
   std::string why_not;
   for (const int64_t replica : replicas) {
     const SweepOutcome sweep =
-        sweep_concurrency(run_on(replica), plan.limits, kMaxSweepConcurrency);
+        sweep_concurrency(run_on(replica), plan.limits, max_concurrency_on(plan, replica));
     out.points.insert(out.points.end(), sweep.points.begin(), sweep.points.end());
     if (why_not.empty()) why_not = sweep.why_not;
   }

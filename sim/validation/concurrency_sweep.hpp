@@ -99,7 +99,12 @@ RateSearch search_poisson_rate(const std::function<SweptPoint(double)>& run, dou
 // parallel group (MLPerf submissions on NVL72 racks also run 4- or 8-GPU instances).
 inline constexpr int64_t kMaxSweepReplicaChips = 8;
 
-// The replica sizes a swept row tries: its planned replica for InferenceX's best-throughput and
+// The most clients a sweep gives a replica of `replica_chips`: the conc-end of InferenceX's
+// search for the row (RowPlan::searched), else kMaxSweepConcurrency.
+int64_t max_concurrency_on(const RowPlan& plan, int64_t replica_chips);
+
+// The replica sizes a swept row tries: the replicas of InferenceX's search for a best-throughput
+// row that has one (RowPlan::searched); its planned replica for InferenceX's best-throughput and
 // at-interactivity rows and for an MLPerf row whose run publishes its replica; otherwise every
 // power of two from the smallest whose HBM (`hbm_bytes` per chip) holds `weight_bytes` within
 // kMaxWeightShareOfHbm up to kMaxSweepReplicaChips, the system's chips (`system_chips`, 0:

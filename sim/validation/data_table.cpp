@@ -22,6 +22,20 @@ const std::string& DataRow::text(const std::string& column) const {
   return i < cells.size() ? cells[i] : empty;
 }
 
+int64_t DataRow::count(const std::string& column, int64_t least, int64_t most) const {
+  const std::string& s = text(column);
+  // At most 18 digits: any such number fits an int64_t.
+  const bool digits = !s.empty() && s.size() <= 18 &&
+                      std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const int64_t v = digits ? std::stoll(s) : -1;
+  if (v < least || v > most) {
+    throw InputError(at(column), column,
+                     "expected a whole number from " + std::to_string(least) + " to " +
+                         std::to_string(most) + ", got '" + s + "'");
+  }
+  return v;
+}
+
 std::string read_data_file(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the " + what);

@@ -3,6 +3,7 @@
 // required columns, and each row handed on with its line so that errors are located.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct DataRow {
 
   SourceLocation at(const std::string& column) const;        // file, line, the column's position
   const std::string& text(const std::string& column) const;  // empty when the row is short
+  // The column as a whole number in [least, most] (decimal digits only); InputError at the cell
+  // otherwise.
+  int64_t count(const std::string& column, int64_t least, int64_t most) const;
 };
 
 // The file's text; InputError "cannot read the <what>" at the file otherwise.

@@ -35,19 +35,6 @@ const char* const kColumns[] = {"system",
 
 // A row with the typed readers of this file.
 struct Record : DataRow {
-  int64_t count(const std::string& column, int64_t least, int64_t most) const {
-    const std::string& s = text(column);
-    const bool digits = !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) {
-      return c >= '0' && c <= '9';
-    });
-    const int64_t v = digits ? std::stoll(s) : -1;
-    if (v < least || v > most) {
-      throw InputError(at(column), column,
-                       "expected a whole number from " + std::to_string(least) + " to " +
-                           std::to_string(most) + ", got '" + s + "'");
-    }
-    return v;
-  }
   bool flag(const std::string& column) const {
     const std::string& s = text(column);
     if (s == "true") return true;

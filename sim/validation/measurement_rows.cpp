@@ -202,15 +202,17 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
     const bool lengths = count_field(r, "isl") && count_field(r, "osl");
     any_mlperf = any_mlperf || (!lengths && notes_scenario(r.at("notes")).has_value());
   }
-  if (!any_mlperf) return plan_rows(rows, recipes, {}, {});
   const config::DataPaths paths = config::DataPaths::from_environment();
-  return plan_rows(rows, recipes, shipped_mlperf_benchmarks(paths), shipped_mlperf_replicas(paths));
+  if (!any_mlperf) return plan_rows(rows, recipes, {}, {}, shipped_inferencex_searches(paths));
+  return plan_rows(rows, recipes, shipped_mlperf_benchmarks(paths), shipped_mlperf_replicas(paths),
+                   shipped_inferencex_searches(paths));
 }
 
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes,
                                const std::vector<MlperfBenchmark>& benchmarks,
-                               const std::vector<PublishedReplica>& replicas) {
+                               const std::vector<PublishedReplica>& replicas,
+                               const std::vector<InferencexSearch>& searches) {
   const config::DataPaths paths = config::DataPaths::from_environment();
   const std::vector<std::string> chips_known = paths.available("arch/chips");
   const std::vector<std::string> systems_known = paths.available("arch/systems");
@@ -349,6 +351,17 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
         o.published_intvty.reset();
       } else if (!conc) {
         o.scenario = RowScenario::kBestThroughput;
+      }
+      // InferenceX's own search for the row: its replicas and the most clients each got.
+      for (const InferencexSearch* s : searches_for(searches, o.id, r.at("model"))) {
+        if (o.scenario != RowScenario::kBestThroughput) {
+          throw InputError(
+              s->where, "id",
+              "row " + o.id + " is not a best-throughput row without its concurrency (it " +
+                  (conc ? "publishes its concurrency" : "is read at an interactivity") +
+                  "), so InferenceX's search does not apply to it");
+        }
+        o.searched.push_back(s->space);
       }
       o.concurrency = conc ? static_cast<int64_t>(*conc) : 0;
       o.published = published;

@@ -24,6 +24,7 @@
 #include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/serving_point.hpp"
 #include "sim/validation/deployment_recipes.hpp"
+#include "sim/validation/inferencex_searches.hpp"
 #include "sim/validation/mlperf_benchmarks.hpp"
 #include "sim/validation/mlperf_replicas.hpp"
 
@@ -58,6 +59,10 @@ struct RowPlan {
   // An MLPerf row whose run's instance size is published (mlperf_replicas.hpp): the sweep keeps
   // replica_chips instead of trying sizes.
   bool replica_published = false;
+  // An InferenceX best-throughput row whose configuration's search is known
+  // (inferencex_searches.hpp): the replicas it ran and the most clients each was given; empty:
+  // replica_chips up to kMaxSweepConcurrency.
+  std::vector<SearchedReplica> searched;
   // Disaggregated serving with the prefill/decode split the row's notes publish ("prefill P GPU
   // TPP, decode D GPU EPe"): the pools' chips and the decode EP degree; all 0 for one co-located
   // replica.
@@ -109,11 +114,16 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
 // With the MLPerf benchmarks and the runs' published replicas given (the forms above read
 // workloads/measurements/mlperf-benchmarks.csv and mlperf-replicas.csv): an MLPerf row (its
 // notes name a scenario, its metric is output tokens) of a listed model is planned as a sweep of
-// its scenario, on its run's published replica when `replicas` has its results folder.
+// its scenario, on its run's published replica when `replicas` has its results folder; an
+// InferenceX best-throughput row with lines in `searches` (the forms above read
+// workloads/measurements/inferencex-searches.csv) is swept over that search. A line naming a row
+// that is planned otherwise (it publishes its concurrency, or is read at an interactivity) is
+// refused with its line.
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes,
                                const std::vector<MlperfBenchmark>& benchmarks,
-                               const std::vector<PublishedReplica>& replicas = {});
+                               const std::vector<PublishedReplica>& replicas = {},
+                               const std::vector<InferencexSearch>& searches = {});
 
 // MTP as the published rows ran it is not given: [ASSUMPTION] TensorRT-LLM's DeepSeek R1 MTP
 // recipes draft 3 positions; each accepted with probability 0.7 (a mean of 2.5 tokens per

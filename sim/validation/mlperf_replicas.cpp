@@ -1,6 +1,5 @@
 #include "sim/validation/mlperf_replicas.hpp"
 
-#include <cmath>
 #include <filesystem>
 #include <regex>
 
@@ -34,20 +33,7 @@ std::vector<PublishedReplica> parse_mlperf_replicas(const std::string& text,
     if (find_replica(out, p.location) != nullptr) {
       throw InputError(r.at("location"), "location", "a second line for '" + p.location + "'");
     }
-    const std::string& chips = r.text("replica_chips");
-    double v = -1;
-    try {
-      size_t used = 0;
-      v = std::stod(chips, &used);
-      if (used != chips.size()) v = -1;
-    } catch (const std::exception&) {
-    }
-    if (!(v >= 1) || v > static_cast<double>(kMaxReplicaChips) || v != std::floor(v)) {
-      throw InputError(r.at("replica_chips"), "replica_chips",
-                       "expected a whole number of chips from 1 to " +
-                           std::to_string(kMaxReplicaChips) + ", got '" + chips + "'");
-    }
-    p.replica_chips = static_cast<int64_t>(v);
+    p.replica_chips = r.count("replica_chips", 1, kMaxReplicaChips);
     p.where = SourceLocation{path, number, 1};
     out.push_back(std::move(p));
   };
