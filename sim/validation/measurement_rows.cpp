@@ -343,9 +343,13 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       o.isl = static_cast<int64_t>(*isl);
       o.osl = static_cast<int64_t>(*osl);
       // Without its concurrency: InferenceX's best-throughput point, found by a sweep, or the
-      // curve read at the interactivity the throughput was published at.
+      // curve read at the interactivity the throughput was published at, where the notes say
+      // so or where the row publishes both: a throughput and an interactivity without a
+      // concurrency are one point of the curve, the throughput it reaches at that
+      // interactivity (InferenceX's TPU article gives its Qwen3.5 pair "at an interactivity of
+      // 20 tok/s/user"), not its best-throughput end.
       const std::optional<double> at = notes_at_interactivity(r.at("notes"));
-      if (!conc && at) {
+      if (!conc && (at || (published && o.published_intvty))) {
         o.scenario = RowScenario::kAtInteractivity;
         o.target_intvty = o.published_intvty.value_or(*at);
         o.published_intvty.reset();

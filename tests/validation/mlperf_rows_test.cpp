@@ -357,15 +357,17 @@ TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say 
       "total_tok_s_per_chip,9420.6,,,,\"best-throughput config per GPU; peak tput only\"\n"
       "105,NVIDIA B200,,gpt-oss-120b,MXFP4,vLLM/TRT (v1 nightly),1024,8192,,total_tok_s_per_chip,"
       "6076,90,,,\"published 2,800,000 tok/s per all-in provisioned utility MW at 90 "
-      "tok/s/user\"\n");
-  REQUIRE(plans.size() == 8);
+      "tok/s/user\"\n"
+      "97,NVIDIA B200,,Qwen3.5-397B,FP8,vLLM,8192,1024,,total_tok_s_per_chip,8903,20,,,"
+      "\"InferenceX Official Preview, Sept 2026; per chip\"\n");
+  REQUIRE(plans.size() == 9);
   std::map<std::string, const validation::RowPlan*> by_id;
   int predicted = 0;
   for (const auto& p : plans) {
     by_id[p.id] = &p;
     predicted += p.skipped.empty() ? 1 : 0;
   }
-  CHECK(predicted == 5);
+  CHECK(predicted == 6);
   const validation::RowPlan& offline = *by_id.at("133");
   CHECK(offline.skipped.empty());
   CHECK(offline.scenario == RowScenario::kOffline);
@@ -405,4 +407,11 @@ TEST_CASE("MLPerf rows are planned from their dataset's means, and the rest say 
   CHECK(at.target_intvty == 90.0);
   CHECK(!at.published_intvty);
   CHECK(at.concurrency == 0);
+  // A throughput and an interactivity without a concurrency: the same reading, whatever the
+  // notes say.
+  const validation::RowPlan& pair = *by_id.at("97");
+  CHECK(pair.skipped.empty());
+  CHECK(pair.scenario == RowScenario::kAtInteractivity);
+  CHECK(pair.target_intvty == 20.0);
+  CHECK(!pair.published_intvty);
 }
