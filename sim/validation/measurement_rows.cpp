@@ -351,7 +351,7 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       const std::optional<double> at = notes_at_interactivity(r.at("notes"));
       if (!conc && (at || (published && o.published_intvty))) {
         o.scenario = RowScenario::kAtInteractivity;
-        o.target_intvty = o.published_intvty.value_or(*at);
+        o.target_intvty = o.published_intvty ? *o.published_intvty : *at;
         o.published_intvty.reset();
       } else if (!conc) {
         o.scenario = RowScenario::kBestThroughput;
