@@ -163,10 +163,28 @@ check(close(by.loc["network", "kw_factor"], 2.0) and close(by.loc["network", "la
       "network factor")
 check(close(by.loc["power", "kw"], 2.0), "power: the simulated-power ratio")
 check(close(by.loc["rest", "kw_factor"], r["kw_tdp"] / 2.0), "rest leaves power out")
+check(close(by.loc["network", "kw_factor_replay"], 2.0), "no search: the replay's factor")
 lines = []
 document.attribution_section(lines.append, table)
 check(f"| gptoss | network | {document.ATTRIBUTION_WHAT['network']} | "
-      f"{r['kw_tdp'] / 2:.2f} | 2.00 | 2.00 | 1.00 |" in lines, "attribution row")
+      f"{r['kw_tdp'] / 2:.2f} | 2.00 | 2.00 | 2.00 | 1.00 | 1.00 |" in lines, "attribution row")
+check(any(line.startswith("Searching again moves no factor") for line in lines),
+      "a replay alone moves nothing")
+# The knob's own search finds a mapping the replay did not run: the searched factor reads the
+# best of both (here the search's peak is the baseline's again: factor 1), the replay's is kept.
+searched = jal.assign(tput_per_chip=jal["tput_per_chip"], tput_per_kw_tdp=jal["tput_per_kw_tdp"])
+table = analysis.attribution(base, {("gptoss", "network"): network,
+                                    ("gptoss", "network", analysis.SEARCHED): searched})
+by = table.set_index("knob")
+check(close(by.loc["network", "kw_factor"], 1.0)
+      and close(by.loc["network", "kw_factor_replay"], 2.0), "searched against replayed factor")
+check(close(by.loc["rest", "kw_factor"], r["kw_tdp"])
+      and close(by.loc["rest", "kw_factor_replay"], r["kw_tdp"] / 2.0),
+      "rest from the searched factors, and from the replayed ones")
+lines = []
+document.attribution_section(lines.append, table)
+check(any(line.startswith("Searching again moves these factors") and "gptoss network" in line
+          for line in lines), "the moved factor is named")
 check(document.fmt(float("nan")) == "n/a" and document.fmt(1.234) == "1.23", "fmt")
 pub_kw, pub_lat = w["pub_kw"], w["pub_lat"]
 axes = {a[0]: a[3] for a in study.GRID_AXES}

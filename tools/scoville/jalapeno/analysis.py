@@ -56,10 +56,20 @@ def ratio_rows(base):
 
 ABLATION_KNOBS = ("kv", "network", "software", "fusion", "mtp", "power")
 
+# The third part of an ablation's key, (workload, knob, SEARCHED): the knob's own --search
+# (experiments.ablation_futures); (workload, knob) alone is the replay of the baseline's pairs.
+SEARCHED = "searched"
+
+ATTRIBUTION_COLUMNS = ["workload", "knob", "kw", "kw_factor", "lat", "lat_factor",
+                       "kw_replay", "kw_factor_replay", "lat_replay", "lat_factor_replay"]
+
 
 def attribution(base, ablations):
     """One row per workload and knob (ABLATION_KNOBS, then "rest"): the ratios with the knob
     changed (kw, lat) and the factors baseline ratio / that ratio (kw_factor, lat_factor).
+    A knob with a search of its own is read from the search and the replay together (the best
+    mapping with the knob changed, wherever it lies); the replay's alone are kept beside
+    (kw_replay, ..., lat_factor_replay; for a knob without a search, the same numbers).
     "power" divides by the simulated average power instead of TDP (not a hardware knob: left
     out of "rest"); "rest" is the baseline over the product of the other knobs' factors, with
     the baseline's ratios as its kw and lat. Knobs whose runs all failed have no row."""
@@ -71,27 +81,40 @@ def attribution(base, ablations):
             continue
         r0 = summary[k]
         jal, gpu = base[(k, "jalapeno-128")], base[(k, w["gpu"])]
-        prod_kw = prod_lat = 1.0
+
+        def knob_ratios(knob, points):
+            r = ratios(gpu=points, jal=jal) if knob == "mtp" else ratios(jal=points, gpu=gpu)
+            return r["kw_tdp"], r["lat_best"]
+
+        # product of the knobs' factors, per factor column
+        prod = {"kw_factor": 1.0, "lat_factor": 1.0, "kw_factor_replay": 1.0,
+                "lat_factor_replay": 1.0}
         for knob in ABLATION_KNOBS:
             if knob == "power":
-                kw, lat = r0["kw_sim"], r0["lat_best"]
+                kw = kw_replay = r0["kw_sim"]
+                lat = lat_replay = r0["lat_best"]
             else:
-                v = ablations.get((k, knob))
-                if v is None:
+                replayed, searched = ablations.get((k, knob)), ablations.get((k, knob, SEARCHED))
+                frames = [f for f in (replayed, searched) if f is not None]
+                if not frames:
                     continue
-                r = ratios(gpu=v, jal=jal) if knob == "mtp" else ratios(jal=v, gpu=gpu)
-                kw, lat = r["kw_tdp"], r["lat_best"]
-            fk, fl = r0["kw_tdp"] / kw, r0["lat_best"] / lat
+                kw, lat = knob_ratios(knob, pd.concat(frames, ignore_index=True))
+                kw_replay, lat_replay = (knob_ratios(knob, replayed) if replayed is not None
+                                         else (float("nan"), float("nan")))
+            row = {"workload": k, "knob": knob, "kw": kw, "kw_factor": r0["kw_tdp"] / kw,
+                   "lat": lat, "lat_factor": r0["lat_best"] / lat, "kw_replay": kw_replay,
+                   "kw_factor_replay": r0["kw_tdp"] / kw_replay, "lat_replay": lat_replay,
+                   "lat_factor_replay": r0["lat_best"] / lat_replay}
             if knob != "power":
-                prod_kw *= fk
-                prod_lat *= fl
-            table.append({"workload": k, "knob": knob, "kw": kw, "kw_factor": fk, "lat": lat,
-                          "lat_factor": fl})
-        table.append({"workload": k, "knob": "rest", "kw": r0["kw_tdp"],
-                      "kw_factor": r0["kw_tdp"] / prod_kw, "lat": r0["lat_best"],
-                      "lat_factor": r0["lat_best"] / prod_lat})
-    return pd.DataFrame(table, columns=["workload", "knob", "kw", "kw_factor", "lat",
-                                        "lat_factor"])
+                for column in prod:
+                    if row[column] == row[column]:  # a knob with no replay: not in its rest
+                        prod[column] *= row[column]
+            table.append(row)
+        table.append({"workload": k, "knob": "rest", "kw": r0["kw_tdp"], "lat": r0["lat_best"],
+                      "kw_replay": r0["kw_tdp"], "lat_replay": r0["lat_best"],
+                      **{column: (r0["kw_tdp"] if column.startswith("kw") else r0["lat_best"])
+                         / product for column, product in prod.items()}})
+    return pd.DataFrame(table, columns=ATTRIBUTION_COLUMNS)
 
 
 def score_grid(grid):

@@ -11,7 +11,7 @@ import pandas as pd
 from scoville.frontier import inferencex_frontier
 
 from . import study
-from .analysis import best_latency, compared_baselines, peak, ratios
+from .analysis import SEARCHED, best_latency, compared_baselines, peak, ratios
 from .runs import base_args, collect, mapping_args, rubin_args, side_args
 from .study import GRID_AXES, MAX_CONCURRENCY, MTP_ACCEPTANCE, ROOT, RUBIN, SOFTWARE, SYSTEM_CHIPS
 from .variants import (deployed_mapping, deployed_model, disagg_mapping, grid_files, mtp_model,
@@ -153,33 +153,41 @@ def raw_peak_futures(runner, s, work, base):
 
 
 def ablation_futures(runner, s, work, base, jal_cal, gpu_cal):
-    """Ablations: one knob each (network, software, vector-op fusion, MTP, KV placement), on the
-    baseline
-    frontier's (mapping, concurrency) pairs; the KV ablation runs its own mappings."""
+    """Ablations: one knob each (network, software, vector-op fusion, MTP, KV placement). Each
+    hardware or software knob runs twice: on the baseline frontier's (mapping, concurrency)
+    pairs (key (workload, knob)) and as a --search of its own over the baseline's concurrencies
+    (key (workload, knob, SEARCHED)), since a changed knob can make another mapping best; the KV
+    ablation runs its own mappings."""
     abl_futs = {}
     unfused = unfused_software(work)
+
+    def both(key, frame, make_args, chips):
+        """The replay of `frame`'s frontier pairs on the system's `chips` and the knob's own
+        search on as many chips as the baselines searched (make_args(concurrencies, chips))."""
+        abl_futs[key] = replay(runner, frame, work, lambda m, cs: make_args(cs, chips) + m)
+        abl_futs[key + (SEARCHED,)] = [runner.submit(make_args(s.concurrency, s.chips(chips))
+                                                     + ["--search"])]
+
     for w, jal, gpu in compared_baselines(base):
         k = w["key"]
         moe = True  # all three models are MoE
-        abl_futs[(k, "network")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
-            w["model"], "arch/systems/variants/jalapeno-128-switch.yaml", 128,
-            SOFTWARE["jalapeno"], cs, s.prompts, cal=jal_cal) + m)
+        both((k, "network"), jal, lambda cs, n, w=w: base_args(
+            w["model"], "arch/systems/variants/jalapeno-128-switch.yaml", n,
+            SOFTWARE["jalapeno"], cs, s.prompts, cal=jal_cal), 128)
         # The GPUs' software as calibrated: their stack (its fitted knobs apply with it) plus
         # the whole GPU overlay; at raw peaks the stack's own profile alone.
         gpu_stack = (["--calibration", os.path.join(ROOT, study.calibration_source())]
                      if "--no-calibration" not in gpu_cal and study.calibration_source()
                      else ["--no-calibration"])
-        abl_futs[(k, "software")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
-            w["model"], "jalapeno-128", 128, SOFTWARE["gpu"], cs, s.prompts,
-            cal=gpu_stack) + m)
+        both((k, "software"), jal, lambda cs, n, w=w, cal=gpu_stack: base_args(
+            w["model"], "jalapeno-128", n, SOFTWARE["gpu"], cs, s.prompts, cal=cal), 128)
         # Vector ops as kernels of their own on Jalapeño (its stack fuses them).
-        abl_futs[(k, "fusion")] = replay(runner, jal, work, lambda m, cs, w=w: base_args(
-            w["model"], "jalapeno-128", 128, unfused, cs, s.prompts, cal=jal_cal) + m)
+        both((k, "fusion"), jal, lambda cs, n, w=w: base_args(
+            w["model"], "jalapeno-128", n, unfused, cs, s.prompts, cal=jal_cal), 128)
         mtp_on = not w["gpu_mtp"]
         gpu_model = mtp_model(work, w["model"]) if mtp_on else w["model"]
-        abl_futs[(k, "mtp")] = replay(
-            runner, gpu, work, lambda m, cs, w=w, gm=gpu_model, on=mtp_on: base_args(
-                gm, w["gpu"], 72, SOFTWARE["gpu"], cs, s.prompts, mtp=on, cal=gpu_cal) + m)
+        both((k, "mtp"), gpu, lambda cs, n, w=w, gm=gpu_model, on=mtp_on: base_args(
+            gm, w["gpu"], n, SOFTWARE["gpu"], cs, s.prompts, mtp=on, cal=gpu_cal), 72)
         # KV placement: the peak-throughput and the best-latency mappings each as the decode
         # pool, with a prefill pool of the same size (and half, from 4 chips); the KV cache
         # moves over the torus after prefill instead of staying where it was written.
