@@ -1,6 +1,7 @@
 #include "sim/validation/data_table.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -34,6 +35,14 @@ int64_t DataRow::count(const std::string& column, int64_t least, int64_t most) c
                          std::to_string(most) + ", got '" + s + "'");
   }
   return v;
+}
+
+std::optional<std::string> shipped_data_file(const config::DataPaths& paths,
+                                             const std::string& relative_name) {
+  const std::filesystem::path file = std::filesystem::path(paths.root) / relative_name;
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return std::nullopt;
+  return file.string();
 }
 
 std::string read_data_file(const std::string& path, const std::string& what) {

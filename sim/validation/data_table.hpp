@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/config/data_paths.hpp"
 
 namespace scoville::validation {
 
@@ -25,6 +27,11 @@ struct DataRow {
   // otherwise.
   int64_t count(const std::string& column, int64_t least, int64_t most) const;
 };
+
+// <data root>/`relative_name` (e.g. "workloads/measurements/mlperf-replicas.csv"); none when the
+// data root has no such file (or it cannot be told whether it has).
+std::optional<std::string> shipped_data_file(const config::DataPaths& paths,
+                                             const std::string& relative_name);
 
 // The file's text; InputError "cannot read the <what>" at the file otherwise.
 std::string read_data_file(const std::string& path, const std::string& what);

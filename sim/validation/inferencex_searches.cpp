@@ -1,6 +1,7 @@
 #include "sim/validation/inferencex_searches.hpp"
 
-#include <filesystem>
+#include <optional>
+#include <string>
 
 #include "sim/validation/data_table.hpp"
 
@@ -49,11 +50,10 @@ std::vector<InferencexSearch> parse_inferencex_searches(const std::string& text,
 }
 
 std::vector<InferencexSearch> shipped_inferencex_searches(const config::DataPaths& paths) {
-  const std::filesystem::path file =
-      std::filesystem::path(paths.root) / "workloads" / "measurements" / "inferencex-searches.csv";
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) return {};
-  return read_inferencex_searches(file.string());
+  const std::optional<std::string> file =
+      shipped_data_file(paths, "workloads/measurements/inferencex-searches.csv");
+  if (!file) return {};
+  return read_inferencex_searches(*file);
 }
 
 std::vector<const InferencexSearch*> searches_for(const std::vector<InferencexSearch>& searches,

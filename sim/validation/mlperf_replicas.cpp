@@ -1,6 +1,5 @@
 #include "sim/validation/mlperf_replicas.hpp"
 
-#include <filesystem>
 #include <regex>
 
 #include "sim/validation/data_table.hpp"
@@ -42,11 +41,10 @@ std::vector<PublishedReplica> parse_mlperf_replicas(const std::string& text,
 }
 
 std::vector<PublishedReplica> shipped_mlperf_replicas(const config::DataPaths& paths) {
-  const std::filesystem::path file =
-      std::filesystem::path(paths.root) / "workloads" / "measurements" / "mlperf-replicas.csv";
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) return {};
-  return read_mlperf_replicas(file.string());
+  const std::optional<std::string> file =
+      shipped_data_file(paths, "workloads/measurements/mlperf-replicas.csv");
+  if (!file) return {};
+  return read_mlperf_replicas(*file);
 }
 
 std::optional<std::string> notes_location(const std::string& notes) {
