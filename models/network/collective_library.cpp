@@ -31,6 +31,11 @@ std::vector<LibraryCandidate> library_candidates(const CollectiveLibraryParams& 
     out.push_back({"nvls", "", library.launch + library.nvls->latency, Duration(0),
                    library.nvls->efficiency});
   }
+  if (library.all_pairs && within_domain) {
+    // The library's own algorithm (what rccl-tests measures), with or without custom kernels.
+    out.push_back({"direct", "all-pairs", library.all_pairs->latency, Duration(0),
+                   library.all_pairs->efficiency});
+  }
   if (custom && library.custom_all_reduce && within_domain) {
     const CustomAllReduceParams& c = *library.custom_all_reduce;
     out.push_back({"one_shot", "", c.latency, Duration(0), c.efficiency});

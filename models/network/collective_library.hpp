@@ -1,6 +1,7 @@
 // The cost a collective library adds to the wire time of a collective call: the per-call launch
 // and synchronisation, a handshake per dependent step that depends on the protocol, the
-// protocol's wire efficiency (flag or header bytes), NVLink SHARP's in-switch reduction, the
+// protocol's wire efficiency (flag or header bytes), NVLink SHARP's in-switch reduction, an
+// all-pairs all-reduce over every link of a full mesh (RCCL on the 8-GPU Instinct platforms), the
 // serving stacks' custom one-shot / two-shot all-reduce kernels, and the per-peer setup of an
 // all-to-all. Parameters come from the system file (network.collectives, docs/network.md).
 //
@@ -36,6 +37,15 @@ struct NvlsParams {
   double efficiency = 1.0;  // payload share at the switch's reduction rate, in (0, 1]
 };
 
+// The library's all-reduce over every link of a full mesh at once: RCCL on the 8-GPU Instinct
+// platforms runs MSCCL's all-pairs algorithms up to 16 MiB and rings on several channels, each on
+// other xGMI links, above; both move a rank's data over all its links. Priced as the `direct`
+// schedule (an all-pairs reduce-scatter, then an all-pairs all-gather).
+struct AllPairsAllReduceParams {
+  Duration latency;         // the whole call's fixed cost (launch, channel setup, synchronisation)
+  double efficiency = 1.0;  // payload share of each link's bandwidth, in (0, 1]
+};
+
 struct CustomAllReduceParams {
   Duration latency;         // launch plus the flag barrier of a one-shot / two-shot kernel
   double efficiency = 1.0;  // share of link bandwidth the kernel's copy engines reach
@@ -47,6 +57,7 @@ struct CollectiveLibraryParams {
   Duration all_to_all_latency;            // an all-to-all (grouped send/recv) call
   Duration per_peer;                      // each peer of an all-to-all: its send/recv pair
   std::optional<NvlsParams> nvls;         // present: the switches reduce (NVLink SHARP)
+  std::optional<AllPairsAllReduceParams> all_pairs;        // present: all-reduce over every link
   std::optional<CustomAllReduceParams> custom_all_reduce;  // present: one_shot and direct
 };
 
@@ -61,9 +72,10 @@ struct LibraryCandidate {
 };
 
 // The (algorithm, protocol) pairs the library offers for `collective` on `ranks` ranks, before
-// the registry's applicability test. `within_domain`: every rank in one local domain (NVLS and
-// the custom kernels work inside one NVLink domain). `custom`: offer the serving stacks' custom
-// all-reduce kernels when the library has them (false: NCCL alone, what nccl-tests measures).
+// the registry's applicability test. `within_domain`: every rank in one local domain (NVLS, the
+// all-pairs all-reduce and the custom kernels work inside one scale-up domain). `custom`: offer the
+// serving stacks' custom all-reduce kernels when the library has them (false: NCCL alone, what
+// nccl-tests measures).
 std::vector<LibraryCandidate> library_candidates(const CollectiveLibraryParams& library,
                                                  const std::string& collective, int64_t ranks,
                                                  bool within_domain, bool custom);

@@ -178,6 +178,9 @@ models::CollectiveLibraryParams read_collectives(MapReader r) {
   if (auto nvls = r.optional_map("nvls")) {
     c.nvls = read_latency_and_efficiency<models::NvlsParams>(*nvls);
   }
+  if (auto all_pairs = r.optional_map("all_pairs")) {
+    c.all_pairs = read_latency_and_efficiency<models::AllPairsAllReduceParams>(*all_pairs);
+  }
   if (auto custom = r.optional_map("custom_all_reduce")) {
     c.custom_all_reduce = read_latency_and_efficiency<models::CustomAllReduceParams>(*custom);
   }
@@ -462,6 +465,11 @@ std::string dump_system(const SystemConfig& system) {
       o << YAML::Key << "nvls" << YAML::Value << YAML::BeginMap;
       o << YAML::Key << "latency" << YAML::Value << si(c.nvls->latency.si(), "s");
       o << YAML::Key << "efficiency" << YAML::Value << c.nvls->efficiency << YAML::EndMap;
+    }
+    if (c.all_pairs) {
+      o << YAML::Key << "all_pairs" << YAML::Value << YAML::BeginMap;
+      o << YAML::Key << "latency" << YAML::Value << si(c.all_pairs->latency.si(), "s");
+      o << YAML::Key << "efficiency" << YAML::Value << c.all_pairs->efficiency << YAML::EndMap;
     }
     if (c.custom_all_reduce) {
       o << YAML::Key << "custom_all_reduce" << YAML::Value << YAML::BeginMap;

@@ -147,3 +147,32 @@ TEST_CASE("library: custom one-shot kernels serve small all-reduces unless NCCL 
   CHECK(nccl.algorithm == "ring");
   CHECK(nccl.timing.time > served.timing.time);
 }
+
+TEST_CASE("library: an all-pairs all-reduce uses every link of a full mesh, NCCL-only included",
+          "[network][collective][library]") {
+  CollectiveLibraryParams lib = test_library();
+  lib.all_pairs = AllPairsAllReduceParams{microseconds(70), 0.7};
+  Topology mesh = build_topology(full_mesh_spec(8));
+  mesh.set_collective_library(lib);
+  const double link = test_link().bandwidth().si();
+  const double lat = test_link().latency.si();
+  // Two all-pairs steps, each rank sending S / 8 / efficiency to each peer on its own link.
+  const Bytes big = bytes(256.0 * 1024 * 1024);
+  for (const bool custom : {true, false}) {
+    const CollectiveResult r = run(mesh, "all_reduce", big, "", custom);
+    CHECK(r.algorithm == "direct");
+    CHECK(r.protocol == "all-pairs");
+    const double expected = 70e-6 + 2 * lat + 2 * big.si() / 8 / (link * 0.7);
+    CHECK(r.timing.time.si() == Approx(expected).epsilon(1e-9));
+  }
+  // The ring's steps use one link each: the all-pairs call is about 7 x 0.7 / 1.0 faster at
+  // this size, and slower than the ring's LL at 8 B (its 70 us against the ring's launch).
+  const CollectiveResult ring = run(mesh, "all_reduce", big, "ring");
+  CHECK(ring.timing.time.si() > 4.0 * run(mesh, "all_reduce", big).timing.time.si());
+  CHECK(run(mesh, "all_reduce", bytes(8)).algorithm == "ring");
+  // All-reduce only; without the entry the library has no such candidate.
+  CHECK(run(mesh, "all_gather", big).algorithm == "ring");
+  Topology plain = build_topology(full_mesh_spec(8));
+  plain.set_collective_library(test_library());
+  CHECK(run(plain, "all_reduce", big).algorithm == "ring");
+}

@@ -190,3 +190,27 @@ TEST_CASE("network.collectives reads the collective library onto the topology", 
   missing.replace(missing.find(field), field.size(), "");
   CHECK_THAT(first_error(missing), Catch::Contains("per_peer"));
 }
+
+TEST_CASE("network.collectives.all_pairs is read, dumped and range-checked", "[system]") {
+  const std::string library = R"(    collectives:
+      launch: 10 us
+      protocols:
+        Simple: {per_step: 3 us, efficiency: 0.8}
+      all_to_all: {latency: 8 us, per_peer: 0.3 us}
+      all_pairs: {latency: 71 us, efficiency: 0.71}
+)";
+  const std::string text = std::string(kSmall) + library;
+  const SystemConfig sys = parse_system_string(text, "lib.yaml");
+  REQUIRE(sys.collectives.has_value());
+  REQUIRE(sys.collectives->all_pairs.has_value());
+  CHECK(sys.collectives->all_pairs->latency == microseconds(71));
+  CHECK(sys.collectives->all_pairs->efficiency == Approx(0.71));
+  CHECK_THAT(dump_system(sys), Catch::Contains("all_pairs"));
+  // An efficiency above 1 and a latency without a unit are located errors.
+  std::string over = text;
+  over.replace(over.find("0.71"), 4, "1.50");
+  CHECK_THAT(first_error(over), Catch::Contains("efficiency"));
+  std::string unitless = text;
+  unitless.replace(unitless.find("71 us"), 5, "71");
+  CHECK_THAT(first_error(unitless), Catch::Contains("latency"));
+}
