@@ -34,6 +34,22 @@ std::string first_error(const std::string& yaml) {
   return "no error";
 }
 
+// A collective library without its optional parts (NVLS, all-pairs, custom kernels), appended
+// to kSmall by the network.collectives tests.
+const char* kLibrary = R"(    collectives:
+      launch: 10 us
+      protocols:
+        LL: {per_step: 0.1 us, efficiency: 0.3}
+        Simple: {per_step: 3 us, efficiency: 0.8}
+      all_to_all: {latency: 8 us, per_peer: 0.3 us}
+)";
+
+// `text` with the first `from` replaced by `to` (a test's one broken field).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
 }  // namespace
 
 TEST_CASE("the shipped systems load with their chip counts", "[system]") {
@@ -157,15 +173,8 @@ TEST_CASE("a system without a chip cannot run iterations", "[system]") {
 }
 
 TEST_CASE("network.collectives reads the collective library onto the topology", "[system]") {
-  const std::string library = R"(    collectives:
-      launch: 10 us
-      protocols:
-        LL: {per_step: 0.1 us, efficiency: 0.3}
-        Simple: {per_step: 3 us, efficiency: 0.8}
-      all_to_all: {latency: 8 us, per_peer: 0.3 us}
-      nvls: {latency: 18 us, efficiency: 0.85}
-)";
-  const std::string text = std::string(kSmall) + library;
+  const std::string text =
+      std::string(kSmall) + kLibrary + "      nvls: {latency: 18 us, efficiency: 0.85}\n";
   const SystemConfig sys = parse_system_string(text, "lib.yaml");
   REQUIRE(sys.collectives.has_value());
   CHECK(sys.collectives->launch == microseconds(10));
@@ -182,24 +191,13 @@ TEST_CASE("network.collectives reads the collective library onto the topology", 
   // Without the section: the wire alone.
   CHECK_FALSE(build_network(parse_system_string(kSmall, "small.yaml")).collective_library());
   // A protocol NCCL does not have, and a missing field, are located errors.
-  std::string bad = text;
-  bad.replace(bad.find("LL:"), 3, "XL:");
-  CHECK_THAT(first_error(bad), Catch::Contains("unknown protocol 'XL'"));
-  std::string missing = text;
-  const std::string field = ", per_peer: 0.3 us";
-  missing.replace(missing.find(field), field.size(), "");
-  CHECK_THAT(first_error(missing), Catch::Contains("per_peer"));
+  CHECK_THAT(first_error(replaced(text, "LL:", "XL:")), Catch::Contains("unknown protocol 'XL'"));
+  CHECK_THAT(first_error(replaced(text, ", per_peer: 0.3 us", "")), Catch::Contains("per_peer"));
 }
 
 TEST_CASE("network.collectives.all_pairs is read, dumped and range-checked", "[system]") {
-  const std::string library = R"(    collectives:
-      launch: 10 us
-      protocols:
-        Simple: {per_step: 3 us, efficiency: 0.8}
-      all_to_all: {latency: 8 us, per_peer: 0.3 us}
-      all_pairs: {latency: 71 us, efficiency: 0.71}
-)";
-  const std::string text = std::string(kSmall) + library;
+  const std::string text =
+      std::string(kSmall) + kLibrary + "      all_pairs: {latency: 71 us, efficiency: 0.71}\n";
   const SystemConfig sys = parse_system_string(text, "lib.yaml");
   REQUIRE(sys.collectives.has_value());
   REQUIRE(sys.collectives->all_pairs.has_value());
@@ -207,10 +205,6 @@ TEST_CASE("network.collectives.all_pairs is read, dumped and range-checked", "[s
   CHECK(sys.collectives->all_pairs->efficiency == Approx(0.71));
   CHECK_THAT(dump_system(sys), Catch::Contains("all_pairs"));
   // An efficiency above 1 and a latency without a unit are located errors.
-  std::string over = text;
-  over.replace(over.find("0.71"), 4, "1.50");
-  CHECK_THAT(first_error(over), Catch::Contains("efficiency"));
-  std::string unitless = text;
-  unitless.replace(unitless.find("71 us"), 5, "71");
-  CHECK_THAT(first_error(unitless), Catch::Contains("latency"));
+  CHECK_THAT(first_error(replaced(text, "0.71", "1.50")), Catch::Contains("efficiency"));
+  CHECK_THAT(first_error(replaced(text, "71 us", "71")), Catch::Contains("latency"));
 }
