@@ -9,7 +9,9 @@
 #include <string>
 
 #include "models/chip/matrix_clocks.hpp"
+#include "models/compute/tiling_policy.hpp"
 #include "sim/config/chip_loader.hpp"
+#include "sim/config/config_files.hpp"
 #include "sim/config/data_paths.hpp"
 
 using namespace scoville;
@@ -37,4 +39,47 @@ TEST_CASE("derived sustained clocks in the chip files follow from their referenc
         reference.power.tdp.si() / static_cast<double>(reference.tiles.count);
     if (per_tile > ref_per_tile) CHECK(derived > reference.tiles.matrix.sustained_clock.si());
   }
+}
+
+// The op cache keys each op by the chip's fingerprint (sim/engine/simulated_op_cost.cpp). A
+// matmul whose library tiles leave SMs idle runs at the clock where the chip-wide active power
+// plus the busy tiles' share draw the TDP, so the active power times ops: a chip that differs
+// in it alone must not reuse another's cached ops.
+TEST_CASE("a chip's active power times a partly busy matmul and keys the op cache",
+          "[chips][power][op_table]") {
+  const config::DataPaths paths = config::DataPaths{SCOVILLE_SOURCE_DIR};
+  // MI300X states library macro tiles and a sustained clock; its file states no active power, so
+  // the what-if an architect would try sets one.
+  models::ChipParams shipped = config::load_chip("mi300x", paths);
+  REQUIRE(shipped.tiles.library_tile.present());
+  shipped.power.active_power = watts(50);
+  models::ChipParams more_active = shipped;
+  more_active.power.active_power = watts(150);
+
+  // Macro tiles for three quarters of the CUs: one wave, a quarter idle.
+  models::WorkDescriptor w;
+  w.label = "partly busy gemm";
+  w.work_class = models::WorkClass::kMatmul;
+  w.m = shipped.tiles.library_tile.rows;
+  w.n = shipped.tiles.count * 3 / 4 * shipped.tiles.library_tile.cols;
+  w.k = 8192;
+  w.math = MathPrecision::kBf16;
+  w.flops = Flops(2.0 * static_cast<double>(w.m * w.n * w.k));
+  w.stream_bytes = Bytes(2.0 * static_cast<double>(w.k * w.n));
+  w.activation_in_bytes = Bytes(2.0 * static_cast<double>(w.m * w.k));
+  w.activation_out_bytes = Bytes(2.0 * static_cast<double>(w.m * w.n));
+  const auto busy_clock = [&w](const models::ChipParams& chip) {
+    const models::TilePlan plan = models::TilingPolicy(chip).plan(w);
+    for (const auto& tile : plan.blocks_per_tile) {
+      if (!tile.empty()) return tile.front().matrix_clock.si();
+    }
+    return 0.0;
+  };
+  const double shipped_clock = busy_clock(shipped);
+  REQUIRE(shipped_clock > shipped.tiles.matrix.sustained_clock.si());
+  REQUIRE(shipped_clock < shipped.tiles.clock.si());
+  // More power drawn chip-wide leaves less for the busy tiles: a lower clock, a slower op.
+  CHECK(busy_clock(more_active) < shipped_clock);
+  CHECK(config::chip_fingerprint(more_active) != config::chip_fingerprint(shipped));
+  CHECK(config::chip_fingerprint(shipped) == config::chip_fingerprint(shipped));
 }
