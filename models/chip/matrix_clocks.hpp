@@ -30,6 +30,12 @@ namespace scoville::models {
 Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
                                      double busy_fraction = 1.0);
 
+// Whether the chip's active power times ops: a matmul cut into library macro tiles that leave
+// tiles idle runs at power_limited_matrix_clock with its busy fraction (models/compute/
+// tiling_policy.cpp), which needs both the macro tiles and a stated sustained clock. Elsewhere
+// the active power prices energy only.
+bool active_power_times_ops(const ChipParams& chip);
+
 // The same dies on another board: the clock at which `reference`'s dense matrix work at its
 // sustained-clock precision draws `board`'s TDP, with `board`'s static power and tile count
 // (dynamic power in proportion to the busy tiles), along `reference`'s DVFS curve. At most

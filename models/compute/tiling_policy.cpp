@@ -91,7 +91,7 @@ bool TilingPolicy::uses_library_tiles(const WorkDescriptor& w) const {
 }
 
 void TilingPolicy::apply_partial_chip_clock(const WorkDescriptor& w, TilePlan& plan) const {
-  if (chip_.tiles.matrix.sustained_clock.si() <= 0) return;  // no power-limited clock stated
+  if (!active_power_times_ops(chip_)) return;  // no power-limited clock stated
   int64_t busy = 0;
   for (const auto& tile : plan.blocks_per_tile) busy += tile.empty() ? 0 : 1;
   if (busy == 0 || busy >= chip_.tiles.count) return;

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "models/chip/matrix_clocks.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/calibration_overlay.hpp"
@@ -109,7 +110,8 @@ namespace {
 
 std::string si(double value, const std::string& unit) { return format_si(value, unit, 6); }
 
-std::string dump_chip(const models::ChipParams& p, const std::string& energy, int digits = 6) {
+std::string dump_chip(const models::ChipParams& p, const std::string& energy, int digits = 6,
+                      bool with_active_power = true) {
   const auto si = [digits](double value, const std::string& unit) {
     return format_si(value, unit, digits);
   };
@@ -194,7 +196,7 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
   o << YAML::Key << "power" << YAML::Value << YAML::BeginMap << YAML::Key << "tdp" << YAML::Value
     << si(p.power.tdp.si(), "W") << YAML::Key << "static" << YAML::Value
     << si(p.power.static_power.si(), "W");
-  if (p.power.active_power.si() > 0)
+  if (with_active_power && p.power.active_power.si() > 0)
     o << YAML::Key << "active" << YAML::Value << si(p.power.active_power.si(), "W");
   o << YAML::EndMap;
   if (p.power.management.present) {
@@ -244,13 +246,14 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
 }  // namespace
 
 std::string chip_fingerprint(const models::ChipParams& chip) {
-  // Every field at full precision: two chips that differ anywhere differ here. That includes the
-  // active power: a matmul that keeps only some tiles busy runs at the clock where the chip-wide
-  // active power plus the busy tiles' share draw the TDP (models/chip/matrix_clocks.hpp), so it
-  // times ops, not only their energy. The clocks derived from the energy table
-  // (resolve_matrix_clocks) are not keys of a chip file, but they time every matmul: an energy
-  // table's edit must not reuse cached ops.
-  std::string out = dump_chip(chip, chip.energy.name, 17);
+  // Every field that can time an op, at full precision: two chips that differ in one differ here.
+  // The active power does where a partly busy library-tile matmul runs at the clock where the
+  // chip-wide active power plus the busy tiles' share draw the TDP (models/chip/matrix_clocks.hpp,
+  // active_power_times_ops); elsewhere it prices energy only, which is priced from the cached
+  // action counts afterwards, so a what-if on it reuses the cache. The clocks derived from the
+  // energy table (resolve_matrix_clocks) are not keys of a chip file, but they time every matmul:
+  // an energy table's edit must not reuse cached ops unless the clocks stay.
+  std::string out = dump_chip(chip, chip.energy.name, 17, models::active_power_times_ops(chip));
   for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
     out += "# matrix clock " + to_string(m) + ": " +
            format_si(chip.tiles.matrix_clock(m).si(), "Hz", 17) + "\n";

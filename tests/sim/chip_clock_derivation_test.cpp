@@ -42,9 +42,10 @@ TEST_CASE("derived sustained clocks in the chip files follow from their referenc
 }
 
 // The op cache keys each op by the chip's fingerprint (sim/engine/simulated_op_cost.cpp). A
-// matmul whose library tiles leave SMs idle runs at the clock where the chip-wide active power
-// plus the busy tiles' share draw the TDP, so the active power times ops: a chip that differs
-// in it alone must not reuse another's cached ops.
+// matmul whose library tiles leave CUs idle runs at the clock where the chip-wide active power
+// plus the busy tiles' share draw the TDP, so on a chip with library tiles the active power
+// times ops: a chip that differs in it alone must not reuse another's cached ops. Without
+// library tiles it prices energy only, and a what-if on it reuses the cache.
 TEST_CASE("a chip's active power times a partly busy matmul and keys the op cache",
           "[chips][power][op_table]") {
   const config::DataPaths paths = config::DataPaths{SCOVILLE_SOURCE_DIR};
@@ -82,4 +83,10 @@ TEST_CASE("a chip's active power times a partly busy matmul and keys the op cach
   CHECK(busy_clock(more_active) < shipped_clock);
   CHECK(config::chip_fingerprint(more_active) != config::chip_fingerprint(shipped));
   CHECK(config::chip_fingerprint(shipped) == config::chip_fingerprint(shipped));
+
+  const models::ChipParams h100 = config::load_chip("h100", paths);
+  REQUIRE_FALSE(models::active_power_times_ops(h100));
+  models::ChipParams h100_more_active = h100;
+  h100_more_active.power.active_power = h100.power.active_power * 3.0;
+  CHECK(config::chip_fingerprint(h100_more_active) == config::chip_fingerprint(h100));
 }
