@@ -2,14 +2,17 @@
 """Writes workloads/measurements/energy/ml-energy-v3.csv from a checkout of github.com/ml-energy/leaderboard
 (the ML.ENERGY Leaderboard v3.0 data: public/data/models/<org>__<model>__<task>.json).
 
-usage: tools/energy-validation/extract_ml_energy.py LEADERBOARD_DIR COMMIT > ml-energy-v3.csv
+usage: tools/energy-validation/extract_ml_energy.py LEADERBOARD_DIR COMMIT [--fit] > FILE.csv
 
 The rows kept are fixed before any prediction was looked at: every (model, GPU, GPU count)
 configuration of a model in workloads/models at max_num_seqs 8, 64 and 256 (low, middle and high
 batch; 8 is the smallest the benchmark ran, 256 the largest every configuration below reached
-except the 64-sequence cap of one H100 GPT-OSS 120B run). Measured values are copied as
-published; the input length is an [ASSUMPTION] (the leaderboard does not publish it; see the
-README next to the CSV). Python 3 standard library only.
+except the 64-sequence cap of one H100 GPT-OSS 120B run): ml-energy-v3.csv, the validated rows.
+With --fit, the same configurations at max_num_seqs 16, 32 and 128 instead (ids F1...):
+ml-energy-v3-fit.csv, the rows the chips' active power is fitted on (tools/energy-validation/
+fit_active_power.py), none of them a validated row. Measured values are copied as published; the
+input length is an [ASSUMPTION] (the leaderboard does not publish it; see the README next to the
+CSV). Python 3 standard library only.
 """
 import csv
 import json
@@ -27,6 +30,7 @@ MODELS = {
 }
 SYSTEMS = {"H100": "h100-hgx8", "B200": "b200-hgx8"}
 BATCHES = (8, 64, 256)
+FIT_BATCHES = (16, 32, 128)
 # [ASSUMPTION] mean prompt tokens: the leaderboard publishes output lengths only. LMArena
 # conversations (lm-arena-chat) and GPQA Diamond questions with their instructions (gpqa) are a
 # few hundred tokens; docs/validation.md gives the error's sensitivity to this value.
@@ -39,13 +43,13 @@ COLUMNS = ["id", "source", "covers", "gpu", "system", "chips", "tp", "ep", "mode
 FRAMEWORK = "vLLM 0.11.1"
 
 
-def rows(directory, commit):
+def rows(directory, commit, batches=BATCHES, prefix="E"):
     out = []
     for name, (model, precision) in MODELS.items():
         with open(os.path.join(directory, "public", "data", "models", name)) as f:
             data = json.load(f)
         for c in data["configurations"]:
-            if c["max_num_seqs"] not in BATCHES or c["gpu_model"] not in SYSTEMS:
+            if c["max_num_seqs"] not in batches or c["gpu_model"] not in SYSTEMS:
                 continue
             par = c["parallelization"]
             out.append({
@@ -65,16 +69,19 @@ def rows(directory, commit):
             })
     out.sort(key=lambda r: (r["model"], r["gpu"], r["chips"], r["max_num_seqs"]))
     for i, r in enumerate(out, 1):
-        r["id"] = "E%d" % i
+        r["id"] = "%s%d" % (prefix, i)
     return out
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    fit = "--fit" in args
+    args = [a for a in args if a != "--fit"]
+    if len(args) != 2:
         sys.exit(__doc__)
     writer = csv.DictWriter(sys.stdout, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for r in rows(sys.argv[1], sys.argv[2]):
+    for r in rows(args[0], args[1], FIT_BATCHES if fit else BATCHES, "F" if fit else "E"):
         writer.writerow(r)
 
 
