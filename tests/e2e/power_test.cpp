@@ -135,12 +135,13 @@ TEST_CASE("a chip forced over a low power cap throttles to within 2% of it", "[e
 // a throttled op was priced at stays on the chip model for the next op).
 TEST_CASE("a cap only the prefill exceeds leaves the decode phase as uncapped", "[e2e][power]") {
   TempDir dir("power-cap-decode");
-  // 450 W: between the uncapped decode (about 360 W with the chip's active power) and prefill
-  // (about 530 W).
+  // 450 W: between the Jalapeno-like chip's uncapped decode (about 310 W) and prefill (about 600
+  // W). (On H200 a decode that streams its HBM at full bandwidth draws more than its prefill since
+  // the fitted active power, so no cap lies between them there.)
   const std::string shape = "--model llama-3.1-8b --batch 16 --isl 8192 --osl 16";
-  const output::H5Document free = run_to_h5(dir, "free", "--chip h200 " + shape);
+  const output::H5Document free = run_to_h5(dir, "free", "--chip jalapeno " + shape);
   const output::H5Document capped =
-      run_to_h5(dir, "capped", "--chip h200 " + shape + " --power-cap 450W");
+      run_to_h5(dir, "capped", "--chip jalapeno " + shape + " --power-cap 450W");
   const output::Table& power_free = table(free, "/power");
   const output::Table& power = table(capped, "/power");
   const size_t prefill = phase_row(power, "prefill");
@@ -235,17 +236,21 @@ TEST_CASE("power caps: bad values and chips without power management are refused
 TEST_CASE("a phase over the cap averages within 2% below it at the shipped time constant",
           "[e2e][power][blend]") {
   // The default study's prefill on H200 has matmuls of 15-36 ms against the 10 ms constant: with
-  // one clock per op it averaged 245 W at a 300 W cap; sub-op control blends two grid clocks.
+  // one clock per op it averaged 245 W at a 300 W cap; sub-op control blends two grid clocks. The
+  // cap is issue 30's 50 % of TDP: at 300 W a window of HBM-bound work at the lowest clock still
+  // draws 374 W with the fitted active power (its HBM power does not fall with the clock), so no
+  // governor could hold every window there.
   TempDir dir("power-cap-blend");
   const std::string shape = "--model llama-3.1-8b --batch 16 --isl 8192 --osl 16";
+  const double cap = 350;
   const output::H5Document capped =
-      run_to_h5(dir, "capped", "--chip h200 " + shape + " --power-cap 300W");
+      run_to_h5(dir, "capped", "--chip h200 " + shape + " --power-cap 350W");
   const output::Table& power = table(capped, "/power");
   const size_t prefill = phase_row(power, "prefill");
   const double average = column<double>(power, "avg_power_W")[prefill];
-  INFO("prefill average " << average << " W at a 300 W cap");
-  CHECK(average >= 300 * 0.98);
-  CHECK(average <= 300 * 1.005);
+  INFO("prefill average " << average << " W at a 350 W cap");
+  CHECK(average >= cap * 0.98);
+  CHECK(average <= cap * 1.005);
   // The timeline: windows of the controller's 10 ms over each iteration, the clock on the grid.
   const output::Table& windows = table(capped, "/power_windows");
   const auto& window_s = column<double>(windows, "window_s");
@@ -265,7 +270,7 @@ TEST_CASE("a phase over the cap averages within 2% below it at the shipped time 
   CHECK(column<double>(power, "peak_window_power_W")[prefill] == highest);
   // Sub-op control holds every window near the cap too: one clock per op met the average with
   // windows at 520 W (the matmuls at nominal between throttled ones).
-  CHECK(highest <= 300 * 1.05);
+  CHECK(highest <= cap * 1.05);
   const output::Table& clocks = table(capped, "/clock_timeline");
   for (const double f : column<double>(clocks, "frequency_Hz")) {
     CHECK(f >= 0.765e9 * (1 - 1e-12));
