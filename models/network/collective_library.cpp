@@ -37,7 +37,7 @@ std::vector<LibraryCandidate> library_candidates(const CollectiveLibraryParams& 
                    library.all_pairs->efficiency});
   }
   if (custom && library.custom_all_reduce && within_domain) {
-    const CustomAllReduceParams& c = *library.custom_all_reduce;
+    const CallCostParams& c = *library.custom_all_reduce;
     out.push_back({"one_shot", "", c.latency, Duration(0), c.efficiency});
     out.push_back({"direct", "", c.latency, Duration(0), c.efficiency});  // two-shot
   }

@@ -32,23 +32,11 @@ struct ProtocolParams {
   double efficiency = 1.0;  // payload share of the bytes the protocol moves, in (0, 1]
 };
 
-struct NvlsParams {
-  Duration latency;         // in-switch reduction: multicast setup and the switch round trips
-  double efficiency = 1.0;  // payload share at the switch's reduction rate, in (0, 1]
-};
-
-// The library's all-reduce over every link of a full mesh at once: RCCL on the 8-GPU Instinct
-// platforms runs MSCCL's all-pairs algorithms up to 16 MiB and rings on several channels, each on
-// other xGMI links, above; both move a rank's data over all its links. Priced as the `direct`
-// schedule (an all-pairs reduce-scatter, then an all-pairs all-gather).
-struct AllPairsAllReduceParams {
-  Duration latency;         // the whole call's fixed cost (launch, channel setup, synchronisation)
-  double efficiency = 1.0;  // payload share of each link's bandwidth, in (0, 1]
-};
-
-struct CustomAllReduceParams {
-  Duration latency;         // launch plus the flag barrier of a one-shot / two-shot kernel
-  double efficiency = 1.0;  // share of link bandwidth the kernel's copy engines reach
+// A library path priced as one fixed cost per call and a share of the links' bandwidth: NVLS,
+// RCCL's all-pairs all-reduce and the serving stacks' custom all-reduce kernels.
+struct CallCostParams {
+  Duration latency;         // the whole call's fixed cost
+  double efficiency = 1.0;  // payload share of the bandwidth the path moves it at, in (0, 1]
 };
 
 struct CollectiveLibraryParams {
@@ -56,9 +44,18 @@ struct CollectiveLibraryParams {
   std::vector<ProtocolParams> protocols;  // at least one
   Duration all_to_all_latency;            // an all-to-all (grouped send/recv) call
   Duration per_peer;                      // each peer of an all-to-all: its send/recv pair
-  std::optional<NvlsParams> nvls;         // present: the switches reduce (NVLink SHARP)
-  std::optional<AllPairsAllReduceParams> all_pairs;        // present: all-reduce over every link
-  std::optional<CustomAllReduceParams> custom_all_reduce;  // present: one_shot and direct
+  // Present: the switches reduce (NVLink SHARP). Latency: multicast setup and the switch round
+  // trips; efficiency: payload share at the switch's reduction rate.
+  std::optional<CallCostParams> nvls;
+  // Present: the library's all-reduce over every link of a full mesh at once. RCCL on the 8-GPU
+  // Instinct platforms runs MSCCL's all-pairs algorithms up to 16 MiB and rings on several
+  // channels, each on other xGMI links, above; both move a rank's data over all its links. Priced
+  // as the `direct` schedule (an all-pairs reduce-scatter, then an all-pairs all-gather).
+  // Latency: launch, channel setup, synchronisation; efficiency: payload share of each link.
+  std::optional<CallCostParams> all_pairs;
+  // Present: one_shot and direct (two-shot) custom kernels. Latency: launch plus the flag
+  // barrier; efficiency: the share of link bandwidth the kernel's copies reach.
+  std::optional<CallCostParams> custom_all_reduce;
 };
 
 // One way to run a collective: an algorithm of the registry with a protocol, and the library's

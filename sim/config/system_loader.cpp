@@ -135,10 +135,9 @@ models::HostParams read_host(MapReader r) {
   return h;
 }
 
-// {latency, efficiency}: NVLS and the custom all-reduce kernels.
-template <typename Params>
-Params read_latency_and_efficiency(MapReader r) {
-  Params p;
+// {latency, efficiency}: NVLS, the all-pairs all-reduce and the custom all-reduce kernels.
+models::CallCostParams read_latency_and_efficiency(MapReader r) {
+  models::CallCostParams p;
   p.latency = r.quantity<Duration>("latency", Range::kNonNegative);
   p.efficiency = r.number("efficiency", 1e-3, 1.0);
   r.finish();
@@ -176,13 +175,13 @@ models::CollectiveLibraryParams read_collectives(MapReader r) {
     a2a.finish();
   }
   if (auto nvls = r.optional_map("nvls")) {
-    c.nvls = read_latency_and_efficiency<models::NvlsParams>(*nvls);
+    c.nvls = read_latency_and_efficiency(*nvls);
   }
   if (auto all_pairs = r.optional_map("all_pairs")) {
-    c.all_pairs = read_latency_and_efficiency<models::AllPairsAllReduceParams>(*all_pairs);
+    c.all_pairs = read_latency_and_efficiency(*all_pairs);
   }
   if (auto custom = r.optional_map("custom_all_reduce")) {
-    c.custom_all_reduce = read_latency_and_efficiency<models::CustomAllReduceParams>(*custom);
+    c.custom_all_reduce = read_latency_and_efficiency(*custom);
   }
   r.finish();
   return c;

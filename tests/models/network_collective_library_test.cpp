@@ -119,7 +119,7 @@ TEST_CASE("library: protocol switch points are monotone in the message size",
 TEST_CASE("library: NVLS beats the ring at small sizes on a large switch that has it",
           "[network][collective][library]") {
   CollectiveLibraryParams lib = test_library();
-  lib.nvls = NvlsParams{microseconds(18), 0.8};
+  lib.nvls = CallCostParams{microseconds(18), 0.8};
   const Topology t = switch_with(72, lib);
   const CollectiveResult ring = run(t, "all_reduce", bytes(8), "ring");
   const CollectiveResult nvls = run(t, "all_reduce", bytes(8), "nvls");
@@ -136,7 +136,7 @@ TEST_CASE("library: NVLS beats the ring at small sizes on a large switch that ha
 TEST_CASE("library: custom one-shot kernels serve small all-reduces unless NCCL alone is asked",
           "[network][collective][library]") {
   CollectiveLibraryParams lib = test_library();
-  lib.custom_all_reduce = CustomAllReduceParams{microseconds(5), 0.5};
+  lib.custom_all_reduce = CallCostParams{microseconds(5), 0.5};
   const Topology t = switch_with(8, lib);
   const CollectiveResult served = run(t, "all_reduce", bytes(1024));
   CHECK(served.algorithm == "one_shot");
@@ -151,7 +151,7 @@ TEST_CASE("library: custom one-shot kernels serve small all-reduces unless NCCL 
 TEST_CASE("library: an all-pairs all-reduce uses every link of a full mesh, NCCL-only included",
           "[network][collective][library]") {
   CollectiveLibraryParams lib = test_library();
-  lib.all_pairs = AllPairsAllReduceParams{microseconds(70), 0.7};
+  lib.all_pairs = CallCostParams{microseconds(70), 0.7};
   Topology mesh = build_topology(full_mesh_spec(8));
   mesh.set_collective_library(lib);
   const double link = test_link().bandwidth().si();
