@@ -48,6 +48,8 @@ class CapController {
   // The clocks chosen for the next span (one clock unless choose_blend blended two).
   const ClockBlend& blend() const { return blend_; }
   Power average() const { return average_; }
+  // Energy drawn above the cap since throttling began, less what was paid back (>= -cap tau).
+  Energy debt() const { return debt_; }
   Power cap() const { return cap_; }
 
   // The chip drew `total` (of which `static_part` static) for `dt` at the current clock;

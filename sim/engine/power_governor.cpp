@@ -164,4 +164,20 @@ void PowerGovernor::begin_iteration(size_t first_op, const std::vector<models::O
   controller_.observe(Duration(1e-9), total / time, static_energy / time);
 }
 
+void PowerGovernor::carry_over(size_t first_op, size_t end_op,
+                               const std::vector<models::OpRecord>& done) {
+  // The pass's last op is observed as the next op's before_op would have.
+  if (end_op > first_op && end_op - 1 < done.size() && end_op - 1 < states_.size()) {
+    const models::OpRecord& record = done[end_op - 1];
+    const stats::OpResult row =
+        stats::account_op(record, program_[end_op - 1], chip_, 0, -1, "", Duration());
+    const models::EnergyBreakdown e = adjust(row, states_[end_op - 1], record);
+    const Duration elapsed = record.elapsed();
+    if (elapsed.si() > 0)
+      controller_.observe(elapsed, e.total() / elapsed, e.static_energy / elapsed);
+  }
+  states_.resize(std::min(states_.size(), first_op));
+  fresh_from_ = first_op;
+}
+
 }  // namespace scoville::engine

@@ -55,6 +55,16 @@ class PowerGovernor {
   // alike, not the step after the prefill: without this, a decode phase under the cap ran
   // throttled on the debt the prefill left (docs/power.md, "Caps and sampled iterations").
   void begin_iteration(size_t first_op, const std::vector<models::OpRecord>& nominal);
+  // The controller regulates (begin_iteration: the iteration's own average is over the cap).
+  bool regulating() const { return controller_.regulating(); }
+  Energy debt() const { return controller_.debt(); }
+  // After a pass over the iteration's ops [first_op, end_op) (records in `done`), keeps the
+  // controller as that pass left it (moving average, energy owed) and forgets the pass's op
+  // states, so that the iteration can be run again from there: a run of such iterations back to
+  // back starts each one with the debt the one before left. One pass from begin_iteration's
+  // state (nothing owed) ends an iteration whose ops straddle the cap with energy still owed,
+  // and a sampled step would average over the cap by it.
+  void carry_over(size_t first_op, size_t end_op, const std::vector<models::OpRecord>& done);
   const std::vector<OpPowerState>& states() const { return states_; }
   const models::DvfsCurve& curve() const { return controller_.curve(); }
 
