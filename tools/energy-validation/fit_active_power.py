@@ -49,10 +49,20 @@ def quantity(text, unit_scale):
     return float(value) * unit_scale[unit]
 
 
+def scoville_output(command, env=None):
+    """stdout of a scoville command; its own message and a non-zero exit if it fails."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=env)
+    except OSError as e:
+        sys.exit("fit_active_power: cannot run %s: %s" % (command[0], e.strerror))
+    if done.returncode != 0:
+        sys.exit("fit_active_power: `%s` failed (exit %d):\n%s" % (
+            " ".join(command), done.returncode, done.stderr.strip()))
+    return done.stdout
+
+
 def dump(scoville, path):
-    out = subprocess.run([scoville, "config", "dump", path], check=True, capture_output=True,
-                         text=True).stdout
-    return out
+    return scoville_output([scoville, "config", "dump", path])
 
 
 def field(text, key):
@@ -121,8 +131,8 @@ def run(scoville, rows_csv, actives, facts, prices):
         for die, a in actives.items():
             write_die(arch, die, a, facts[die], prices[die])
         env = dict(os.environ, SCOVILLE_DATA_DIR=tmp)
-        out = subprocess.run([scoville, "validate", "--energy", rows_csv, "--json", "--quiet"],
-                             check=True, capture_output=True, text=True, env=env).stdout
+        out = scoville_output([scoville, "validate", "--energy", rows_csv, "--json", "--quiet"],
+                              env)
     result = {}
     for r in json.loads(out)["rows"]:
         if "skipped" not in r:
