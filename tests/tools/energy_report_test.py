@@ -3,21 +3,14 @@
 hand: signed errors, batch classes, the MAPE groups and the issue-30 floor, the Markdown rows.
 usage: energy_report_test.py SCOVILLE SOURCE_DIR WORKDIR (only SOURCE_DIR is used)
 """
-import importlib.util
 import os
 import sys
 
-spec = importlib.util.spec_from_file_location(
-    "energy_report", os.path.join(sys.argv[2], "tools", "energy-validation", "energy_report.py"))
-report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(report)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tool_module  # noqa: E402
 
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
+report = tool_module.load(sys.argv[2], "tools/energy-validation/energy_report.py", "energy_report")
+check = tool_module.Checks()
 
 
 def row(i, gpu, seqs, measured_j, predicted_j, measured_w=100.0, predicted_w=100.0):
@@ -58,7 +51,4 @@ check("| E1 | H100 | 1 | m | 8 | 1.0000 | 1.1000 | +10.0% |" in text, "a Markdow
 check("| E4 | B200 | 1 | m | 8 | skipped: node |" in text, "a skipped row")
 check("| all | 3 | 20.0% | 30.0% | 16.7% |" in report.summary_table(g), "the summary row")
 
-if failures:
-    print("FAILED:\n  " + "\n  ".join(failures))
-    sys.exit(1)
-print("energy_report: all checks passed")
+check.finish("energy_report")

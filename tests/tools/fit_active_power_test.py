@@ -6,25 +6,17 @@ non-positive price), the one-dimensional minimiser; and that the shipped chip fi
 tables are where the tool's rule puts them.
 usage: fit_active_power_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
-import importlib.util
 import os
 import re
 import shutil
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tool_module  # noqa: E402
+
 scoville, source, work = sys.argv[1], sys.argv[2], sys.argv[3]
-spec = importlib.util.spec_from_file_location(
-    "fit_active_power", os.path.join(source, "tools", "energy-validation", "fit_active_power.py"))
-fit = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fit)
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-
+fit = tool_module.load(source, "tools/energy-validation/fit_active_power.py", "fit_active_power")
+check = tool_module.Checks()
 
 # Blackwell's table: BF16 0.8, FP8 0.45, FP4 0.25 pJ on 4096 / 8192 / 16384 MACs per cycle. Moved
 # by -0.236 pJ per BF16 MAC, FP8 moves by half that and FP4 by a quarter: the per-cycle
@@ -94,8 +86,4 @@ except SystemExit as e:
     check("MAC price <= 0" in str(e), "refusal names the price: %s" % e)
 shutil.rmtree(copy)
 
-if failures:
-    for f in failures:
-        print("FAIL:", f)
-    sys.exit(1)
-print("fit_active_power: all checks passed")
+check.finish("fit_active_power")
