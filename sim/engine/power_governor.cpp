@@ -79,6 +79,16 @@ std::optional<models::SpanCost> PowerGovernor::cost_at(size_t index, Frequency f
   return models::SpanCost{row.duration, adjust(row, state, record).total()};
 }
 
+bool PowerGovernor::observe(size_t index, const models::OpRecord& record) {
+  const stats::OpResult row =
+      stats::account_op(record, program_[index], chip_, 0, -1, "", Duration());
+  const models::EnergyBreakdown e = adjust(row, states_[index], record);
+  const Duration elapsed = record.elapsed();
+  if (!(elapsed.si() > 0)) return false;
+  controller_.observe(elapsed, e.total() / elapsed, e.static_energy / elapsed);
+  return true;
+}
+
 std::string PowerGovernor::key(size_t index) const {
   return op_phases_[index] + "/" + program_[index].label;
 }
@@ -88,12 +98,7 @@ models::OpControl PowerGovernor::before_op(size_t index,
   const bool observe_previous = index > 0 && index != fresh_from_;
   if (observe_previous && index - 1 < done.size() && index - 1 < states_.size()) {
     const models::OpRecord& record = done[index - 1];
-    const stats::OpResult row =
-        stats::account_op(record, program_[index - 1], chip_, 0, -1, "", Duration());
-    const models::EnergyBreakdown e = adjust(row, states_[index - 1], record);
-    const Duration elapsed = record.elapsed();
-    if (elapsed.si() > 0) {
-      controller_.observe(elapsed, e.total() / elapsed, e.static_energy / elapsed);
+    if (observe(index - 1, record)) {
       forecast_[key(index - 1)] = controller_.last_dynamic_at_nominal();
       if (!pricer_) last_run_[key(index - 1)] = record;
     }
@@ -168,13 +173,7 @@ void PowerGovernor::carry_over(size_t first_op, size_t end_op,
                                const std::vector<models::OpRecord>& done) {
   // The pass's last op is observed as the next op's before_op would have.
   if (end_op > first_op && end_op - 1 < done.size() && end_op - 1 < states_.size()) {
-    const models::OpRecord& record = done[end_op - 1];
-    const stats::OpResult row =
-        stats::account_op(record, program_[end_op - 1], chip_, 0, -1, "", Duration());
-    const models::EnergyBreakdown e = adjust(row, states_[end_op - 1], record);
-    const Duration elapsed = record.elapsed();
-    if (elapsed.si() > 0)
-      controller_.observe(elapsed, e.total() / elapsed, e.static_energy / elapsed);
+    observe(end_op - 1, done[end_op - 1]);
   }
   states_.resize(std::min(states_.size(), first_op));
   fresh_from_ = first_op;

@@ -97,6 +97,9 @@ class PowerGovernor {
   std::map<std::string, Frequency> last_clock_;
   size_t fresh_from_ = 0;  // begin_iteration's first op: before it, nothing is observed
   std::string key(size_t index) const;
+  // Feeds op `index`'s power as it ran (its record, the state it ran in) to the controller;
+  // false for an op that took no time.
+  bool observe(size_t index, const models::OpRecord& record);
 };
 
 }  // namespace scoville::engine
