@@ -25,6 +25,19 @@ constexpr double kRouterFlopsPerScore = 3.0;    // compare for top-k, then softm
 constexpr double kCombineFlopsPerValue = 2.0;   // weighted sum of the top_k expert outputs
 constexpr double kSamplingFlopsPerLogit = 5.0;  // softmax over the vocabulary and a draw
 constexpr double kGateFlopsPerValue = 5.0;      // sigmoid(gate) = 1 / (1 + exp(-gate)), * output
+// A top-p sampler that sorts the vocabulary (vLLM's PyTorch path, apply_top_k_top_p and
+// random_sample in vllm/v1/sample/ops/topk_topp_sampler.py), per logit of every sequence: the
+// FP32 upcast (read 2, write 4) and the temperature (4, 4); the sort, a segmented radix sort of
+// FP32 keys with int64 indices in four 8-bit digit passes (48, 48) after writing the indices
+// (0, 8); top-p: softmax of the sorted row (12, 4), cumulative sum (4, 4), mask (4, 1), masked
+// fill (5, 4); the scatter back to vocabulary order (12, 4); the draw: softmax (12, 4), exponential
+// noise (0, 4), divide (8, 4), argmax (4, 0). [EST] from that code; checked against measured sort
+// times in docs/software.md ("Sampling").
+constexpr double kSortSamplerReadBytesPerLogit = 115.0;
+constexpr double kSortSamplerWriteBytesPerLogit = 93.0;
+// Digit extraction and ranking in each of the four passes (4 each), the two softmaxes (5 each),
+// the scan, mask, temperature, noise (3), divide and argmax.
+constexpr double kSortSamplerFlopsPerLogit = 34.0;
 // DSA indexer, per scored (query token, key) pair and indexer head: ReLU, the head's weight,
 // the sum over heads; then per pair a compare for the top-k selection.
 constexpr double kIndexerFlopsPerHeadScore = 3.0;
@@ -559,9 +572,31 @@ class TraceBuilder {
     matmul("lm_head", Sharding::kHeadColumns, layer, head_rows_, vocab, hidden_, 1,
            precision_.embeddings, bytes_of(d(hidden_) * d(vocab), precision_.embeddings));
     const double logits = d(head_rows_) * d(vocab);
+    if (main && model_.sampler() == Sampler::kFullSort) {
+      add_sorting_sampler(logits);
+      return;
+    }
     vector("sampling", main ? Sharding::kVocabSampling : Sharding::kFfnReplicated, layer,
            kSamplingFlopsPerLogit * logits, logits, d(head_rows_));
     ops_->back().m = head_rows_;
+  }
+
+  // Top-p by sorting: every rank of the attention group holds the whole vocabulary's logits
+  // (vLLM gathers them) and sorts them all, so the op is not split. Its traffic is FP32 values
+  // and int64 indices, whatever the model's activation format.
+  void add_sorting_sampler(double logits) {
+    Op op;
+    op.name = "sampling_sort";
+    op.layer = -1;
+    op.kind = OpKind::kVector;
+    op.sharding = Sharding::kAttentionReplicated;
+    op.m = head_rows_;
+    op.weight_format = precision_.weights;
+    op.math = math_precision_of(precision_.activations);
+    op.flops = Flops(kSortSamplerFlopsPerLogit * logits);
+    op.activation_in_bytes = Bytes(kSortSamplerReadBytesPerLogit * logits);
+    op.activation_out_bytes = Bytes(kSortSamplerWriteBytesPerLogit * logits);
+    ops_->push_back(op);
   }
 
   // One DeepSeek-V3 MTP module on every token: the next token's embedding and the main model's

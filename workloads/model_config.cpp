@@ -68,16 +68,30 @@ ModelConfig::ModelConfig(std::string name, int64_t layers, int64_t hidden_size, 
 }
 
 ModelConfig ModelConfig::with_precision(const PrecisionConfig& precision) const {
-  return ModelConfig(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
-                     attention_, ffn_, precision, layer_attention_, mtp_layers_);
+  ModelConfig m(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
+                attention_, ffn_, precision, layer_attention_, mtp_layers_);
+  m.sampler_ = sampler_;
+  return m;
 }
 
 ModelConfig ModelConfig::with_mtp_layers(int64_t mtp_layers) const {
   if (mtp_layers < 0 || (mtp_layers > 0 && ffn_.type != FfnType::kMoe)) {
     throw std::invalid_argument("ModelConfig::with_mtp_layers: MTP modules need an MoE model");
   }
-  return ModelConfig(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
-                     attention_, ffn_, precision_, layer_attention_, mtp_layers);
+  ModelConfig m(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
+                attention_, ffn_, precision_, layer_attention_, mtp_layers);
+  m.sampler_ = sampler_;
+  return m;
+}
+
+ModelConfig ModelConfig::with_sampler(Sampler sampler) const {
+  ModelConfig m = *this;
+  m.sampler_ = sampler;
+  return m;
+}
+
+std::string to_string(Sampler sampler) {
+  return sampler == Sampler::kFullSort ? "full-sort" : "single-pass";
 }
 
 LayerAttention ModelConfig::layer_attention(int layer) const {

@@ -126,6 +126,13 @@ struct PrecisionConfig {
   NumberFormat mlp_activation_format() const { return mlp_activations.value_or(activations); }
 };
 
+// How the serving stack draws each new token from the logits (docs/software.md, "Sampling").
+// kSinglePass: one pass over the logits (greedy, or a fused top-p / top-k kernel such as
+// FlashInfer's rejection sampler). kFullSort: top-p by sorting every sequence's whole vocabulary
+// (PyTorch's sort, vLLM's default sampler from v0.11.1 (PR #26859) until v0.21 (PR #40376)).
+enum class Sampler { kSinglePass, kFullSort };
+std::string to_string(Sampler sampler);
+
 // Parameters by part of the model, summed over layers (counts of values, not bytes).
 struct ParameterCounts {
   int64_t embedding = 0;  // input token table (a lookup: its rows are read, never multiplied)
@@ -156,6 +163,8 @@ class ModelConfig {
   ModelConfig with_precision(const PrecisionConfig& precision) const;
   // The same model with `mtp_layers` MTP modules (0 removes them). Only for an MoE model.
   ModelConfig with_mtp_layers(int64_t mtp_layers) const;
+  // The same model sampled another way (set by the serving stack and the requests' sampling).
+  ModelConfig with_sampler(Sampler sampler) const;
 
   const std::string& name() const { return name_; }
   int64_t layers() const { return layers_; }
@@ -169,6 +178,7 @@ class ModelConfig {
   const AttentionConfig& attention() const { return attention_; }
   const FfnConfig& ffn() const { return ffn_; }
   const PrecisionConfig& precision() const { return precision_; }
+  Sampler sampler() const { return sampler_; }
 
   // Per-layer structure (layer in [0, layers)).
   LayerAttention layer_attention(int layer) const;
@@ -237,6 +247,7 @@ class ModelConfig {
   PrecisionConfig precision_;
   std::vector<LayerAttention> layer_attention_;
   int64_t mtp_layers_;
+  Sampler sampler_ = Sampler::kSinglePass;
   ParameterCounts parameters_;
   std::map<NumberFormat, Bytes> weight_bytes_;
 };

@@ -46,7 +46,7 @@ enum class Sharding {
   kAttentionCore,        // scores and values: query heads and KV heads split over attn_tp
   kQueryHeadVector,      // vector work per query head (softmax, output gate): split like them
   kOutputRows,           // row-parallel output projection; partial sums reduced over attn_tp
-  kAttentionReplicated,  // every attention rank runs it whole (MLA latents, the DSA indexer)
+  kAttentionReplicated,  // every attention rank runs it whole (MLA latents, DSA indexer, a sort)
   // FFN block. Dense layers, or MoE layers without expert parallelism: Megatron tensor
   // parallelism over tp on the replica's tokens. MoE layers with ep > 1: everything but the
   // routed experts on the rank's owned tokens; routed experts split by whole experts over ep.

@@ -49,6 +49,9 @@ OptionSet trace_options() {
             "check uses")
       .text("--chip", "NAME|FILE", "the chip instead of --system")
       .text("--hbm", "SIZE", "HBM per chip, e.g. \"141 GB\" (overrides --system)")
+      .text("--sampler", "single-pass|full-sort",
+            "how each token is drawn (default single-pass): full-sort sorts every sequence's "
+            "vocabulary for top-p, as vLLM before v0.21 does (docs/software.md, \"Sampling\")")
       .flag("--json", "print the summary as JSON")
       .text("-o,--output", "DIR",
             "write the trace files into DIR: native, one per chip role (ROLE.trace.yaml); chakra, "
@@ -75,6 +78,7 @@ struct TraceOptions {
   std::optional<std::string> mapping_file;
   std::optional<std::string> system;
   std::optional<std::string> hbm;
+  workloads::Sampler sampler = workloads::Sampler::kSinglePass;
   bool json = false;
   std::optional<std::string> output_dir;
   std::string format = "native";
@@ -106,6 +110,11 @@ TraceOptions parse_trace(const std::vector<std::string>& args) {
   }
   r.system = p.given("--chip") ? p.text("--chip") : p.text("--system");
   r.hbm = p.text("--hbm");
+  const std::string sampler = p.text_or("--sampler", "single-pass");
+  if (sampler != "single-pass" && sampler != "full-sort") {
+    throw UsageError("--sampler expects single-pass or full-sort, got '" + sampler + "'");
+  }
+  if (sampler == "full-sort") r.sampler = workloads::Sampler::kFullSort;
   r.json = p.flag("--json");
   r.output_dir = p.text("--output");
   r.format = p.text_or("--format", "native");
@@ -178,7 +187,7 @@ int trace_command(const Invocation& invocation, std::ostream& out) {
   files.check();
   const config::DataPaths paths = config::DataPaths::from_environment();
   const workloads::ModelConfig model =
-      workloads::load_model(paths.resolve(*r.model, "workloads/models"));
+      workloads::load_model(paths.resolve(*r.model, "workloads/models")).with_sampler(r.sampler);
   const std::optional<Bytes> hbm = hbm_capacity(r, paths);
 
   workloads::IterationShape shape;

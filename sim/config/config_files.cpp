@@ -384,6 +384,8 @@ std::string dump_software(const SoftwareProfile& s) {
     o << YAML::Key << key << YAML::Value << si(value.si(), "s");
   }
   o << YAML::Key << "fused_vector_ops" << YAML::Value << s.fused_vector_ops;
+  o << YAML::Key << "top_p_sampler" << YAML::Value
+    << (s.top_p_sorts_vocabulary ? "full-sort" : "single-pass");
   o << YAML::EndMap << YAML::EndMap;
   return std::string(o.c_str()) + "\n";
 }

@@ -56,6 +56,8 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   p.per_sequence = r.quantity_or<Duration>("per_sequence", Duration(0), Range::kNonNegative);
   p.per_kv_transfer = r.quantity_or<Duration>("per_kv_transfer", Duration(0), Range::kNonNegative);
   p.fused_vector_ops = r.boolean_or("fused_vector_ops", false);
+  p.top_p_sorts_vocabulary =
+      r.choice_or("top_p_sampler", "single-pass", {"single-pass", "full-sort"}) == "full-sort";
   p.kernel_paths = read_kernel_paths(r, diagnostics);
   r.finish();
   diagnostics.throw_if_any();

@@ -52,6 +52,11 @@ struct SoftwareProfile {
   // serving pricer (op table and roofline) and in the system engine alike (docs/software.md,
   // "Fused vector ops").
   bool fused_vector_ops = false;
+  // How the stack samples requests that ask for top-p (optional key `top_p_sampler`, default
+  // single-pass): `full-sort` sorts each sequence's whole vocabulary (workloads::Sampler
+  // kFullSort), `single-pass` draws in one pass over the logits as greedy requests do. Greedy
+  // requests (InferenceX's, temperature 0) never sort.
+  bool top_p_sorts_vocabulary = false;
   // Library kernels the stack runs for some ops on some chips, slower than the chip model's own
   // pricing of them (optional list, default none).
   std::vector<StackKernelPath> kernel_paths;

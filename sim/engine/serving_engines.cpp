@@ -148,6 +148,7 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   software.per_sequence = hw.software.per_sequence;
   software.per_kv_transfer = hw.software.per_kv_transfer;
   software.fused_vector_ops = hw.software.fused_vector_ops;
+  software.top_p_sorts_vocabulary = hw.software.top_p_sorts_vocabulary;
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   setup.options.kv_placement = hw.kv_placement;
   setup.options.kv_block_tokens = scheduler.kv_block_tokens;

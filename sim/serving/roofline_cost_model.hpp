@@ -65,6 +65,8 @@ struct SoftwareOverheads {
   // The stack's kernel paths for this chip (sim/serving/kernel_path.hpp): an op one of them
   // takes runs at least as long as the path's time, at the op-table and roofline fidelities.
   std::vector<KernelPath> kernel_paths;
+  // Top-p requests sample by sorting the vocabulary (config::SoftwareProfile); greedy ones never.
+  bool top_p_sorts_vocabulary = false;
 };
 
 struct RooflineOptions {

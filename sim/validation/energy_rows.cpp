@@ -126,6 +126,11 @@ EnergyRow parse_row(const Fields& f) {
   }
   r.task = f.required("task");
   if (f.column.count("framework") != 0) r.framework = f.text("framework");
+  if (f.column.count("sampling") != 0) {
+    const std::string& sampling = f.text("sampling");
+    if (sampling != "greedy" && sampling != "top-p") f.fail("sampling", "greedy or top-p");
+    r.top_p = sampling == "top-p";
+  }
   r.max_num_seqs = f.count("max_num_seqs", 100000);
   r.isl = f.count("isl", 10000000);
   r.avg_output_len = f.positive("avg_output_len");
@@ -223,6 +228,9 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
   if (!row.precision_override.empty()) {
     model = workloads::apply_precision_override(
         model, workloads::parse_precision_override(row.precision_override, "precision"));
+  }
+  if (row.top_p && hw.software.top_p_sorts_vocabulary) {
+    model = model.with_sampler(workloads::Sampler::kFullSort);
   }
   workloads::PoolMapping pool;
   pool.chips = row.chips;

@@ -27,6 +27,9 @@ struct EnergyRow {
   // The serving stack as measured (optional column `framework`): framework-stacks.csv maps it
   // to an arch/software stack, as for the throughput rows; empty: the system's own stack.
   std::string framework;
+  // Whether the requests asked for top-p sampling (optional column `sampling`: greedy or top-p;
+  // default greedy): a stack that sorts the vocabulary for top-p then prices that sort.
+  bool top_p = false;
   EnergyCoverage covers = EnergyCoverage::kGpu;
   int64_t chips = 1, tp = 1, ep = 1, max_num_seqs = 1;
   int64_t isl = 1;                // nominal input tokens

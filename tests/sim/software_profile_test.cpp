@@ -192,6 +192,31 @@ TEST_CASE("software profile: fused vector ops are a stack's yes or no, default n
   CHECK_FALSE(config::load_software("tensorrt-llm", paths).fused_vector_ops);
 }
 
+TEST_CASE("software profile: how a stack samples top-p is single-pass unless it says full-sort",
+          "[software]") {
+  const std::string base = kRequiredKeys;
+  CHECK_FALSE(config::parse_software_string(base, "<test>").top_p_sorts_vocabulary);
+  CHECK(config::parse_software_string(base + "  top_p_sampler: full-sort\n", "<test>")
+            .top_p_sorts_vocabulary);
+  CHECK_FALSE(config::parse_software_string(base + "  top_p_sampler: single-pass\n", "<test>")
+                  .top_p_sorts_vocabulary);
+  try {
+    config::parse_software_string(base + "  top_p_sampler: radix\n", "stack.yaml");
+    FAIL("an unknown top_p_sampler was accepted");
+  } catch (const ScovilleError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("stack.yaml") != std::string::npos);
+    CHECK(what.find("top_p_sampler") != std::string::npos);
+    CHECK(what.find("full-sort") != std::string::npos);
+  }
+  // vLLM (CUDA and ROCm builds) sorts; TensorRT-LLM and SGLang draw in one pass.
+  const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
+  CHECK(config::load_software("vllm", paths).top_p_sorts_vocabulary);
+  CHECK(config::load_software("rocm-vllm", paths).top_p_sorts_vocabulary);
+  CHECK_FALSE(config::load_software("tensorrt-llm", paths).top_p_sorts_vocabulary);
+  CHECK_FALSE(config::load_software("sglang", paths).top_p_sorts_vocabulary);
+}
+
 TEST_CASE("software profile: the stack in effect is the request's or else the system's",
           "[software]") {
   CHECK(config::software_in_effect(config::kSystemSoftware, "/arch/software/vllm.yaml") ==

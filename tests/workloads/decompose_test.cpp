@@ -247,3 +247,35 @@ TEST_CASE("impossible shapes are rejected", "[decompose]") {
   CHECK_THROWS_AS(decompose_iteration(model, IterationShape{Phase::kPrefill, 1, 10, 5}),
                   std::invalid_argument);
 }
+
+TEST_CASE("a sorting sampler streams sort and top-p passes over every logit",
+          "[decompose][sampling]") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b"));
+  const int64_t batch = 128;
+  const double logits = double(batch) * double(model.vocab_size());
+  const IterationTrace fused = decompose_iteration(model, decode(batch, 600));
+  const Op& one_pass = first_op(fused, "sampling");
+  CHECK(one_pass.sharding == Sharding::kVocabSampling);
+  CHECK(sum_over(fused, "sampling_sort", [](const Op&) { return 1.0; }) == 0.0);
+
+  const ModelConfig sorting = model.with_sampler(Sampler::kFullSort);
+  CHECK(sorting.sampler() == Sampler::kFullSort);
+  const IterationTrace sorted = decompose_iteration(sorting, decode(batch, 600));
+  CHECK(sum_over(sorted, "sampling", [](const Op&) { return 1.0; }) == 0.0);
+  const Op& sort = first_op(sorted, "sampling_sort");
+  // 115 bytes read and 93 written per logit (FP32 values, int64 indices: decompose.cpp), on
+  // every rank whole: 128 x 128,256 logits are 3.41 GB.
+  CHECK(sort.m == batch);
+  CHECK(sort.sharding == Sharding::kAttentionReplicated);
+  CHECK(sort.activation_in_bytes.si() == Approx(115.0 * logits));
+  CHECK(sort.activation_out_bytes.si() == Approx(93.0 * logits));
+  CHECK((sort.activation_in_bytes + sort.activation_out_bytes).si() ==
+        Approx(3.415e9).epsilon(1e-3));
+  CHECK(sort.flops.si() == Approx(34.0 * logits));
+  // Prefill samples the last token of each sequence only; the rest of the iteration is the same.
+  const IterationTrace prompt = decompose_iteration(sorting, prefill(4, 256));
+  CHECK(first_op(prompt, "sampling_sort").m == 4);
+  CHECK(sorted.ops.size() == fused.ops.size());
+  // A precision override keeps the sampler.
+  CHECK(sorting.with_precision(sorting.precision()).sampler() == Sampler::kFullSort);
+}

@@ -285,3 +285,23 @@ TEST_CASE("Trace nodes form one chain of data dependencies in execution order") 
     if (i > 0) CHECK(t.nodes[i].data_deps == std::vector<uint64_t>{i - 1});
   }
 }
+
+TEST_CASE("a sorting sampler runs whole on every tensor-parallel rank without a gather of bests",
+          "[sampling]") {
+  const ModelConfig model = load_model(model_file("llama-3.1-8b")).with_sampler(Sampler::kFullSort);
+  const int64_t tp = 4;
+  const IterationShape shape{Phase::kDecode, 64, 1, 1024};
+  const MappedIteration mapped = map_iteration(model, shape, pool(tp, 1, 1, 1, 1));
+  REQUIRE(mapped.roles.size() == 1);
+  const ChipTrace& t = mapped.roles.front().trace;
+  const auto sorts = named(t, "sampling_sort");
+  REQUIRE(sorts.size() == 1);
+  // The whole vocabulary of all 64 sequences on each of the 4 ranks (vLLM gathers the logits).
+  CHECK(sorts.front()->op.activation_in_bytes.si() ==
+        Approx(115.0 * d(shape.batch) * d(model.vocab_size())));
+  CHECK(named(t, "sampling_all_gather").empty());
+  // The one-pass sampler splits the vocabulary over the ranks and gathers their bests.
+  const MappedIteration one_pass =
+      map_iteration(load_model(model_file("llama-3.1-8b")), shape, pool(tp, 1, 1, 1, 1));
+  CHECK(named(one_pass.roles.front().trace, "sampling_all_gather").size() == 1);
+}

@@ -37,10 +37,14 @@ FIT_BATCHES = (16, 32, 128)
 INPUT_TOKENS = 256
 COLUMNS = ["id", "source", "covers", "gpu", "system", "chips", "tp", "ep", "model", "precision",
            "task", "max_num_seqs", "avg_batch_size", "isl", "avg_output_len", "output_tok_s",
-           "avg_power_w", "energy_per_token_j", "median_itl_ms", "framework"]
+           "avg_power_w", "energy_per_token_j", "median_itl_ms", "framework", "sampling"]
 # The serving stack every v3.0 run used (README: vLLM 0.11.1); validate maps it to arch/software
 # through workloads/measurements/framework-stacks.csv.
 FRAMEWORK = "vLLM 0.11.1"
+# How every request was sampled: the benchmark client's defaults, top_p 0.95 and temperature 0.8
+# (ml-energy/benchmark, mlenergy/llm/benchmark.py at af91002, 2025-12-13; the workloads' configs
+# set neither), so each request asks for top-p.
+SAMPLING = "top-p"
 
 
 def rows(directory, commit, batches=BATCHES, prefix="E"):
@@ -66,6 +70,7 @@ def rows(directory, commit, batches=BATCHES, prefix="E"):
                 "avg_power_w": "%.1f" % c["avg_power_watts"],
                 "energy_per_token_j": "%.5f" % c["energy_per_token_joules"],
                 "median_itl_ms": "%.2f" % c["median_itl_ms"], "framework": FRAMEWORK,
+                "sampling": SAMPLING,
             })
     out.sort(key=lambda r: (r["model"], r["gpu"], r["chips"], r["max_num_seqs"]))
     for i, r in enumerate(out, 1):

@@ -17,7 +17,8 @@ Op times do not move (the active power times no op on a chip without library mac
 models::active_power_times_ops), so the op cache of the shipped files answers every run.
 
 Each row's predicted power is linear in the active power below the cap; the tool runs
-`scoville validate --energy` at the shipped values and 200 W above, solves for the minimum, and
+`scoville validate --energy` at the shipped values and 200 W above (below, where above would
+leave a MAC price at zero or less), solves for the minimum, and
 runs once more at the fitted values to confirm. --check runs the validated rows
 (ml-energy-v3.csv) at given active powers (W, Hopper then Blackwell) instead. Prints the fitted
 values and the energy-table prices to write. Python 3 standard library only; nothing under the
@@ -197,15 +198,21 @@ def main():
                 run(args.scoville, validated, actives, facts, prices))
         return
 
+    # The largest active power whose BF16 MAC price stays positive, per die; the second run
+    # steps each die's active power by STEP_W up, or down where up would pass that ceiling.
+    ceilings, steps = {}, {}
+    for die in DIES:
+        clock, tiles, macs, active0 = facts[die]
+        ceilings[die] = active0 + prices[die]["bf16"] * 1e-12 * clock * tiles * macs["bf16"]
+        steps[die] = STEP_W if active0 + STEP_W < ceilings[die] else -min(STEP_W, active0)
     base = run(args.scoville, args.fit, shipped, facts, prices)
-    stepped = run(args.scoville, args.fit, {d: a + STEP_W for d, a in shipped.items()}, facts,
+    stepped = run(args.scoville, args.fit, {d: a + steps[d] for d, a in shipped.items()}, facts,
                   prices)
     fitted = {}
     for die, (gpu, _, table, anchor) in DIES.items():
         clock, tiles, macs, active0 = facts[die]
-        # The largest active power whose BF16 MAC price stays positive.
-        ceiling = active0 + prices[die]["bf16"] * 1e-12 * clock * tiles * macs["bf16"]
-        rows = [(base[i][1], base[i][2], (stepped[i][2] - base[i][2]) / STEP_W)
+        ceiling = ceilings[die]
+        rows = [(base[i][1], base[i][2], (stepped[i][2] - base[i][2]) / steps[die])
                 for i in base if base[i][0] == gpu]
         cost = lambda a: sum(ln_error(p0 + k * (a - active0), m) ** 2 for m, p0, k in rows)
         a = golden(cost, 0.0, ceiling)
