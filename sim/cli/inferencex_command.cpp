@@ -198,9 +198,9 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
       o.isl, o.osl, o.range_ratio, o.prompts_per_client, o.concurrency, o.max_num_seqs, o.seed};
   InferencexHooks hooks(o, invocation, trace_options,
                         static_cast<int64_t>(mappings.size() * o.concurrency.size()));
-  const engine::SweepResult sweep =
-      engine::run_closed_loop_sweep(hw, cycle ? o.system : "", model, mappings, scheduler, load,
-                                    o.search, hooks, draft ? &*draft : nullptr);
+  const engine::SweepResult sweep = engine::run_closed_loop_sweep(
+      hw, cycle ? o.system : "", engine::sampled_model(model, hw, o.top_p), mappings, scheduler,
+      load, o.search, hooks, draft ? &*draft : nullptr);
   if (o.trace.output && !hooks.traced()) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--trace-point",
                      "no feasible mapping ran concurrency " +
@@ -218,6 +218,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
                              {"software", engine::software_label(hw)},
                              {"calibration", calibration},
                              {"kv_placement", hw.kv_placement},
+                             {"sampling", o.top_p ? "top-p" : "greedy"},
                              {"draft_model", draft ? draft->name() : std::string("none")},
                              {"isl", std::to_string(o.isl)},
                              {"osl", std::to_string(o.osl)}});

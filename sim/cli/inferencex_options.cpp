@@ -72,6 +72,10 @@ OptionSet inferencex_options() {
       .text("--kv-placement", "NAME",
             "where the KV cache lives: local (default), striped, sram_window or remote_pool "
             "(host memory, its capacity; needs a system file with a host); docs/serving.md")
+      .text("--sampling", "greedy|top-p",
+            "how the requests are sampled (default greedy, as InferenceX's client asks): top-p "
+            "on a stack that sorts the vocabulary for it (vllm, rocm-vllm) prices that sort; "
+            "docs/software.md, \"Sampling\"")
       .count("--seed", "N", "request seed (default 1)")
       .flag("--json", "print JSON instead of the table")
       .text("-o,--output", "FILE.h5", "write /points and /requests (atomically)")
@@ -167,6 +171,11 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
   o.op_cache = !p.flag("--no-op-cache");
   o.power_cap = p.text("--power-cap");
   o.kv_placement = p.text_or("--kv-placement", o.kv_placement);
+  const std::string sampling = p.text_or("--sampling", "greedy");
+  if (sampling != "greedy" && sampling != "top-p") {
+    throw UsageError{"--sampling expects greedy or top-p, got '" + sampling + "'"};
+  }
+  o.top_p = sampling == "top-p";
   o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
   o.json = p.flag("--json");
   o.quiet = p.flag("--quiet");

@@ -35,6 +35,7 @@ struct InferencexOptions {
   bool op_cache = true;
   std::optional<std::string> power_cap;
   std::string kv_placement = "local";
+  bool top_p = false;  // --sampling top-p: requests ask for top-p (the stack may sort for it)
   uint64_t seed = 1;
   bool json = false, quiet = false;
   std::string output;

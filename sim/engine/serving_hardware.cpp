@@ -172,6 +172,13 @@ std::string to_string(ServingFidelity fidelity) {
   return "roofline";
 }
 
+workloads::ModelConfig sampled_model(const workloads::ModelConfig& model, const ServingHardware& hw,
+                                     bool top_p) {
+  return top_p && hw.software.top_p_sorts_vocabulary
+             ? model.with_sampler(workloads::Sampler::kFullSort)
+             : model;
+}
+
 void set_kv_placement(ServingHardware& hw, const std::string& name) {
   models::make_kv_placement(name);  // an unknown name: InputError naming the known ones
   if (name == "remote_pool" && !hw.host) {

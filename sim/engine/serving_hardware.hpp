@@ -20,6 +20,7 @@
 #include "sim/serving/op_cost_model.hpp"
 #include "sim/serving/roofline_cost_model.hpp"
 #include "sim/serving/serving_metrics.hpp"
+#include "workloads/model_config.hpp"
 
 namespace scoville::engine {
 
@@ -50,6 +51,12 @@ struct ServingHardware {
   // fidelity; remote_pool also moves the pools' KV capacity to the host's memory.
   std::string kv_placement = "local";
 };
+
+// The model as `hw`'s stack samples it: requests that ask for top-p (`top_p`) on a stack that
+// sorts the vocabulary for it (config::SoftwareProfile::top_p_sorts_vocabulary) sort every
+// sequence's logits (workloads::Sampler::kFullSort); otherwise one pass, as greedy requests.
+workloads::ModelConfig sampled_model(const workloads::ModelConfig& model, const ServingHardware& hw,
+                                     bool top_p);
 
 // Checks `name` against the KV placements the serving layer prices (every registered one) and
 // that remote_pool has a host; sets hw.kv_placement. InputError naming the choices otherwise.

@@ -229,9 +229,7 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
     model = workloads::apply_precision_override(
         model, workloads::parse_precision_override(row.precision_override, "precision"));
   }
-  if (row.top_p && hw.software.top_p_sorts_vocabulary) {
-    model = model.with_sampler(workloads::Sampler::kFullSort);
-  }
+  model = engine::sampled_model(model, hw, row.top_p);
   workloads::PoolMapping pool;
   pool.chips = row.chips;
   pool.degrees.tp = row.tp;
