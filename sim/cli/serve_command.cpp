@@ -124,7 +124,8 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   }
   // The op table's chip model is elaborated here, before anything simulates.
   if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
-  engine::ServingEngine engine = engine::make_engine(hw, model, spec.mapping, spec.scheduler);
+  engine::ServingEngine engine = engine::make_engine(
+      hw, engine::sampled_model(model, hw, spec.requests.top_p), spec.mapping, spec.scheduler);
   serving::ServingScenario scenario;
   scenario.workload = spec.requests;
   scenario.system = engine.system;

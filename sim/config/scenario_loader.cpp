@@ -103,6 +103,7 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
     if (p.num_prompts == 0) q.error("num_prompts", "expected a number of prompts for open loop");
   }
   if (p.kind == workloads::ArrivalKind::kGamma) p.burstiness = q.number("burstiness", 1e-6, 1e6);
+  p.top_p = q.choice_or("sampling", "greedy", {"greedy", "top-p"}) == "top-p";
   q.finish();
 
   if (auto r = s.optional_map("slo")) {

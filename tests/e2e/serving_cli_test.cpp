@@ -427,3 +427,26 @@ TEST_CASE("inferencex: top-p requests on vLLM pay its vocabulary sort and greedy
   CHECK(bad.exit_code != 0);
   CHECK_THAT(bad.output, Catch::Contains("--sampling expects greedy or top-p, got 'nucleus'"));
 }
+
+TEST_CASE("serve: a top-p scenario on vLLM pays the vocabulary sort", "[cli][serving]") {
+  TempDir dir("serve_sampling");
+  auto tput = [&](const std::string& sampling) {
+    const std::string file = dir.write("s_" + sampling + ".yaml", R"(scenario:
+  system: {chip: h200}
+  model: llama-3.1-8b
+  mapping: {default: {chips: 1}}
+  requests: {pattern: closed_loop, isl: 256, osl: 32, concurrency: 64, num_prompts: 128, sampling: )" +
+                                                                      sampling + "}\n");
+    const std::string out = dir.file(sampling + ".h5");
+    const auto r =
+        run_scoville("serve --fidelity roofline --software vllm --scenario " + file + " -o " + out);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    return column(table(scoville::output::read_results_file(out), "/points"), "tput_per_chip")
+        .at(0);
+  };
+  const double greedy = tput("greedy");
+  const double top_p = tput("top-p");
+  CHECK(top_p < greedy);
+  CHECK(top_p > 0.8 * greedy);
+}
