@@ -10,16 +10,17 @@ batch; 8 is the smallest the benchmark ran, 256 the largest every configuration 
 except the 64-sequence cap of one H100 GPT-OSS 120B run): ml-energy-v3.csv, the validated rows.
 With --fit, the same configurations at max_num_seqs 16, 32 and 128 instead (ids F1...):
 ml-energy-v3-fit.csv, the rows the chips' active power is fitted on (tools/energy-validation/
-fit_active_power.py), none of them a validated row. Measured values are copied as published; the
-input length is an [ASSUMPTION] (the leaderboard does not publish it; see the README next to the
-CSV). Python 3 standard library only.
+fit_active_power.py) and the LMArena prompt length (fit_prompt_length.py), none of them a
+validated row. Measured values are copied as published; the input length is not published: an
+[ASSUMPTION] for gpqa, fitted on the fit rows for lm-arena-chat (INPUT_TOKENS below; the README
+next to the CSV). Python 3 standard library only.
 """
 import csv
 import json
 import os
 import sys
 
-# leaderboard file -> (workloads/models name, precision override, input tokens [ASSUMPTION])
+# leaderboard file -> (workloads/models name, precision override)
 MODELS = {
     "meta-llama__Llama-3.1-8B-Instruct__lm-arena-chat.json": ("llama-3.1-8b", ""),
     "meta-llama__Llama-3.1-70B-Instruct__lm-arena-chat.json": ("llama-3.1-70b", ""),
@@ -31,10 +32,21 @@ MODELS = {
 SYSTEMS = {"H100": "h100-hgx8", "B200": "b200-hgx8"}
 BATCHES = (8, 64, 256)
 FIT_BATCHES = (16, 32, 128)
-# [ASSUMPTION] mean prompt tokens: the leaderboard publishes output lengths only. LMArena
-# conversations (lm-arena-chat) and GPQA Diamond questions with their instructions (gpqa) are a
-# few hundred tokens; docs/validation.md gives the error's sensitivity to this value.
-INPUT_TOKENS = 256
+# Mean prompt tokens per request, by task: the leaderboard publishes output lengths only.
+INPUT_TOKENS = {
+    # [ASSUMPTION] a GPQA Diamond question with its four choices and the benchmark's one-line
+    # instruction (ml-energy/benchmark GPQADataset.sample) is a few hundred tokens; with outputs
+    # of 1,500-2,100 tokens the rows barely move with it (docs/validation.md, "Prompt length").
+    "gpqa": 256,
+    # [FITTED] on the rows not validated on (ml-energy-v3-fit.csv) by
+    # tools/energy-validation/fit_prompt_length.py: 896 tokens (objective flat within 4 % over
+    # 640-960). Each request is one conversation turn whose prompt concatenates the earlier
+    # prompts and responses (ml-energy/benchmark LMArenaHumanPreferenceDataset.sample), so the
+    # mean is far above one message's: with LMSYS-Chat-1M's 2.0 turns per conversation, 69.5
+    # tokens per prompt and 214.5 per response (Zheng et al., arXiv 2309.11998, Table 1) and
+    # responses of today's models twice that long, a few hundred to a thousand tokens.
+    "lm-arena-chat": 896,
+}
 COLUMNS = ["id", "source", "covers", "gpu", "system", "chips", "tp", "ep", "model", "precision",
            "task", "max_num_seqs", "avg_batch_size", "isl", "avg_output_len", "output_tok_s",
            "avg_power_w", "energy_per_token_j", "median_itl_ms", "framework", "sampling"]
@@ -64,7 +76,7 @@ def rows(directory, commit, batches=BATCHES, prefix="E"):
                 "chips": c["num_gpus"], "tp": par["tensor_parallel"],
                 "ep": par["expert_parallel"], "model": model, "precision": precision,
                 "task": data["task"], "max_num_seqs": c["max_num_seqs"],
-                "avg_batch_size": "%.2f" % c["avg_batch_size"], "isl": INPUT_TOKENS,
+                "avg_batch_size": "%.2f" % c["avg_batch_size"], "isl": INPUT_TOKENS[data["task"]],
                 "avg_output_len": "%.1f" % c["avg_output_len"],
                 "output_tok_s": "%.1f" % c["output_throughput_tokens_per_sec"],
                 "avg_power_w": "%.1f" % c["avg_power_watts"],
