@@ -24,6 +24,7 @@
 #include "sim/output/serving_points_output.hpp"
 #include "sim/serving/physical_limits.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::cli {
 
@@ -210,18 +211,19 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   if (!o.quiet && hw.op_cost) std::cerr << "scoville: " << engine::op_table_report(hw) << "\n";
 
   if (!o.output.empty()) {
-    output::write_points_h5(o.output, sweep.points, invocation.argc, invocation.argv, o.seed,
-                            {{"system", hw.system_name},
-                             {"chip", hw.chip.name},
-                             {"model", model.name()},
-                             {"fidelity", o.fidelity},
-                             {"software", engine::software_label(hw)},
-                             {"calibration", calibration},
-                             {"kv_placement", hw.kv_placement},
-                             {"sampling", o.top_p ? "top-p" : "greedy"},
-                             {"draft_model", draft ? draft->name() : std::string("none")},
-                             {"isl", std::to_string(o.isl)},
-                             {"osl", std::to_string(o.osl)}});
+    output::write_points_h5(
+        o.output, sweep.points, invocation.argc, invocation.argv, o.seed,
+        {{"system", hw.system_name},
+         {"chip", hw.chip.name},
+         {"model", model.name()},
+         {"fidelity", o.fidelity},
+         {"software", engine::software_label(hw)},
+         {"calibration", calibration},
+         {"kv_placement", hw.kv_placement},
+         {"sampling", workloads::to_string(workloads::request_sampling(o.top_p))},
+         {"draft_model", draft ? draft->name() : std::string("none")},
+         {"isl", std::to_string(o.isl)},
+         {"osl", std::to_string(o.osl)}});
   }
   std::vector<serving::ServingPoint> shown;
   for (const serving::ServingPoint& p : sweep.points) {

@@ -7,6 +7,7 @@
 #include "sim/cli/command_table.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/serving/scheduling_policy.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::cli {
 
@@ -172,10 +173,13 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
   o.power_cap = p.text("--power-cap");
   o.kv_placement = p.text_or("--kv-placement", o.kv_placement);
   const std::string sampling = p.text_or("--sampling", "greedy");
-  if (sampling != "greedy" && sampling != "top-p") {
-    throw UsageError{"--sampling expects greedy or top-p, got '" + sampling + "'"};
+  const std::optional<workloads::RequestSampling> parsed =
+      workloads::parse_request_sampling(sampling);
+  if (!parsed) {
+    throw UsageError{"--sampling expects " + workloads::request_sampling_expected() + ", got '" +
+                     sampling + "'"};
   }
-  o.top_p = sampling == "top-p";
+  o.top_p = *parsed == workloads::RequestSampling::kTopP;
   o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
   o.json = p.flag("--json");
   o.quiet = p.flag("--quiet");

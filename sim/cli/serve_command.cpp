@@ -23,6 +23,7 @@
 #include "sim/serving/physical_limits.hpp"
 #include "sim/serving/serving_point.hpp"
 #include "workloads/model_loader.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::cli {
 
@@ -161,15 +162,17 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   std::vector<serving::ServingPoint> points{point};
   serving::mark_pareto(points);
   if (!output_file.empty()) {
-    output::write_points_h5(output_file, points, invocation.argc, invocation.argv, run_seed,
-                            {{"scenario", spec.name},
-                             {"system", hw.system_name},
-                             {"chip", hw.chip.name},
-                             {"model", model.name()},
-                             {"fidelity", fidelity},
-                             {"software", engine::software_label(hw)},
-                             {"calibration", engine::calibration_label(hw)},
-                             {"kv_placement", hw.kv_placement}});
+    output::write_points_h5(
+        output_file, points, invocation.argc, invocation.argv, run_seed,
+        {{"scenario", spec.name},
+         {"system", hw.system_name},
+         {"chip", hw.chip.name},
+         {"model", model.name()},
+         {"fidelity", fidelity},
+         {"software", engine::software_label(hw)},
+         {"calibration", engine::calibration_label(hw)},
+         {"kv_placement", hw.kv_placement},
+         {"sampling", workloads::to_string(workloads::request_sampling(spec.requests.top_p))}});
   }
   if (json) {
     std::string header =

@@ -5,6 +5,7 @@
 #include "sim/base/yaml_reader.hpp"
 #include "sim/config/mapping_loader.hpp"
 #include "sim/serving/scheduling_policy.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::config {
 
@@ -103,7 +104,9 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
     if (p.num_prompts == 0) q.error("num_prompts", "expected a number of prompts for open loop");
   }
   if (p.kind == workloads::ArrivalKind::kGamma) p.burstiness = q.number("burstiness", 1e-6, 1e6);
-  p.top_p = q.choice_or("sampling", "greedy", {"greedy", "top-p"}) == "top-p";
+  p.top_p = workloads::parse_request_sampling(
+                q.choice_or("sampling", "greedy", workloads::request_sampling_names())) ==
+            workloads::RequestSampling::kTopP;
   q.finish();
 
   if (auto r = s.optional_map("slo")) {

@@ -20,6 +20,7 @@
 #include "sim/validation/validation_run.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::validation {
 
@@ -127,9 +128,10 @@ EnergyRow parse_row(const Fields& f) {
   r.task = f.required("task");
   if (f.column.count("framework") != 0) r.framework = f.text("framework");
   if (f.column.count("sampling") != 0) {
-    const std::string& sampling = f.text("sampling");
-    if (sampling != "greedy" && sampling != "top-p") f.fail("sampling", "greedy or top-p");
-    r.top_p = sampling == "top-p";
+    const std::optional<workloads::RequestSampling> sampling =
+        workloads::parse_request_sampling(f.text("sampling"));
+    if (!sampling) f.fail("sampling", workloads::request_sampling_expected());
+    r.top_p = *sampling == workloads::RequestSampling::kTopP;
   }
   r.max_num_seqs = f.count("max_num_seqs", 100000);
   r.isl = f.count("isl", 10000000);
