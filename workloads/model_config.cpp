@@ -60,6 +60,10 @@ ModelConfig::ModelConfig(std::string name, int64_t layers, int64_t hidden_size, 
       precision_(precision),
       layer_attention_(std::move(layer_attention)),
       mtp_layers_(mtp_layers) {
+  recount();
+}
+
+void ModelConfig::recount() {
   if (static_cast<int64_t>(layer_attention_.size()) != layers_) {
     throw std::invalid_argument("ModelConfig: one attention kind per layer is required");
   }
@@ -67,10 +71,12 @@ ModelConfig::ModelConfig(std::string name, int64_t layers, int64_t hidden_size, 
   weight_bytes_ = count_weight_bytes();
 }
 
+// Each with_* copies the whole model and changes one part, so that a field added later is kept
+// by every derived model without being named here.
 ModelConfig ModelConfig::with_precision(const PrecisionConfig& precision) const {
-  ModelConfig m(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
-                attention_, ffn_, precision, layer_attention_, mtp_layers_);
-  m.sampler_ = sampler_;
+  ModelConfig m = *this;
+  m.precision_ = precision;
+  m.recount();
   return m;
 }
 
@@ -78,9 +84,22 @@ ModelConfig ModelConfig::with_mtp_layers(int64_t mtp_layers) const {
   if (mtp_layers < 0 || (mtp_layers > 0 && ffn_.type != FfnType::kMoe)) {
     throw std::invalid_argument("ModelConfig::with_mtp_layers: MTP modules need an MoE model");
   }
-  ModelConfig m(name_, layers_, hidden_size_, vocab_size_, tied_embeddings_, max_context_,
-                attention_, ffn_, precision_, layer_attention_, mtp_layers);
-  m.sampler_ = sampler_;
+  ModelConfig m = *this;
+  m.mtp_layers_ = mtp_layers;
+  m.recount();
+  return m;
+}
+
+ModelConfig ModelConfig::with_layers(std::vector<LayerAttention> layer_attention,
+                                     const FfnConfig& ffn) const {
+  if (layer_attention.empty()) {
+    throw std::invalid_argument("ModelConfig::with_layers: a model needs at least one layer");
+  }
+  ModelConfig m = *this;
+  m.layers_ = static_cast<int64_t>(layer_attention.size());
+  m.layer_attention_ = std::move(layer_attention);
+  m.ffn_ = ffn;
+  m.recount();
   return m;
 }
 

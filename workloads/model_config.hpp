@@ -165,6 +165,9 @@ class ModelConfig {
   ModelConfig with_mtp_layers(int64_t mtp_layers) const;
   // The same model sampled another way (set by the serving stack and the requests' sampling).
   ModelConfig with_sampler(Sampler sampler) const;
+  // The same model with other main layers (one attention kind each) and FFN layout, every other
+  // field (precision, sampler, MTP modules, ...) kept: the roofline's one-layer-per-class model.
+  ModelConfig with_layers(std::vector<LayerAttention> layer_attention, const FfnConfig& ffn) const;
 
   const std::string& name() const { return name_; }
   int64_t layers() const { return layers_; }
@@ -235,6 +238,9 @@ class ModelConfig {
  private:
   ParameterCounts count_parameters() const;
   std::map<NumberFormat, Bytes> count_weight_bytes() const;
+  // Checks the per-layer structure and recounts the parameters and weight bytes: after the
+  // constructor and after a with_* that changes a field they depend on.
+  void recount();
 
   std::string name_;
   int64_t layers_;

@@ -1002,10 +1002,7 @@ RooflineCostModel::RooflineCostModel(workloads::ModelConfig model, models::ChipP
         dense += moe ? 0 : 1;
       }
       if (ffn.type == workloads::FfnType::kMoe) ffn.first_dense_layers = dense;
-      m.reduced.emplace(full.name(), static_cast<int64_t>(kinds.size()), full.hidden_size(),
-                        full.vocab_size(), full.tied_embeddings(), full.max_context(),
-                        full.attention(), ffn, full.precision(), attention, full.mtp_layers());
-      m.reduced = m.reduced->with_sampler(full.sampler());  // the head is the full model's
+      m.reduced = full.with_layers(attention, ffn);  // precision, head, sampler, MTP kept
       m.reduced_layers = counts;
       for (int64_t i = 0; i < full.mtp_layers(); ++i) m.reduced_layers.push_back(1);
     }

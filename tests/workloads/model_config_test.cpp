@@ -70,3 +70,31 @@ TEST_CASE("gpt-oss-20b: sliding-window layers cache at most the window", "[model
         Approx(per_token_layer * double(model.layers() * short_context)));
   CHECK(model.kv_bytes_per_token().si() == Approx(per_token_layer * double(model.layers())));
 }
+
+TEST_CASE("derived models keep every field they do not change", "[model]") {
+  // gpt-oss-20b: alternating sliding and full layers, MoE, MXFP4 experts.
+  const ModelConfig full = load_model(model_file("gpt-oss-20b")).with_sampler(Sampler::kFullSort);
+  REQUIRE(full.layers() == 24);
+
+  SECTION("with_layers: one layer per class, sampler, precision and head kept") {
+    const ModelConfig two =
+        full.with_layers({full.layer_attention(0), full.layer_attention(1)}, full.ffn());
+    CHECK(two.layers() == 2);
+    CHECK(two.layer_attention(0) == full.layer_attention(0));
+    CHECK(two.layer_attention(1) == full.layer_attention(1));
+    CHECK(two.sampler() == Sampler::kFullSort);
+    CHECK(two.precision().experts == full.precision().experts);
+    CHECK(two.vocab_size() == full.vocab_size());
+    CHECK(two.mtp_layers() == full.mtp_layers());
+    // Parameters are recounted: the embedding and head stay, the layers shrink 12x.
+    CHECK(two.parameters().embedding == full.parameters().embedding);
+    CHECK(two.parameters().routed_expert_matrices * 12 == full.parameters().routed_expert_matrices);
+    CHECK_THROWS_AS(full.with_layers({}, full.ffn()).layers(), std::invalid_argument);
+  }
+  SECTION("with_precision and with_mtp_layers keep the sampler") {
+    CHECK(full.with_precision(full.precision()).sampler() == Sampler::kFullSort);
+    CHECK(full.with_mtp_layers(1).sampler() == Sampler::kFullSort);
+    CHECK(full.with_mtp_layers(1).mtp_layers() == 1);
+    CHECK(full.with_mtp_layers(1).total_parameters() > full.total_parameters());
+  }
+}
