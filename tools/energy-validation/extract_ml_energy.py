@@ -43,8 +43,9 @@ INPUT_TOKENS = {
     # 640-960). Each request is one conversation turn whose prompt concatenates the earlier
     # prompts and responses (ml-energy/benchmark LMArenaHumanPreferenceDataset.sample), so the
     # mean is far above one message's: with LMSYS-Chat-1M's 2.0 turns per conversation, 69.5
-    # tokens per prompt and 214.5 per response (Zheng et al., arXiv 2309.11998, Table 1) and
-    # responses of today's models twice that long, a few hundred to a thousand tokens.
+    # tokens per prompt and 214.5 per response (Zheng et al., arXiv 2309.11998, Table 1), and
+    # responses as long as these rows measure (avg_output_len 345-405 tokens), a turn's prompt
+    # averages about two prompts and one response: several hundred tokens.
     "lm-arena-chat": 896,
 }
 COLUMNS = ["id", "source", "covers", "gpu", "system", "chips", "tp", "ep", "model", "precision",
