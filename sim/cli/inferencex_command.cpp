@@ -90,6 +90,7 @@ void print_json(std::ostream& out, const InferencexOptions& o, const engine::Ser
       ", \"fidelity\": \"" + o.fidelity + "\", \"software\": \"" +
       output::json_escape(engine::software_label(hw)) + "\", \"calibration\": \"" +
       output::json_escape(calibration) + "\", \"kv_placement\": \"" + hw.kv_placement +
+      "\", \"sampling\": \"" + workloads::to_string(workloads::request_sampling(o.top_p)) +
       "\", \"points_tried\": " + std::to_string(tried) + ", ";
   output::print_points_json(out, header, shown);
 }
@@ -103,6 +104,7 @@ void print_table(std::ostream& out, const InferencexOptions& o, const engine::Se
       << " fidelity (docs/serving.md), software " << engine::software_label(hw) << ", calibration "
       << calibration;
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
+  if (o.top_p) out << ", top-p sampling";
   out << "\n";
   if (o.search) {
     out << "# --search: " << sweep.points.size() << " points tried, " << shown.size()

@@ -180,7 +180,9 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
         output::json_escape(hw.system_name) + "\", \"fidelity\": \"" + fidelity +
         "\", \"software\": \"" + output::json_escape(engine::software_label(hw)) +
         "\", \"calibration\": \"" + output::json_escape(engine::calibration_label(hw)) +
-        "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"summary\": {";
+        "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"sampling\": \"" +
+        workloads::to_string(workloads::request_sampling(spec.requests.top_p)) +
+        "\", \"summary\": {";
     bool first = true;
     for (const serving::NamedMetric& m : point.result.metrics.named()) {
       header +=
@@ -195,6 +197,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), software "
       << engine::software_label(hw) << ", calibration " << engine::calibration_label(hw);
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
+  if (spec.requests.top_p) out << ", top-p sampling";
   out << "\n";
   for (const serving::NamedMetric& m : point.result.metrics.named()) {
     char buffer[96];

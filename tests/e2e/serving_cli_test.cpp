@@ -412,9 +412,11 @@ TEST_CASE("inferencex: top-p requests on vLLM pay its vocabulary sort and greedy
     const auto r = run_scoville(base + flags + " -o " + out);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
+    const bool top_p = flags.find("top-p") != std::string::npos;
+    // The table's header says so; the file records it either way.
+    CHECK((r.output.find(", top-p sampling") != std::string::npos) == top_p);
     const scoville::output::H5Document doc = scoville::output::read_results_file(out);
-    CHECK(scoville::output::attribute_text(doc, "sampling") ==
-          (flags.find("top-p") == std::string::npos ? "greedy" : "top-p"));
+    CHECK(scoville::output::attribute_text(doc, "sampling") == (top_p ? "top-p" : "greedy"));
     return column(table(doc, "/points"), "tput_per_chip").at(0);
   };
   // 64 x 128,256 logits x 208 bytes a step (1.71 GB, 0.36 ms at 4.8 TB/s) on vLLM's steps.
@@ -425,6 +427,9 @@ TEST_CASE("inferencex: top-p requests on vLLM pay its vocabulary sort and greedy
   // TensorRT-LLM draws top-p in one pass: nothing changes.
   CHECK(tput(" --software tensorrt-llm --sampling top-p", "trt_top_p") ==
         tput(" --software tensorrt-llm", "trt_greedy"));
+  const auto json = run_scoville(base + " --software vllm --sampling top-p --json");
+  REQUIRE(json.exit_code == 0);
+  CHECK_THAT(json.output, Catch::Contains("\"sampling\": \"top-p\""));
   const auto bad = run_scoville(base + " --sampling nucleus");
   CHECK(bad.exit_code != 0);
   CHECK_THAT(bad.output, Catch::Contains("--sampling expects greedy or top-p, got 'nucleus'"));
@@ -444,7 +449,8 @@ TEST_CASE("serve: a top-p scenario on vLLM pays the vocabulary sort", "[cli][ser
         run_scoville("serve --fidelity roofline --software vllm --scenario " + file + " -o " + out);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    // The output records what the requests asked for, as inferencex's does.
+    // The header and the output record what the requests asked for, as inferencex's do.
+    CHECK((r.output.find(", top-p sampling") != std::string::npos) == (sampling == "top-p"));
     const scoville::output::H5Document doc = scoville::output::read_results_file(out);
     CHECK(scoville::output::attribute_text(doc, "sampling") == sampling);
     return column(table(doc, "/points"), "tput_per_chip").at(0);
