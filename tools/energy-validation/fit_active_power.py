@@ -42,6 +42,7 @@ DIES = {
 }
 PRECISIONS = ("bf16", "fp8", "fp4")
 STEP_W = 200.0
+PROGRAM = os.path.splitext(os.path.basename(sys.argv[0]))[0]  # the tool named in its errors
 
 
 def quantity(text, unit_scale):
@@ -55,10 +56,10 @@ def scoville_output(command, env=None):
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env)
     except OSError as e:
-        sys.exit("fit_active_power: cannot run %s: %s" % (command[0], e.strerror))
+        sys.exit("%s: cannot run %s: %s" % (PROGRAM, command[0], e.strerror))
     if done.returncode != 0:
-        sys.exit("fit_active_power: `%s` failed (exit %d):\n%s" % (
-            " ".join(command), done.returncode, done.stderr.strip()))
+        sys.exit("%s: `%s` failed (exit %d):\n%s" % (
+            PROGRAM, " ".join(command), done.returncode, done.stderr.strip()))
     return done.stdout
 
 

@@ -28,11 +28,10 @@ import csv
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from fit_active_power import ROOT, mape, scoville_output  # same folder: one way to run scoville
 
 
 def parse_grid(text):
@@ -63,13 +62,9 @@ def predict(scoville, rows, task, isl):
             for r in rows:
                 if r["task"] == task:
                     writer.writerow(dict(r, isl=str(isl)))
-        done = subprocess.run([scoville, "validate", "--energy", path, "--json", "--quiet"],
-                              capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit("fit_prompt_length: validate failed at isl %d (exit %d):\n%s" % (
-            isl, done.returncode, done.stderr.strip()))
+        text = scoville_output([scoville, "validate", "--energy", path, "--json", "--quiet"])
     out = {}
-    for r in json.loads(done.stdout)["rows"]:
+    for r in json.loads(text)["rows"]:
         if "skipped" not in r:
             out[r["id"]] = (r["measured_j_per_token"], r["predicted_j_per_token"])
     return out
@@ -92,9 +87,9 @@ def main():
         result = predict(args.scoville, rows, args.task, isl)
         errors = [math.log(p / m) for m, p in result.values()]
         objective = sum(abs(e) for e in errors) / len(errors)
-        pct = [100 * abs(math.exp(e) - 1) for e in errors]
         print("%13d | %4d | %16.4f | %16.1f %% | %5.1f %%" % (
-            isl, len(errors), objective, sum(pct) / len(pct), max(pct)))
+            isl, len(errors), objective, mape(list(result.values())),
+            max(100 * abs(math.exp(e) - 1) for e in errors)))
         sys.stdout.flush()
         if best is None or objective < best[1]:
             best = (isl, objective)
