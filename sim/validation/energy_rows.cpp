@@ -15,6 +15,7 @@
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
 #include "sim/engine/serving_engines.hpp"
+#include "sim/serving/steady_state_window.hpp"
 #include "sim/validation/framework_stacks.hpp"
 #include "sim/validation/measurement_rows.hpp"
 #include "sim/validation/validation_run.hpp"
@@ -250,7 +251,8 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
   sc.workload.num_prompts = prompts_per_client * row.max_num_seqs;
   sc.workload.lengths = {row.isl, nominal_output_tokens(row.avg_output_len), kEnergyRangeRatio};
   sc.system = engine.system;
-  const serving::ServingResult result = serving::run_serving(sc, *engine.cost, 1);
+  serving::IterationEnergyLog iterations;
+  const serving::ServingResult result = serving::run_serving(sc, *engine.cost, 1, &iterations);
   const serving::ServingMetrics& m = result.metrics;
   EnergyPrediction p;
   double hbm_j = 0;
@@ -259,9 +261,28 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
   }
   if (m.total_output_tokens > 0) hbm_j /= static_cast<double>(m.total_output_tokens);
   p.hbm_energy_per_token_j = hbm_j;
-  p.energy_per_token_j = m.joules_per_output_token;
-  p.avg_power_w = m.avg_power_per_chip_w * d(row.chips);
-  p.output_tok_s = m.output_tput_per_chip * d(row.chips);
+  // Over the benchmark's steady-state window where the run has one (serving/
+  // steady_state_window.hpp), else over the whole run.
+  const std::vector<serving::RequestRecord>& records = result.trace.records;
+  if (const auto window = serving::steady_state_window(records, row.max_num_seqs)) {
+    std::vector<double> idle_w;
+    for (const serving::PoolStats& stats : result.trace.stats.pools) {
+      idle_w.push_back(stats.power.idle_power_per_chip_w * d(stats.power.chips));
+    }
+    const serving::WindowTotals t =
+        serving::window_totals(*window, iterations.entries(), records, idle_w);
+    if (t.output_tokens > 0 && t.time.si() > 0) {
+      p.steady_state = true;
+      p.energy_per_token_j = t.energy.si() / t.output_tokens;
+      p.avg_power_w = t.energy.si() / t.time.si();
+      p.output_tok_s = t.output_tokens / t.time.si();
+    }
+  }
+  if (!p.steady_state) {
+    p.energy_per_token_j = m.joules_per_output_token;
+    p.avg_power_w = m.avg_power_per_chip_w * d(row.chips);
+    p.output_tok_s = m.output_tput_per_chip * d(row.chips);
+  }
   add_measured_time_diagnostic(p, row, hw.chip.power.static_power.si() * d(row.chips));
   return p;
 }

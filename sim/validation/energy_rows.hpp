@@ -63,6 +63,10 @@ struct EnergyPrediction {
   // energy table's hbm + hbm_phy pJ/bit x bytes): the energy per token at another figure for
   // both is this times (figure / table's figure) more.
   double hbm_energy_per_token_j = 0;
+  // Whether the three figures above cover the benchmark's steady-state window (the span the
+  // ML.ENERGY measurement covers: serving/steady_state_window.hpp) rather than the whole run
+  // (a run too short to have one). The HBM share is the whole run's.
+  bool steady_state = false;
 };
 
 // The diagnostic above from a prediction, the row's measured throughput and the chips' static

@@ -137,16 +137,18 @@ TEST_CASE("energy rows: one row's prediction against the energy worked out by ha
           "[energy_rows]") {
   // Llama 3.1 8B on one H100, batch 8, 8 input and about 64 output tokens, at the roofline
   // without calibration or software overheads: every decode step streams the weights from HBM.
-  // By hand: weights 8.03e9 params x 2 B = 16.06 GB [HF config]; the KV of 8 sequences of about
+  // By hand: 8.03e9 params [HF config], of which the input embedding table (128,256 x 4,096 =
+  // 0.525e9) is looked up, not streamed: 7.505e9 x 2 B = 15.01 GB; the KV of 8 sequences of about
   // 40 tokens (32 layers x 8 KV heads x 128 x 2 x 2 B = 131 kB a token) adds 0.04 GB; a step takes
-  // 16.10 GB / 3.35 TB/s = 4.81 ms. Power: static 100 W + active 394 W (h100.yaml: the chip runs
+  // 15.05 GB / 3.35 TB/s = 4.49 ms. Power: static 100 W + active 394 W (h100.yaml: the chip runs
   // kernels the whole step) + HBM path 3.35e12 B/s x 8 bit x (3.9 device + 0.29 PHY + 1.2 L2 fill
   // and read-out + 0.3 NoC + 2 x 0.15 tile SRAM) pJ/bit = 160.5 W (tsmc-4n.yaml) + matrix 8 tokens
-  // x 8.03e9 MAC x 0.206 pJ / 4.81 ms = 2.8 W -> 657 W; J per output token = 657 W x 4.81 ms / 8 =
-  // 0.395 J. Prefill (8 tokens a request) and the vector actions add a little, the closed loop's
-  // tail (a part-full batch) takes a little off: the simulation must land within 4 % of 0.395 J
-  // and 657 W. (Without the active power it would draw 263 W, without the chip's side of the
-  // memory path, PHY and L2 (39.9 W), 617 W: both outside.)
+  // x 7.5e9 MAC x 0.206 pJ / 4.49 ms = 2.8 W -> 657 W; J per output token = 657 W x 4.49 ms / 8 =
+  // 0.369 J. Prefill (8 tokens a request) and the vector actions add a little: over the
+  // benchmark's steady-state window (the batch full: no prefill burst, no draining tail) the
+  // simulation must land within 4 % of 0.369 J and 657 W. (Without the active power it would draw
+  // 263 W, without the chip's side of the memory path, PHY and L2 (39.9 W), 617 W: both outside;
+  // over the whole run, the tail's part-full steps give 0.387 J.)
   const std::string file = write(std::string(kHeader) +
                                  "E1,src,gpu,H100,h100-hgx8,1,1,1,llama-3.1-8b,,chat,8,8,8,57.6,1,"
                                  "1,1,1\n");
@@ -159,7 +161,8 @@ TEST_CASE("energy rows: one row's prediction against the energy worked out by ha
   const validation::EnergyPrediction p = validation::predict_energy_row(rows[0], hw, 4);
   INFO("J/token " << p.energy_per_token_j << ", W " << p.avg_power_w << ", tok/s "
                   << p.output_tok_s);
-  CHECK(p.energy_per_token_j == Approx(0.395).epsilon(0.04));
+  CHECK(p.steady_state);
+  CHECK(p.energy_per_token_j == Approx(0.369).epsilon(0.04));
   CHECK(p.avg_power_w == Approx(657.0).epsilon(0.04));
   // Energy per token is power over throughput, both of the whole replica.
   CHECK(p.energy_per_token_j == Approx(p.avg_power_w / p.output_tok_s).epsilon(1e-9));
