@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -70,17 +71,24 @@ struct Fields {
     if (text(key).empty()) fail(key, "a value");
     return text(key);
   }
-  double positive(const std::string& key) const {
-    const std::string& s = required(key);
+  // The whole field as a finite number, else nullopt.
+  std::optional<double> number(const std::string& key) const {
+    const std::string& s = text(key);
     size_t used = 0;
     double v = 0;
     try {
       v = std::stod(s, &used);
     } catch (const std::exception&) {
-      used = 0;
+      return std::nullopt;
     }
-    if (used != s.size() || !std::isfinite(v) || v <= 0) fail(key, "a positive number");
+    if (used != s.size() || !std::isfinite(v)) return std::nullopt;
     return v;
+  }
+  double positive(const std::string& key) const {
+    required(key);  // an empty field is refused as missing, not as a bad number
+    const std::optional<double> v = number(key);
+    if (!v || *v <= 0) fail(key, "a positive number");
+    return *v;
   }
   int64_t count(const std::string& key, int64_t most) const {
     const double v = positive(key);
@@ -133,6 +141,11 @@ EnergyRow parse_row(const Fields& f) {
         workloads::parse_request_sampling(f.text("sampling"));
     if (!sampling) f.fail("sampling", workloads::request_sampling_expected());
     r.top_p = *sampling == workloads::RequestSampling::kTopP;
+  }
+  if (f.column.count("prefix_hit_rate") != 0 && !f.text("prefix_hit_rate").empty()) {
+    const std::optional<double> v = f.number("prefix_hit_rate");
+    if (!v || !(*v >= 0.0 && *v < 1.0)) f.fail("prefix_hit_rate", "a fraction from 0 to below 1");
+    r.prefix_hit_rate = *v;
   }
   r.max_num_seqs = f.count("max_num_seqs", 100000);
   r.isl = f.count("isl", 10000000);
@@ -243,6 +256,10 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
   pool.where = SourceLocation{row.file, row.line, 0};
   serving::SchedulerConfig scheduler;
   scheduler.max_num_seqs = row.max_num_seqs;
+  // vLLM's automatic prefix caching (on by default in its V1 engine) where the row's prompts
+  // share prefixes: each request skips that share of its prompt in whole KV blocks.
+  scheduler.prefix_caching = row.prefix_hit_rate > 0;
+  scheduler.prefix_hit_rate = row.prefix_hit_rate;
   engine::ServingEngine engine =
       engine::make_engine(hw, model, workloads::MappingConfig{{pool}}, scheduler);
   serving::ServingScenario sc;

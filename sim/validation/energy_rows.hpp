@@ -30,6 +30,10 @@ struct EnergyRow {
   // Whether the requests asked for top-p sampling (optional column `sampling`: greedy or top-p;
   // default greedy): a stack that sorts the vocabulary for top-p then prices that sort.
   bool top_p = false;
+  // The share of each prompt found in vLLM's prefix cache (optional column `prefix_hit_rate`,
+  // [0, 1), default 0): a benchmark whose requests repeat earlier prompts as their prefix (one
+  // request per conversation turn) prefills only the rest.
+  double prefix_hit_rate = 0;
   EnergyCoverage covers = EnergyCoverage::kGpu;
   int64_t chips = 1, tp = 1, ep = 1, max_num_seqs = 1;
   int64_t isl = 1;                // nominal input tokens

@@ -33,9 +33,9 @@ std::string write(const std::string& text) {
   return file;
 }
 
-// The InputError message of reading kHeader + body ("" when it reads).
-std::string error_of(const std::string& body) {
-  const std::string file = write(std::string(kHeader) + body);
+// The InputError message of reading header + body ("" when it reads).
+std::string error_of(const std::string& body, const std::string& header = kHeader) {
+  const std::string file = write(header + body);
   std::string message;
   try {
     validation::read_energy_rows(file);
@@ -234,4 +234,46 @@ TEST_CASE("energy rows: top-p requests sort the vocabulary on a stack that sorts
   CHECK(greedy.output_tok_s / top_p.output_tok_s < 1.15);
   CHECK(top_p.energy_per_token_j > greedy.energy_per_token_j);
   CHECK(predict(trtllm, "top-p").output_tok_s == predict(trtllm, "greedy").output_tok_s);
+}
+
+TEST_CASE("energy rows: a prefix hit rate skips that share of each prompt's prefill",
+          "[energy_rows]") {
+  const std::string header =
+      std::string(kHeader).insert(std::string(kHeader).size() - 1, ",prefix_hit_rate");
+  // kGoodRow with a 2,048-token prompt and the column's value.
+  auto row = [](const std::string& hit_rate) {
+    std::string r = with_field(13, "2048");
+    return r.insert(r.size() - 1, "," + hit_rate);
+  };
+  // The column: a fraction in [0, 1); empty is 0; anything else refused at its field.
+  for (const char* bad : {"1", "-0.1", "half"}) {
+    const std::string message = error_of(row(bad), header);
+    INFO(message);
+    CHECK(message.find("prefix_hit_rate") != std::string::npos);
+    CHECK(message.find("expected a fraction from 0 to below 1") != std::string::npos);
+  }
+  // Llama 3.1 8B on one H100 at batch 8, 2,048-token prompts and about 430 output tokens, at the
+  // roofline without software time: a prompt's prefill (2,048 x 16 GFLOP = 33 TFLOP) is worth
+  // several 4.5 ms decode steps and one prompt arrives every 430 / 8 = 54 steps, so prefill takes
+  // about a fifth of the time (1,400 against about 1,780 tok/s of decode alone); half of each
+  // prompt found in the cache gives a few percent more tokens a second (about 6 %: the prefill
+  // that is left runs beside the decode steps' weight reads) and less energy per token.
+  const engine::ServingHardware hw = engine::resolve_hardware(
+      "h100", std::string(SCOVILLE_SOURCE_DIR) + "/arch/systems/h100-hgx8.yaml", 1, "none", false,
+      engine::ServingFidelity::kRoofline);
+  auto predict = [&](const std::string& hit_rate) {
+    const std::string file = write(header + row(hit_rate));
+    const std::vector<validation::EnergyRow> rows = validation::read_energy_rows(file);
+    std::filesystem::remove(file);
+    REQUIRE(rows.size() == 1);
+    return validation::predict_energy_row(rows[0], hw, 4);
+  };
+  const validation::EnergyPrediction none = predict("");
+  const validation::EnergyPrediction zero = predict("0");
+  const validation::EnergyPrediction half = predict("0.5");
+  INFO("no hits " << none.output_tok_s << " tok/s, half " << half.output_tok_s << " tok/s");
+  CHECK(zero.output_tok_s == none.output_tok_s);
+  CHECK(half.output_tok_s / none.output_tok_s > 1.03);
+  CHECK(half.output_tok_s / none.output_tok_s < 1.15);
+  CHECK(half.energy_per_token_j < none.energy_per_token_j);
 }

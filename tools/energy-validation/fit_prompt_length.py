@@ -4,7 +4,7 @@ the rows that are not validated on (workloads/measurements/energy/ml-energy-v3-f
 max_num_seqs 16, 32 and 128; docs/validation.md "Energy", "Prompt length").
 
 usage: tools/energy-validation/fit_prompt_length.py [--scoville BIN] [--fit CSV]
-           [--task lm-arena-chat] [--grid 128:1536:64]
+           [--task lm-arena-chat] [--grid 128:1536:64] [--hit-rates 0,0.2,0.4,0.5,0.6,0.7]
 
 Why a fit: the leaderboard publishes each configuration's mean output length but not its
 prompts' length, and for lm-arena-chat that length is a property of how the benchmark builds
@@ -21,7 +21,13 @@ small-model runs at 128-512 sequences idle the GPU for half their time, a host s
 steady-state model predicts, and a least-squares fit would follow them). The L with the least
 objective is printed with the whole scan; nothing under the repository is modified. The
 validated rows (ml-energy-v3.csv) take the fitted value through extract_ml_energy.py.
-Python 3 standard library only.
+
+--hit-rates H,H,...: a scan, not a fit. Each grid length is also run with the rows'
+prefix_hit_rate column at each H (the share of every prompt vLLM's prefix cache holds: a turn's
+prompt starts with the previous turn's), and the table gives, per length and hit rate, the mean
+|ln error| of energy per token and of output throughput. On the shipped fit rows both run along a
+ridge where length x (1 - hit rate) is about constant (docs/validation.md, "Prefix caching"),
+which is why no hit rate is fitted. Python 3 standard library only.
 """
 import argparse
 import csv
@@ -52,22 +58,64 @@ def read_rows(path):
         sys.exit("fit_prompt_length: cannot read %s: %s" % (path, e.strerror))
 
 
-def predict(scoville, rows, task, isl):
-    """{row id: (measured J/token, predicted J/token)} for the task's rows at prompt length isl."""
+def predict(scoville, rows, task, isl, hit_rate=None, metric="j_per_token"):
+    """{row id: (measured, predicted)} of `metric` (j_per_token or output_tok_s) for the task's
+    rows at prompt length isl and, when given, that prefix_hit_rate."""
+    fields = list(rows[0].keys())
+    if hit_rate is not None and "prefix_hit_rate" not in fields:
+        fields.append("prefix_hit_rate")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "rows.csv")
         with open(path, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
+            writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
             writer.writeheader()
             for r in rows:
                 if r["task"] == task:
-                    writer.writerow(dict(r, isl=str(isl)))
+                    row = dict(r, isl=str(isl))
+                    if hit_rate is not None:
+                        row["prefix_hit_rate"] = repr(hit_rate)
+                    writer.writerow(row)
         text = scoville_output([scoville, "validate", "--energy", path, "--json", "--quiet"])
     out = {}
     for r in json.loads(text)["rows"]:
         if "skipped" not in r:
-            out[r["id"]] = (r["measured_j_per_token"], r["predicted_j_per_token"])
+            if metric == "both":
+                out[r["id"]] = ((r["measured_j_per_token"], r["measured_output_tok_s"]),
+                                (r["predicted_j_per_token"], r["predicted_output_tok_s"]))
+            else:
+                out[r["id"]] = (r["measured_" + metric], r["predicted_" + metric])
     return out
+
+
+def mean_abs_log_error(result):
+    errors = [math.log(p / m) for m, p in result.values()]
+    return sum(abs(e) for e in errors) / len(errors)
+
+
+def parse_hit_rates(text):
+    try:
+        rates = [float(v) for v in text.split(",")]
+    except ValueError:
+        rates = []
+    if not rates or any(not 0.0 <= h < 1.0 for h in rates):
+        sys.exit("fit_prompt_length: --hit-rates expects fractions in [0, 1) separated by commas, "
+                 "got '%s'" % text)
+    return rates
+
+
+def scan_hit_rates(args, rows, rates):
+    """The energy / throughput objectives over grid lengths x hit rates (no fit)."""
+    print("prompt tokens \\ hit rate | " + " | ".join("%-13g" % h for h in rates))
+    for isl in parse_grid(args.grid):
+        cells = []
+        for h in rates:
+            both = predict(args.scoville, rows, args.task, isl, h, "both")
+            energy = {k: (v[0][0], v[1][0]) for k, v in both.items()}
+            tput = {k: (v[0][1], v[1][1]) for k, v in both.items()}
+            cells.append("%.4f / %.4f" % (mean_abs_log_error(energy), mean_abs_log_error(tput)))
+        print("%24d | %s" % (isl, " | ".join(cells)))
+        sys.stdout.flush()
+    print("cells: mean |ln error| of energy per token / of output throughput")
 
 
 def main():
@@ -77,10 +125,14 @@ def main():
         ROOT, "workloads/measurements/energy/ml-energy-v3-fit.csv"))
     ap.add_argument("--task", default="lm-arena-chat")
     ap.add_argument("--grid", default="128:1536:64")
+    ap.add_argument("--hit-rates", help="scan these prefix hit rates beside the lengths (no fit)")
     args = ap.parse_args()
     rows = read_rows(args.fit)
     if not any(r["task"] == args.task for r in rows):
         sys.exit("fit_prompt_length: %s has no row of task '%s'" % (args.fit, args.task))
+    if args.hit_rates is not None:
+        scan_hit_rates(args, rows, parse_hit_rates(args.hit_rates))
+        return
     print("prompt tokens | rows | mean |ln error| | energy/token MAPE | worst")
     best = None
     for isl in parse_grid(args.grid):
