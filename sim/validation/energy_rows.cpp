@@ -153,6 +153,9 @@ EnergyRow parse_row(const Fields& f) {
   r.output_tok_s = f.positive("output_tok_s");
   r.avg_power_w = f.positive("avg_power_w");
   r.energy_per_token_j = f.positive("energy_per_token_j");
+  if (f.column.count("median_itl_ms") != 0 && !f.text("median_itl_ms").empty()) {
+    r.median_itl_ms = f.positive("median_itl_ms");
+  }
   return r;
 }
 
@@ -171,7 +174,8 @@ const char* batch_class(int64_t max_num_seqs) {
 struct Mape {
   double energy = 0, power = 0, worst = 0;
   double at_time = 0, worst_at_time = 0;  // the measured-time diagnostic
-  int n = 0;
+  double itl = 0;                         // median ITL, over the rows that publish it
+  int n = 0, n_itl = 0;
   void add(const EnergyOutcome& o) {
     const double e = signed_error(o.predicted.energy_per_token_j, o.row.energy_per_token_j);
     energy += std::fabs(e);
@@ -182,10 +186,15 @@ struct Mape {
     at_time += t;
     worst_at_time = std::max(worst_at_time, t);
     ++n;
+    if (o.row.median_itl_ms > 0) {
+      itl += std::fabs(signed_error(o.predicted.median_itl_ms, o.row.median_itl_ms));
+      ++n_itl;
+    }
   }
   double energy_pct() const { return n ? energy / n : 0; }
   double power_pct() const { return n ? power / n : 0; }
   double at_time_pct() const { return n ? at_time / n : 0; }
+  double itl_pct() const { return n_itl ? itl / n_itl : 0; }
 };
 
 }  // namespace
@@ -278,6 +287,7 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
   }
   if (m.total_output_tokens > 0) hbm_j /= static_cast<double>(m.total_output_tokens);
   p.hbm_energy_per_token_j = hbm_j;
+  p.median_itl_ms = m.itl_ms.median;
   // Over the benchmark's steady-state window where the run has one (serving/
   // steady_state_window.hpp), else over the whole run.
   const std::vector<serving::RequestRecord>& records = result.trace.records;
@@ -347,7 +357,12 @@ void print_energy_outcomes(std::ostream& out, const std::string& path,
           << output::json_number(o.predicted.energy_per_token_at_measured_time_j)
           << ", \"missing_step_time_ms\": " << output::json_number(o.predicted.missing_step_time_ms)
           << ", \"predicted_hbm_j_per_token\": "
-          << output::json_number(o.predicted.hbm_energy_per_token_j) << "}";
+          << output::json_number(o.predicted.hbm_energy_per_token_j)
+          << ", \"predicted_median_itl_ms\": " << output::json_number(o.predicted.median_itl_ms);
+      if (r.median_itl_ms > 0) {
+        out << ", \"measured_median_itl_ms\": " << output::json_number(r.median_itl_ms);
+      }
+      out << ", \"steady_state\": " << (o.predicted.steady_state ? "true" : "false") << "}";
     }
     out << "], \"mape\": {";
     size_t i = 0;
@@ -358,7 +373,8 @@ void print_energy_outcomes(std::ostream& out, const std::string& path,
           << ", \"worst_energy_pct\": " << output::json_number(m.worst)
           << ", \"energy_at_measured_time_pct\": " << output::json_number(m.at_time_pct())
           << ", \"worst_energy_at_measured_time_pct\": " << output::json_number(m.worst_at_time)
-          << ", \"rows\": " << m.n << "}";
+          << ", \"median_itl_pct\": " << output::json_number(m.itl_pct())
+          << ", \"median_itl_rows\": " << m.n_itl << ", \"rows\": " << m.n << "}";
     }
     out << "}}\n";
     return;
@@ -400,6 +416,11 @@ void print_energy_outcomes(std::ostream& out, const std::string& path,
   for (const auto& [key, m] : groups) {
     out << "#   " << key << ": " << fmt("%.1f", m.at_time_pct()) << "% | "
         << fmt("%.1f", m.worst_at_time) << "%\n";
+  }
+  out << "# median inter-token latency (the decode step apart from its prefill), MAPE over the "
+         "rows that publish it:\n";
+  for (const auto& [key, m] : groups) {
+    out << "#   " << key << ": " << fmt("%.1f", m.itl_pct()) << "% (" << m.n_itl << " rows)\n";
   }
 }
 

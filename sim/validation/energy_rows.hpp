@@ -41,6 +41,9 @@ struct EnergyRow {
   double output_tok_s = 0;        // measured, whole replica
   double avg_power_w = 0;         // measured, whole replica (all its chips)
   double energy_per_token_j = 0;  // measured, per output token
+  // Measured median inter-token latency, ms (optional column `median_itl_ms`; 0: not given):
+  // the benchmark client's gaps between tokens over the whole run, mostly decode-only steps.
+  double median_itl_ms = 0;
   std::string file;
   int line = 0;
 };
@@ -67,6 +70,9 @@ struct EnergyPrediction {
   // energy table's hbm + hbm_phy pJ/bit x bytes): the energy per token at another figure for
   // both is this times (figure / table's figure) more.
   double hbm_energy_per_token_j = 0;
+  // The simulated median inter-token latency, ms, over the whole run as the benchmark's client
+  // pools every request's gaps: a check of the decode step apart from the prefill it carries.
+  double median_itl_ms = 0;
   // Whether the three figures above cover the benchmark's steady-state window (the span the
   // ML.ENERGY measurement covers: serving/steady_state_window.hpp) rather than the whole run
   // (a run too short to have one). The HBM share is the whole run's.

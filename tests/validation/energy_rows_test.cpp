@@ -66,6 +66,7 @@ TEST_CASE("energy rows: a good row reads with its fields", "[energy_rows]") {
   CHECK(rows[0].covers == validation::EnergyCoverage::kGpu);
   CHECK(rows[0].system_file == "h100-hgx8");
   CHECK(rows[0].max_num_seqs == 8);
+  CHECK(rows[0].median_itl_ms == Approx(7.32));
   CHECK(rows[0].isl == 256);
   CHECK(rows[0].energy_per_token_j == Approx(0.4548));
   CHECK(rows[0].line == 2);
@@ -106,6 +107,7 @@ TEST_CASE("energy rows: malformed rows are refused at file, line, column and fie
   check(with_field(15, "fast"), "output_tok_s", ":2:16");
   check(with_field(16, "-3"), "avg_power_w", "expected a positive number");
   check(with_field(17, ""), "energy_per_token_j", "expected a value");
+  check(with_field(18, "-1"), "median_itl_ms", "expected a positive number");
   check(with_field(11, "8.5"), "max_num_seqs", "expected a whole number");
   check(with_field(2, "rack"), "covers", "expected gpu, node or wall");
   check(with_field(3, "A100"), "gpu", "expected H100, H200 or B200");
@@ -164,6 +166,8 @@ TEST_CASE("energy rows: one row's prediction against the energy worked out by ha
   CHECK(p.steady_state);
   CHECK(p.energy_per_token_j == Approx(0.369).epsilon(0.04));
   CHECK(p.avg_power_w == Approx(657.0).epsilon(0.04));
+  // The median gap between tokens is a decode step: 4.49 ms.
+  CHECK(p.median_itl_ms == Approx(4.49).epsilon(0.04));
   // Energy per token is power over throughput, both of the whole replica.
   CHECK(p.energy_per_token_j == Approx(p.avg_power_w / p.output_tok_s).epsilon(1e-9));
 }

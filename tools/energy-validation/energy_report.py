@@ -15,7 +15,9 @@ static power for the time per token the simulation misses (the serving stack's h
 MAPE per group, and the step time the simulation misses per row; and what the HBM energy
 figure moves (the rows' HBM device and PHY energy rescaled from the energy table's 3.9 + 0.29
 pJ/bit to the system-level 7-9 pJ/bit of REFERENCE.md, without re-simulating: energy does not
-feed back into time below the cap).
+feed back into time below the cap). Last, the median inter-token latency against the
+leaderboard's (a check of the decode step apart from the prefill each step carries), per row and
+per group, where the rows publish it.
 Exit status 0 whatever the errors (a report, not a gate).
 Python 3 standard library only.
 """
@@ -166,6 +168,36 @@ def sensitivity_table(rows):
     return "\n".join(lines)
 
 
+def itl_table(rows):
+    """Median ITL measured against simulated, per row and per group (rows that publish it)."""
+    lines = ["| id | GPU | model | batch | median ITL measured (ms) | simulated (ms) | error |"
+             " tok/s error |", "|---|---|---|---|---|---|---|---|"]
+    groups = {}
+    for r in rows:
+        if "skipped" in r or not r.get("measured_median_itl_ms"):
+            continue
+        err = signed_error(r["predicted_median_itl_ms"], r["measured_median_itl_ms"])
+        lines.append("| %s | %s | %s | %d | %.2f | %.2f | %+.1f%% | %+.1f%% |" % (
+            r["id"], r["gpu"], r["model"], r["max_num_seqs"], r["measured_median_itl_ms"],
+            r["predicted_median_itl_ms"], err,
+            signed_error(r["predicted_output_tok_s"], r["measured_output_tok_s"])))
+        for key in ("all", "gpu " + r["gpu"], "batch " + batch_class(r["max_num_seqs"])):
+            g = groups.setdefault(key, [0.0, 0.0, 0, 0.0])
+            g[0] += abs(err)
+            g[1] = max(g[1], abs(err))
+            g[2] += 1
+            g[3] += err
+    if not groups:
+        return ""
+    lines += ["", "| group | rows | median ITL MAPE | worst row | mean signed error |",
+              "|---|---|---|---|---|"]
+    for key in sorted(groups, key=lambda k: (k != "all", k)):
+        g = groups[key]
+        lines.append("| %s | %d | %.1f%% | %.1f%% | %+.1f%% |" % (key, g[2], g[0] / g[2], g[1],
+                                                                 g[3] / g[2]))
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default=os.path.join(ROOT, "workloads/measurements/energy/ml-energy-v3.csv"))
@@ -203,6 +235,13 @@ def main():
               "figure:")
         print()
         print(sens)
+    itl = itl_table(result["rows"])
+    if itl:
+        print()
+        print("Median inter-token latency (the decode step apart from its prefill; the "
+              "leaderboard's, whole run):")
+        print()
+        print(itl)
 
 
 if __name__ == "__main__":
