@@ -51,4 +51,17 @@ check("| E1 | H100 | 1 | m | 8 | 1.0000 | 1.1000 | +10.0% |" in text, "a Markdow
 check("| E4 | B200 | 1 | m | 8 | skipped: node |" in text, "a skipped row")
 check("| all | 3 | 20.0% | 30.0% | 16.7% |" in report.summary_table(g), "the summary row")
 
+# The median ITL table: rows without a measured ITL are left out; -20 % and +10 %: MAPE 15 %,
+# worst 20 %, mean signed -5 %.
+itl_rows = [dict(row(1, "H100", 8, 1.0, 1.0), measured_median_itl_ms=10.0,
+                 predicted_median_itl_ms=8.0),
+            dict(row(2, "B200", 8, 1.0, 1.0), measured_median_itl_ms=20.0,
+                 predicted_median_itl_ms=22.0),
+            row(3, "B200", 8, 1.0, 1.0)]
+itl = report.itl_table(itl_rows)
+check("| E1 | H100 | m | 8 | 10.00 | 8.00 | -20.0% | +20.0% |" in itl, "a median ITL row")
+check("| E3 |" not in itl, "a row without a measured ITL is left out")
+check("| all | 2 | 15.0% | 20.0% | -5.0% |" in itl, "the median ITL summary row")
+check(report.itl_table([row(1, "H100", 8, 1.0, 1.0)]) == "", "no table without measured ITLs")
+
 check.finish("energy_report")
