@@ -11,10 +11,6 @@ std::string to_string(RequestSampling sampling) {
   return request_sampling_names()[sampling == RequestSampling::kTopP ? 1 : 0];
 }
 
-RequestSampling request_sampling(bool top_p) {
-  return top_p ? RequestSampling::kTopP : RequestSampling::kGreedy;
-}
-
 std::optional<RequestSampling> parse_request_sampling(const std::string& text) {
   if (text == request_sampling_names()[0]) return RequestSampling::kGreedy;
   if (text == request_sampling_names()[1]) return RequestSampling::kTopP;

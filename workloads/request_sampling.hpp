@@ -15,8 +15,6 @@ enum class RequestSampling { kGreedy, kTopP };
 // `sampling` column) and output (the HDF5 `sampling` attribute) uses: "greedy", "top-p".
 const std::vector<std::string>& request_sampling_names();
 std::string to_string(RequestSampling sampling);
-// The sampling of a request that asks for top-p (true) or not (false).
-RequestSampling request_sampling(bool top_p);
 // nullopt for any text that is not one of the names.
 std::optional<RequestSampling> parse_request_sampling(const std::string& text);
 // "greedy or top-p", for a message saying what was expected.

@@ -90,7 +90,7 @@ void print_json(std::ostream& out, const InferencexOptions& o, const engine::Ser
       ", \"fidelity\": \"" + o.fidelity + "\", \"software\": \"" +
       output::json_escape(engine::software_label(hw)) + "\", \"calibration\": \"" +
       output::json_escape(calibration) + "\", \"kv_placement\": \"" + hw.kv_placement +
-      "\", \"sampling\": \"" + workloads::to_string(workloads::request_sampling(o.top_p)) +
+      "\", \"sampling\": \"" + workloads::to_string(o.sampling) +
       "\", \"points_tried\": " + std::to_string(tried) + ", ";
   output::print_points_json(out, header, shown);
 }
@@ -104,7 +104,7 @@ void print_table(std::ostream& out, const InferencexOptions& o, const engine::Se
       << " fidelity (docs/serving.md), software " << engine::software_label(hw) << ", calibration "
       << calibration;
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
-  if (o.top_p) out << ", top-p sampling";
+  if (o.sampling == workloads::RequestSampling::kTopP) out << ", top-p sampling";
   out << "\n";
   if (o.search) {
     out << "# --search: " << sweep.points.size() << " points tried, " << shown.size()
@@ -202,7 +202,7 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   InferencexHooks hooks(o, invocation, trace_options,
                         static_cast<int64_t>(mappings.size() * o.concurrency.size()));
   const engine::SweepResult sweep = engine::run_closed_loop_sweep(
-      hw, cycle ? o.system : "", engine::sampled_model(model, hw, o.top_p), mappings, scheduler,
+      hw, cycle ? o.system : "", engine::sampled_model(model, hw, o.sampling), mappings, scheduler,
       load, o.search, hooks, draft ? &*draft : nullptr);
   if (o.trace.output && !hooks.traced()) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--trace-point",
@@ -213,19 +213,18 @@ int inferencex_command(const Invocation& invocation, std::ostream& out) {
   if (!o.quiet && hw.op_cost) std::cerr << "scoville: " << engine::op_table_report(hw) << "\n";
 
   if (!o.output.empty()) {
-    output::write_points_h5(
-        o.output, sweep.points, invocation.argc, invocation.argv, o.seed,
-        {{"system", hw.system_name},
-         {"chip", hw.chip.name},
-         {"model", model.name()},
-         {"fidelity", o.fidelity},
-         {"software", engine::software_label(hw)},
-         {"calibration", calibration},
-         {"kv_placement", hw.kv_placement},
-         {"sampling", workloads::to_string(workloads::request_sampling(o.top_p))},
-         {"draft_model", draft ? draft->name() : std::string("none")},
-         {"isl", std::to_string(o.isl)},
-         {"osl", std::to_string(o.osl)}});
+    output::write_points_h5(o.output, sweep.points, invocation.argc, invocation.argv, o.seed,
+                            {{"system", hw.system_name},
+                             {"chip", hw.chip.name},
+                             {"model", model.name()},
+                             {"fidelity", o.fidelity},
+                             {"software", engine::software_label(hw)},
+                             {"calibration", calibration},
+                             {"kv_placement", hw.kv_placement},
+                             {"sampling", workloads::to_string(o.sampling)},
+                             {"draft_model", draft ? draft->name() : std::string("none")},
+                             {"isl", std::to_string(o.isl)},
+                             {"osl", std::to_string(o.osl)}});
   }
   std::vector<serving::ServingPoint> shown;
   for (const serving::ServingPoint& p : sweep.points) {

@@ -179,7 +179,7 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
     throw UsageError{"--sampling expects " + workloads::request_sampling_expected() + ", got '" +
                      sampling + "'"};
   }
-  o.top_p = *parsed == workloads::RequestSampling::kTopP;
+  o.sampling = *parsed;
   o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
   o.json = p.flag("--json");
   o.quiet = p.flag("--quiet");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/cli/serving_trace_flags.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::cli {
 
@@ -35,7 +36,8 @@ struct InferencexOptions {
   bool op_cache = true;
   std::optional<std::string> power_cap;
   std::string kv_placement = "local";
-  bool top_p = false;  // --sampling top-p: requests ask for top-p (the stack may sort for it)
+  // --sampling: how the requests ask their tokens drawn (a stack may sort the vocabulary for top-p)
+  workloads::RequestSampling sampling = workloads::RequestSampling::kGreedy;
   uint64_t seed = 1;
   bool json = false, quiet = false;
   std::string output;

@@ -126,7 +126,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   // The op table's chip model is elaborated here, before anything simulates.
   if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, op_cache);
   engine::ServingEngine engine = engine::make_engine(
-      hw, engine::sampled_model(model, hw, spec.requests.top_p), spec.mapping, spec.scheduler);
+      hw, engine::sampled_model(model, hw, spec.requests.sampling), spec.mapping, spec.scheduler);
   serving::ServingScenario scenario;
   scenario.workload = spec.requests;
   scenario.system = engine.system;
@@ -162,17 +162,16 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
   std::vector<serving::ServingPoint> points{point};
   serving::mark_pareto(points);
   if (!output_file.empty()) {
-    output::write_points_h5(
-        output_file, points, invocation.argc, invocation.argv, run_seed,
-        {{"scenario", spec.name},
-         {"system", hw.system_name},
-         {"chip", hw.chip.name},
-         {"model", model.name()},
-         {"fidelity", fidelity},
-         {"software", engine::software_label(hw)},
-         {"calibration", engine::calibration_label(hw)},
-         {"kv_placement", hw.kv_placement},
-         {"sampling", workloads::to_string(workloads::request_sampling(spec.requests.top_p))}});
+    output::write_points_h5(output_file, points, invocation.argc, invocation.argv, run_seed,
+                            {{"scenario", spec.name},
+                             {"system", hw.system_name},
+                             {"chip", hw.chip.name},
+                             {"model", model.name()},
+                             {"fidelity", fidelity},
+                             {"software", engine::software_label(hw)},
+                             {"calibration", engine::calibration_label(hw)},
+                             {"kv_placement", hw.kv_placement},
+                             {"sampling", workloads::to_string(spec.requests.sampling)}});
   }
   if (json) {
     std::string header =
@@ -181,8 +180,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
         "\", \"software\": \"" + output::json_escape(engine::software_label(hw)) +
         "\", \"calibration\": \"" + output::json_escape(engine::calibration_label(hw)) +
         "\", \"kv_placement\": \"" + hw.kv_placement + "\", \"sampling\": \"" +
-        workloads::to_string(workloads::request_sampling(spec.requests.top_p)) +
-        "\", \"summary\": {";
+        workloads::to_string(spec.requests.sampling) + "\", \"summary\": {";
     bool first = true;
     for (const serving::NamedMetric& m : point.result.metrics.named()) {
       header +=
@@ -197,7 +195,7 @@ int serve_command(const Invocation& invocation, std::ostream& out) {
       << " (" << hw.chip.name << "), " << fidelity << " fidelity (docs/serving.md), software "
       << engine::software_label(hw) << ", calibration " << engine::calibration_label(hw);
   if (hw.kv_placement != "local") out << ", KV " << hw.kv_placement;
-  if (spec.requests.top_p) out << ", top-p sampling";
+  if (spec.requests.sampling == workloads::RequestSampling::kTopP) out << ", top-p sampling";
   out << "\n";
   for (const serving::NamedMetric& m : point.result.metrics.named()) {
     char buffer[96];

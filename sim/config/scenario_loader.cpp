@@ -104,9 +104,10 @@ ServingStudySpec load(const YAML::Node& root, const std::string& file) {
     if (p.num_prompts == 0) q.error("num_prompts", "expected a number of prompts for open loop");
   }
   if (p.kind == workloads::ArrivalKind::kGamma) p.burstiness = q.number("burstiness", 1e-6, 1e6);
-  p.top_p = workloads::parse_request_sampling(
-                q.choice_or("sampling", "greedy", workloads::request_sampling_names())) ==
-            workloads::RequestSampling::kTopP;
+  // choice_or has refused any other name.
+  p.sampling = workloads::parse_request_sampling(
+                   q.choice_or("sampling", "greedy", workloads::request_sampling_names()))
+                   .value();
   q.finish();
 
   if (auto r = s.optional_map("slo")) {

@@ -173,8 +173,8 @@ std::string to_string(ServingFidelity fidelity) {
 }
 
 workloads::ModelConfig sampled_model(const workloads::ModelConfig& model, const ServingHardware& hw,
-                                     bool top_p) {
-  return top_p && hw.software.top_p_sorts_vocabulary
+                                     workloads::RequestSampling sampling) {
+  return sampling == workloads::RequestSampling::kTopP && hw.software.top_p_sorts_vocabulary
              ? model.with_sampler(workloads::Sampler::kFullSort)
              : model;
 }

@@ -21,6 +21,7 @@
 #include "sim/serving/roofline_cost_model.hpp"
 #include "sim/serving/serving_metrics.hpp"
 #include "workloads/model_config.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::engine {
 
@@ -52,11 +53,11 @@ struct ServingHardware {
   std::string kv_placement = "local";
 };
 
-// The model as `hw`'s stack samples it: requests that ask for top-p (`top_p`) on a stack that
+// The model as `hw`'s stack samples it: requests that ask for top-p (`sampling`) on a stack that
 // sorts the vocabulary for it (config::SoftwareProfile::top_p_sorts_vocabulary) sort every
 // sequence's logits (workloads::Sampler::kFullSort); otherwise one pass, as greedy requests.
 workloads::ModelConfig sampled_model(const workloads::ModelConfig& model, const ServingHardware& hw,
-                                     bool top_p);
+                                     workloads::RequestSampling sampling);
 
 // Checks `name` against the KV placements the serving layer prices (every registered one) and
 // that remote_pool has a host; sets hw.kv_placement. InputError naming the choices otherwise.

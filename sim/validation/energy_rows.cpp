@@ -140,7 +140,7 @@ EnergyRow parse_row(const Fields& f) {
     const std::optional<workloads::RequestSampling> sampling =
         workloads::parse_request_sampling(f.text("sampling"));
     if (!sampling) f.fail("sampling", workloads::request_sampling_expected());
-    r.top_p = *sampling == workloads::RequestSampling::kTopP;
+    r.sampling = *sampling;
   }
   if (f.column.count("prefix_hit_rate") != 0 && !f.text("prefix_hit_rate").empty()) {
     const std::optional<double> v = f.number("prefix_hit_rate");
@@ -254,7 +254,7 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
     model = workloads::apply_precision_override(
         model, workloads::parse_precision_override(row.precision_override, "precision"));
   }
-  model = engine::sampled_model(model, hw, row.top_p);
+  model = engine::sampled_model(model, hw, row.sampling);
   workloads::PoolMapping pool;
   pool.chips = row.chips;
   pool.degrees.tp = row.tp;

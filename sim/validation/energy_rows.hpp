@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/engine/serving_hardware.hpp"
+#include "workloads/request_sampling.hpp"
 
 namespace scoville::validation {
 
@@ -29,7 +30,7 @@ struct EnergyRow {
   std::string framework;
   // Whether the requests asked for top-p sampling (optional column `sampling`: greedy or top-p;
   // default greedy): a stack that sorts the vocabulary for top-p then prices that sort.
-  bool top_p = false;
+  workloads::RequestSampling sampling = workloads::RequestSampling::kGreedy;
   // The share of each prompt found in vLLM's prefix cache (optional column `prefix_hit_rate`,
   // [0, 1), default 0): a benchmark whose requests repeat earlier prompts as their prefix (one
   // request per conversation turn) prefills only the rest.

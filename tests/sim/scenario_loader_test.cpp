@@ -55,7 +55,7 @@ TEST_CASE("scenario: every field is read with its unit", "[scenario]") {
   CHECK(s.requests.rate == 3.0);
   CHECK(s.requests.burstiness == 0.25);
   CHECK(s.requests.num_prompts == 9);
-  CHECK_FALSE(s.requests.top_p);  // greedy unless the scenario asks for top-p
+  CHECK(s.requests.sampling == workloads::RequestSampling::kGreedy);  // unless asked
   CHECK(s.metrics.slo_tpot->si() == Approx(0.04));
   CHECK(s.metrics.tdp_per_chip->si() == Approx(1000.0));
   CHECK(s.metrics.pue == Approx(1.1));
@@ -91,7 +91,8 @@ TEST_CASE("scenario: errors name the file, line and key", "[scenario]") {
 
   std::string top_p = kGood;
   top_p.replace(top_p.find("num_prompts: 9}"), 15, "num_prompts: 9, sampling: top-p}");
-  CHECK(load_scenario_string(top_p, "good.yaml").requests.top_p);
+  CHECK(load_scenario_string(top_p, "good.yaml").requests.sampling ==
+        workloads::RequestSampling::kTopP);
   std::string nucleus = kGood;
   nucleus.replace(nucleus.find("num_prompts: 9}"), 15, "num_prompts: 9, sampling: nucleus}");
   const std::string e2 = first_error(nucleus);

@@ -228,7 +228,7 @@ TEST_CASE("energy rows: top-p requests sort the vocabulary on a stack that sorts
     const std::vector<validation::EnergyRow> rows = validation::read_energy_rows(file);
     std::filesystem::remove(file);
     REQUIRE(rows.size() == 1);
-    CHECK(rows[0].top_p == (sampling == "top-p"));
+    CHECK(workloads::to_string(rows[0].sampling) == sampling);
     return validation::predict_energy_row(rows[0], hw, 2);
   };
   const validation::EnergyPrediction greedy = predict(vllm, "greedy");

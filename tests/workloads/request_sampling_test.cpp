@@ -17,8 +17,6 @@ TEST_CASE("request sampling: each name parses to its kind and prints back", "[wo
   }
   CHECK(parse_request_sampling("greedy") == RequestSampling::kGreedy);
   CHECK(parse_request_sampling("top-p") == RequestSampling::kTopP);
-  CHECK(request_sampling(true) == RequestSampling::kTopP);
-  CHECK(request_sampling(false) == RequestSampling::kGreedy);
   CHECK(request_sampling_expected() == "greedy or top-p");
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "sim/base/rng.hpp"
+#include "workloads/request_sampling.hpp"
 
 #include "workloads/requests/length_samples.hpp"
 #include "workloads/requests/public_trace_formats.hpp"
@@ -58,9 +59,9 @@ struct RequestPattern {
   TraceLimits trace_limits;                       // kTrace
   TraceFormat trace_format = TraceFormat::kAuto;  // kTrace: detected from the file by default
   TraceSelection trace_selection;                 // kTrace: window, row limit, time scale
-  // The requests ask for top-p (scenario key `sampling: top-p`); false: greedy, as InferenceX's
-  // client. A stack that sorts the vocabulary for top-p then prices that sort.
-  bool top_p = false;
+  // How the requests ask their tokens drawn (scenario key `sampling`): greedy by default, as
+  // InferenceX's client. A stack that sorts the vocabulary for top-p then prices that sort.
+  RequestSampling sampling = RequestSampling::kGreedy;
 };
 
 // Checks the pattern and builds the plan. Bad parameters throw InputError with the key named
