@@ -55,7 +55,8 @@ OptionSet validate_options() {
             "the predicted rows as a /validation table (atomically; scoville report charts it)")
       .flag("--quiet", "no progress line on a terminal")
       .text("--energy", "FILE.csv",
-            "instead: predict measured energy rows (energy per output token, average power; "
+            "instead: predict measured energy rows (energy per output token, average power, "
+            "throughput over the benchmark's steady-state window; median inter-token latency; "
             "workloads/measurements/energy/README.md)");
   return s;
 }
