@@ -31,7 +31,7 @@ struct MeasurementWindow {
 std::optional<MeasurementWindow> steady_state_window(const std::vector<RequestRecord>& records,
                                                      int64_t max_num_seqs);
 
-// One pool's iterations, kept as the scheduler reports them (start, end, energy).
+// Every pool's iterations, kept as the scheduler reports them (pool, start, end, energy).
 class IterationEnergyLog : public SchedulerObserver {
  public:
   struct Entry {
@@ -51,8 +51,8 @@ class IterationEnergyLog : public SchedulerObserver {
 
 struct WindowTotals {
   Duration time;
-  Energy energy;         // every pool's chips: iterations pro rata, gaps at idle power
-  double output_tokens;  // tokens the clients received inside the window
+  Energy energy;             // every pool's chips: iterations pro rata, gaps at idle power
+  double output_tokens = 0;  // tokens the clients received inside the window
 };
 
 // What the window holds. An iteration that straddles an edge counts for the part inside it (its
