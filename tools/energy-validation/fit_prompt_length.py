@@ -58,9 +58,9 @@ def read_rows(path):
         sys.exit("fit_prompt_length: cannot read %s: %s" % (path, e.strerror))
 
 
-def predict(scoville, rows, task, isl, hit_rate=None, metric="j_per_token"):
-    """{row id: (measured, predicted)} of `metric` (j_per_token or output_tok_s) for the task's
-    rows at prompt length isl and, when given, that prefix_hit_rate."""
+def predict(scoville, rows, task, isl, hit_rate=None):
+    """The `validate --energy --json` rows of the task's rows at prompt length isl and, when
+    given, that prefix_hit_rate (skipped rows left out)."""
     fields = list(rows[0].keys())
     if hit_rate is not None and "prefix_hit_rate" not in fields:
         fields.append("prefix_hit_rate")
@@ -76,19 +76,16 @@ def predict(scoville, rows, task, isl, hit_rate=None, metric="j_per_token"):
                         row["prefix_hit_rate"] = repr(hit_rate)
                     writer.writerow(row)
         text = scoville_output([scoville, "validate", "--energy", path, "--json", "--quiet"])
-    out = {}
-    for r in json.loads(text)["rows"]:
-        if "skipped" not in r:
-            if metric == "both":
-                out[r["id"]] = ((r["measured_j_per_token"], r["measured_output_tok_s"]),
-                                (r["predicted_j_per_token"], r["predicted_output_tok_s"]))
-            else:
-                out[r["id"]] = (r["measured_" + metric], r["predicted_" + metric])
-    return out
+    return [r for r in json.loads(text)["rows"] if "skipped" not in r]
 
 
-def mean_abs_log_error(result):
-    errors = [math.log(p / m) for m, p in result.values()]
+def pairs(predicted, metric):
+    """[(measured, predicted)] of `metric` (j_per_token or output_tok_s) per row."""
+    return [(r["measured_" + metric], r["predicted_" + metric]) for r in predicted]
+
+
+def mean_abs_log_error(measured_predicted):
+    errors = [math.log(p / m) for m, p in measured_predicted]
     return sum(abs(e) for e in errors) / len(errors)
 
 
@@ -109,10 +106,9 @@ def scan_hit_rates(args, rows, rates):
     for isl in parse_grid(args.grid):
         cells = []
         for h in rates:
-            both = predict(args.scoville, rows, args.task, isl, h, "both")
-            energy = {k: (v[0][0], v[1][0]) for k, v in both.items()}
-            tput = {k: (v[0][1], v[1][1]) for k, v in both.items()}
-            cells.append("%.4f / %.4f" % (mean_abs_log_error(energy), mean_abs_log_error(tput)))
+            predicted = predict(args.scoville, rows, args.task, isl, h)
+            cells.append("%.4f / %.4f" % (mean_abs_log_error(pairs(predicted, "j_per_token")),
+                                          mean_abs_log_error(pairs(predicted, "output_tok_s"))))
         print("%24d | %s" % (isl, " | ".join(cells)))
         sys.stdout.flush()
     print("cells: mean |ln error| of energy per token / of output throughput")
@@ -136,12 +132,11 @@ def main():
     print("prompt tokens | rows | mean |ln error| | energy/token MAPE | worst")
     best = None
     for isl in parse_grid(args.grid):
-        result = predict(args.scoville, rows, args.task, isl)
-        errors = [math.log(p / m) for m, p in result.values()]
-        objective = sum(abs(e) for e in errors) / len(errors)
+        energy = pairs(predict(args.scoville, rows, args.task, isl), "j_per_token")
+        objective = mean_abs_log_error(energy)
         print("%13d | %4d | %16.4f | %16.1f %% | %5.1f %%" % (
-            isl, len(errors), objective, mape(list(result.values())),
-            max(100 * abs(math.exp(e) - 1) for e in errors)))
+            isl, len(energy), objective, mape(energy),
+            max(100 * abs(p / m - 1) for m, p in energy)))
         sys.stdout.flush()
         if best is None or objective < best[1]:
             best = (isl, objective)
