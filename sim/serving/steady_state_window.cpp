@@ -17,8 +17,10 @@ std::optional<MeasurementWindow> steady_state_window(const std::vector<RequestRe
                                                      int64_t max_num_seqs) {
   const auto n = static_cast<int64_t>(records.size());
   // The benchmark's end: the (N - B - 1)-th request finished; its start: the B-th first token.
+  // N - B - 1 may be below B (ML.ENERGY's GPT-OSS runs at B = 256 send N = 396 or 594): while
+  // fewer than N - B requests have finished, B + 1 or more are unfinished and the batch is full.
   const int64_t finished_rank = n - max_num_seqs - 1;
-  if (max_num_seqs < 1 || finished_rank <= max_num_seqs) return std::nullopt;
+  if (max_num_seqs < 1 || finished_rank < 1) return std::nullopt;
   std::vector<double> first, finished;
   for (const RequestRecord& r : records) {
     first.push_back(r.first_token.si());

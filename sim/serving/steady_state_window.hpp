@@ -26,8 +26,8 @@ struct MeasurementWindow {
 };
 
 // The window of a run of `records` (every request finished) under a batch limit of
-// `max_num_seqs`; nullopt when the run is too short to have one (N - B - 1 <= B, or the end not
-// after the start), where the benchmark's window would be empty or cover the ramps.
+// `max_num_seqs`; nullopt when the run is too short to have one (N - B - 1 < 1, or the end not
+// after the start), where the benchmark's window would be empty.
 std::optional<MeasurementWindow> steady_state_window(const std::vector<RequestRecord>& records,
                                                      int64_t max_num_seqs);
 

@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include "sim/base/error.hpp"
 #include "sim/base/json_text.hpp"
+#include "sim/base/number_text.hpp"
 #include "sim/base/utf8.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
@@ -72,18 +74,7 @@ struct Fields {
     return text(key);
   }
   // The whole field as a finite number, else nullopt.
-  std::optional<double> number(const std::string& key) const {
-    const std::string& s = text(key);
-    size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(s, &used);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    if (used != s.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-  }
+  std::optional<double> number(const std::string& key) const { return finite_number(text(key)); }
   double positive(const std::string& key) const {
     required(key);  // an empty field is refused as missing, not as a bad number
     const std::optional<double> v = number(key);
@@ -155,6 +146,17 @@ EnergyRow parse_row(const Fields& f) {
   r.energy_per_token_j = f.positive("energy_per_token_j");
   if (f.column.count("median_itl_ms") != 0 && !f.text("median_itl_ms").empty()) {
     r.median_itl_ms = f.positive("median_itl_ms");
+  }
+  if (f.column.count("num_requests") != 0 && !f.text("num_requests").empty()) {
+    r.num_requests = f.count("num_requests", 10000000);
+  }
+  if (f.column.count("output_length_bins") != 0 && !f.text("output_length_bins").empty()) {
+    const auto bins = workloads::parse_length_bins(f.text("output_length_bins"));
+    if (!bins) {
+      f.fail("output_length_bins",
+             "'LO-HI:COUNT' bins separated by spaces, in increasing order, at least one request");
+    }
+    r.output_length_bins = *bins;
   }
   return r;
 }
@@ -274,8 +276,17 @@ EnergyPrediction predict_energy_row(const EnergyRow& row, const engine::ServingH
   serving::ServingScenario sc;
   sc.workload.kind = workloads::ArrivalKind::kClosedLoop;
   sc.workload.concurrency = row.max_num_seqs;
-  sc.workload.num_prompts = prompts_per_client * row.max_num_seqs;
+  sc.workload.num_prompts =
+      row.num_requests > 0 ? row.num_requests : prompts_per_client * row.max_num_seqs;
   sc.workload.lengths = {row.isl, nominal_output_tokens(row.avg_output_len), kEnergyRangeRatio};
+  if (!row.output_length_bins.empty()) {
+    // The measured histogram, its outputs scaled to the published mean (the bins' midpoints
+    // give it within about 2 %).
+    sc.workload.lengths.samples = std::make_shared<const workloads::LengthSamples>(
+        workloads::with_mean_output(workloads::samples_from_output_histogram(
+                                        row.output_length_bins, row.isl, kEnergyRangeRatio),
+                                    row.avg_output_len));
+  }
   sc.system = engine.system;
   serving::IterationEnergyLog iterations;
   const serving::ServingResult result = serving::run_serving(sc, *engine.cost, 1, &iterations);

@@ -16,6 +16,7 @@
 
 #include "sim/engine/serving_hardware.hpp"
 #include "workloads/request_sampling.hpp"
+#include "workloads/requests/length_histogram.hpp"
 
 namespace scoville::validation {
 
@@ -45,6 +46,14 @@ struct EnergyRow {
   // Measured median inter-token latency, ms (optional column `median_itl_ms`; 0: not given):
   // the benchmark client's gaps between tokens over the whole run, mostly decode-only steps.
   double median_itl_ms = 0;
+  // The benchmark's requests in all (optional column `num_requests`; 0: not given, then
+  // `prompts_per_client` x max_num_seqs are simulated): its steady-state window ends at the
+  // (N - B - 1)-th finish, so N sets which part of the run it measures.
+  int64_t num_requests = 0;
+  // The measured output-length histogram (optional column `output_length_bins`, 'LO-HI:COUNT'
+  // bins separated by spaces; empty: lengths uniform in [0.8, 1] x nominal): the requests'
+  // outputs are drawn from it (workloads/requests/length_histogram.hpp).
+  std::vector<workloads::LengthBin> output_length_bins;
   std::string file;
   int line = 0;
 };

@@ -35,8 +35,14 @@ TEST_CASE("steady-state window: from the B-th first token to the (N - B - 1)-th 
   REQUIRE(w.has_value());
   CHECK(w->start.si() == Approx(1.0));
   CHECK(w->end.si() == Approx(7.0));
-  // Too few requests for a window: N - B - 1 <= B.
-  CHECK_FALSE(serving::steady_state_window(records, 3).has_value());
+  // N - B - 1 below B still has a window (the batch is full until N - B have finished): B = 4
+  // opens at the 4th first token (3 s) and closes at the first finish (5 s), as the tracker does.
+  const auto short_run = serving::steady_state_window(records, 4);
+  REQUIRE(short_run.has_value());
+  CHECK(short_run->start.si() == Approx(3.0));
+  CHECK(short_run->end.si() == Approx(5.0));
+  // Too few requests for a window: N - B - 1 < 1.
+  CHECK_FALSE(serving::steady_state_window(records, 5).has_value());
   CHECK_FALSE(serving::steady_state_window({}, 1).has_value());
   CHECK_FALSE(serving::steady_state_window(records, 0).has_value());
 }

@@ -39,18 +39,21 @@ INPUT_TOKENS = {
     # of 1,500-2,100 tokens the rows barely move with it (docs/validation.md, "Prompt length").
     "gpqa": 256,
     # [FITTED] on the rows not validated on (ml-energy-v3-fit.csv) by
-    # tools/energy-validation/fit_prompt_length.py: 960 tokens (objective flat within 1.2 % over
-    # 832-1024; 896 before the predictions covered the benchmark's steady-state window). Each request is one conversation turn whose prompt concatenates the earlier
+    # tools/energy-validation/fit_prompt_length.py: 896 tokens with each run's own request count
+    # and output-length histogram (objective within 2.5 % of its least over 768-960; 960 with
+    # outputs in a narrow uniform range, 896 before the predictions covered the benchmark's
+    # steady-state window). Each request is one conversation turn whose prompt concatenates the earlier
     # prompts and responses (ml-energy/benchmark LMArenaHumanPreferenceDataset.sample), so the
     # mean is far above one message's: with LMSYS-Chat-1M's 2.0 turns per conversation, 69.5
     # tokens per prompt and 214.5 per response (Zheng et al., arXiv 2309.11998, Table 1), and
     # responses as long as these rows measure (avg_output_len 345-405 tokens), a turn's prompt
     # averages about two prompts and one response: several hundred tokens.
-    "lm-arena-chat": 960,
+    "lm-arena-chat": 896,
 }
 COLUMNS = ["id", "source", "covers", "gpu", "system", "chips", "tp", "ep", "model", "precision",
            "task", "max_num_seqs", "avg_batch_size", "isl", "avg_output_len", "output_tok_s",
-           "avg_power_w", "energy_per_token_j", "median_itl_ms", "framework", "sampling"]
+           "avg_power_w", "energy_per_token_j", "median_itl_ms", "framework", "sampling",
+           "num_requests", "output_length_bins"]
 # The serving stack every v3.0 run used (README: vLLM 0.11.1); validate maps it to arch/software
 # through workloads/measurements/framework-stacks.csv.
 FRAMEWORK = "vLLM 0.11.1"
@@ -58,6 +61,17 @@ FRAMEWORK = "vLLM 0.11.1"
 # (ml-energy/benchmark, mlenergy/llm/benchmark.py at af91002, 2025-12-13; the workloads' configs
 # set neither), so each request asks for top-p.
 SAMPLING = "top-p"
+
+
+def length_bins(histogram):
+    """The published output-length histogram as 'LO-HI:COUNT' bins (empty bins left out) and its
+    requests in all: the run's N (every request of a run is counted once)."""
+    edges, counts = histogram["bins"], histogram["counts"]
+    if len(edges) != len(counts) + 1:
+        sys.exit("output_length_distribution: %d edges for %d counts" % (len(edges), len(counts)))
+    cells = ["%s-%s:%d" % (round(edges[i], 2), round(edges[i + 1], 2), n)
+             for i, n in enumerate(counts) if n > 0]
+    return " ".join(cells), sum(counts)
 
 
 def rows(directory, commit, batches=BATCHES, prefix="E"):
@@ -69,6 +83,7 @@ def rows(directory, commit, batches=BATCHES, prefix="E"):
             if c["max_num_seqs"] not in batches or c["gpu_model"] not in SYSTEMS:
                 continue
             par = c["parallelization"]
+            bins, requests = length_bins(c["output_length_distribution"])
             out.append({
                 "source": "ML.ENERGY Leaderboard v3.0 github.com/ml-energy/leaderboard/blob/%s/"
                           "public/data/models/%s" % (commit, name),
@@ -83,7 +98,7 @@ def rows(directory, commit, batches=BATCHES, prefix="E"):
                 "avg_power_w": "%.1f" % c["avg_power_watts"],
                 "energy_per_token_j": "%.5f" % c["energy_per_token_joules"],
                 "median_itl_ms": "%.2f" % c["median_itl_ms"], "framework": FRAMEWORK,
-                "sampling": SAMPLING,
+                "sampling": SAMPLING, "num_requests": requests, "output_length_bins": bins,
             })
     out.sort(key=lambda r: (r["model"], r["gpu"], r["chips"], r["max_num_seqs"]))
     for i, r in enumerate(out, 1):
