@@ -43,7 +43,8 @@ OptionSet validate_options() {
             "workloads/measurements/framework-stacks.csv, else its system's; none: hardware time "
             "alone)")
       .count("--prompts-per-client", "K",
-             "requests per client of each predicted point (default 10)")
+             "requests per client of each predicted point (default 10; --energy: a row's "
+             "num_requests where it gives one)")
       .flag("--no-calibration", "ignore the systems' calibration overlays")
       .text("--fidelity", "op-table|roofline",
             "op pricing (default op-table: every op priced on the chip model, simulated op table, "

@@ -141,6 +141,9 @@ EnergyRow parse_row(const Fields& f) {
   r.max_num_seqs = f.count("max_num_seqs", 100000);
   r.isl = f.count("isl", 10000000);
   r.avg_output_len = f.positive("avg_output_len");
+  if (r.avg_output_len > workloads::kMaxHistogramTokens) {
+    f.fail("avg_output_len", "a positive number of tokens up to 10,000,000");
+  }
   r.output_tok_s = f.positive("output_tok_s");
   r.avg_power_w = f.positive("avg_power_w");
   r.energy_per_token_j = f.positive("energy_per_token_j");
@@ -148,13 +151,14 @@ EnergyRow parse_row(const Fields& f) {
     r.median_itl_ms = f.positive("median_itl_ms");
   }
   if (f.column.count("num_requests") != 0 && !f.text("num_requests").empty()) {
-    r.num_requests = f.count("num_requests", 10000000);
+    r.num_requests = f.count("num_requests", kMaxEnergyRowRequests);
   }
   if (f.column.count("output_length_bins") != 0 && !f.text("output_length_bins").empty()) {
     const auto bins = workloads::parse_length_bins(f.text("output_length_bins"));
     if (!bins) {
       f.fail("output_length_bins",
-             "'LO-HI:COUNT' bins separated by spaces, in increasing order, at least one request");
+             "'LO-HI:COUNT' bins separated by spaces, in increasing order, 1 to " +
+                 std::to_string(workloads::kMaxHistogramRequests) + " requests in all");
     }
     r.output_length_bins = *bins;
   }
@@ -206,8 +210,12 @@ std::vector<EnergyRow> read_energy_rows(const std::string& path) {
   if (!file) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the energy rows file");
   std::ostringstream whole;
   whole << file.rdbuf();
-  require_utf8(whole.str(), path, true);
-  std::istringstream in(whole.str());
+  return parse_energy_rows(whole.str(), path);
+}
+
+std::vector<EnergyRow> parse_energy_rows(const std::string& text, const std::string& path) {
+  require_utf8(text, path, true);
+  std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line)) {
     throw InputError(SourceLocation{path, 1, 0}, "", "expected a header line, found an empty file");

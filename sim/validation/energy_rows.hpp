@@ -62,6 +62,12 @@ struct EnergyRow {
 // (a missing column, an empty or non-numeric value, a count outside its range, an unknown GPU,
 // coverage or parallelism that does not multiply to the chip count).
 std::vector<EnergyRow> read_energy_rows(const std::string& path);
+// The same from the file's text; `path` names it in errors.
+std::vector<EnergyRow> parse_energy_rows(const std::string& text, const std::string& path);
+
+// The most requests a row may ask to simulate (`num_requests`): 50 times the largest published
+// run (2,048), so that a typo cannot start a run of days.
+inline constexpr int64_t kMaxEnergyRowRequests = 100000;
 
 struct EnergyPrediction {
   double energy_per_token_j = 0;  // simulated energy / output tokens, GPU boards

@@ -22,8 +22,10 @@
 #include "sim/study/study_config.hpp"
 #include "sim/sweep/sweep_config.hpp"
 #include "sim/validation/deployment_recipes.hpp"
+#include "sim/validation/energy_rows.hpp"
 #include "workloads/model_loader.hpp"
 #include "workloads/precision_override.hpp"
+#include "workloads/requests/length_histogram.hpp"
 #include "workloads/requests/public_trace_formats.hpp"
 #include "workloads/requests/request_trace_reader.hpp"
 #include "workloads/trace/chakra_reader.hpp"
@@ -232,6 +234,37 @@ void request_csv(const uint8_t* data, size_t size) {
   }
 }
 
+// Measured energy rows (`validate --energy FILE.csv`). A row that reads has a whole request count
+// within its limit, and its output-length histogram gives one sample per request, every output at
+// least one token and every input within the nominal input range.
+void energy_rows(const uint8_t* data, size_t size) {
+  std::vector<validation::EnergyRow> rows;
+  try {
+    rows = validation::parse_energy_rows(text_of(data, size), kDisplayName);
+  } catch (const InputError&) {
+    return;
+  }
+  for (const validation::EnergyRow& row : rows) {
+    require(row.num_requests >= 0 && row.num_requests <= validation::kMaxEnergyRowRequests,
+            "an energy row's request count is within its limit");
+    if (row.output_length_bins.empty()) continue;
+    const workloads::LengthSamples samples =
+        workloads::samples_from_output_histogram(row.output_length_bins, row.isl, 0.8);
+    require(static_cast<int64_t>(samples.size()) ==
+                workloads::histogram_requests(row.output_length_bins),
+            "one length sample per request of the histogram");
+    for (const workloads::LengthSample& s : samples) {
+      require(s.output_tokens >= 1, "a sampled output has at least one token");
+      require(s.input_tokens >= 1 && s.input_tokens <= row.isl,
+              "a sampled input lies in the nominal input range");
+    }
+    for (const workloads::LengthSample& s :
+         workloads::with_mean_output(samples, row.avg_output_len)) {
+      require(s.output_tokens >= 1, "a scaled output has at least one token");
+    }
+  }
+}
+
 // Public request traces (Azure, BurstGPT, Mooncake JSONL), each format forced and detected.
 void public_trace(const uint8_t* data, size_t size) {
   for (workloads::TraceFormat format :
@@ -315,6 +348,7 @@ const std::vector<FuzzEntry>& fuzz_entries() {
       {"chakra", {"tests/fuzz/seeds/chakra"}, chakra},
       {"sweep", {"workloads/sweeps", "tests/e2e/data"}, sweep},
       {"request_csv", {"workloads/requests/samples"}, request_csv},
+      {"energy_rows", {"workloads/measurements/energy"}, energy_rows},
       {"public_trace", {"workloads/traces/requests"}, public_trace},
       {"precision", {"tests/fuzz/seeds/precision"}, precision},
       {"deployment", {"workloads/deployments"}, deployment},

@@ -114,6 +114,7 @@ TEST_CASE("energy rows: malformed rows are refused at file, line, column and fie
   check(with_field(16, "-3"), "avg_power_w", "expected a positive number");
   check(with_field(17, ""), "energy_per_token_j", "expected a value");
   check(with_field(18, "-1"), "median_itl_ms", "expected a positive number");
+  check(with_field(14, "1e300"), "avg_output_len", "up to 10,000,000");
   check(with_field(11, "8.5"), "max_num_seqs", "expected a whole number");
   check(with_field(2, "rack"), "covers", "expected gpu, node or wall");
   check(with_field(3, "A100"), "gpu", "expected H100, H200 or B200");
@@ -304,7 +305,8 @@ TEST_CASE("energy rows: the measured request count and output-length histogram a
            {"0", "", "num_requests"},
            {"x", "", "num_requests"},
            {"", "100-50:3", "output_length_bins"},
-           {"", "0-10:1 5-20:1", "output_length_bins"}}) {
+           {"", "0-10:1 5-20:1", "output_length_bins"},
+           {"100001", "", "num_requests"}}) {
     const std::string message = error_of(row("1000", n, bins), header);
     INFO(message);
     CHECK(message.find(field) != std::string::npos);

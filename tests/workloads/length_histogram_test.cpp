@@ -17,12 +17,15 @@ TEST_CASE("output-length bins parse as the leaderboard's histogram is written") 
   CHECK((*bins)[0].count == 3);
   CHECK((*bins)[2].count == 0);
   CHECK(histogram_requests(*bins) == 4);
+  // The limit itself is accepted.
+  CHECK(parse_length_bins("0-10:600000 10-20:400000"));
 }
 
 TEST_CASE("malformed output-length bins are refused") {
   for (const std::string bad :
        {"", "   ", "120-772:", "120:3", "772-120:3", "120-120:3", "-5-10:2", "0-10:2.5", "0-10:-1",
-        "0-10:x", "0-10:1 5-20:1", "0-10:0", "0-10:1,10-20:1", "0-1e999:1"}) {
+        "0-10:x", "0-10:1 5-20:1", "0-10:0", "0-10:1,10-20:1", "0-1e999:1", "0-10:1000001",
+        "0-10:600000 10-20:400001", "0-10000001:1"}) {
     INFO(bad);
     CHECK_FALSE(parse_length_bins(bad));
   }

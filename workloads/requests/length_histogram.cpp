@@ -19,8 +19,8 @@ std::optional<LengthBin> parse_bin(const std::string& token) {
   const std::optional<double> lo = finite_number(range.substr(0, dash));
   const std::optional<double> hi = finite_number(range.substr(dash + 1));
   const std::optional<double> count = finite_number(token.substr(colon + 1));
-  if (!lo || !hi || !count || *lo < 0 || !(*hi > *lo) || *count < 0 ||
-      *count != std::floor(*count) || *count > 1e9) {
+  if (!lo || !hi || !count || *lo < 0 || !(*hi > *lo) || *hi > kMaxHistogramTokens || *count < 0 ||
+      *count != std::floor(*count) || *count > static_cast<double>(kMaxHistogramRequests)) {
     return std::nullopt;
   }
   return LengthBin{*lo, *hi, static_cast<int64_t>(*count)};
@@ -32,13 +32,16 @@ std::optional<std::vector<LengthBin>> parse_length_bins(const std::string& text)
   std::istringstream in(text);
   std::vector<LengthBin> bins;
   std::string token;
+  int64_t requests = 0;
   while (in >> token) {
     const std::optional<LengthBin> bin = parse_bin(token);
     if (!bin) return std::nullopt;
     if (!bins.empty() && bin->lo < bins.back().hi) return std::nullopt;
+    requests += bin->count;  // each count is at most the limit: no overflow
+    if (requests > kMaxHistogramRequests) return std::nullopt;
     bins.push_back(*bin);
   }
-  if (bins.empty() || histogram_requests(bins) < 1) return std::nullopt;
+  if (bins.empty() || requests < 1) return std::nullopt;
   return bins;
 }
 

@@ -22,9 +22,16 @@ struct LengthBin {
   int64_t count = 0;
 };
 
+// The most requests a histogram may hold: samples_from_output_histogram() makes one sample per
+// request (16 bytes each).
+inline constexpr int64_t kMaxHistogramRequests = 1000000;
+// The longest output a bin may reach, tokens (ten times the longest context of any model in
+// workloads/models).
+inline constexpr double kMaxHistogramTokens = 1.0e7;
+
 // Parses 'LO-HI:COUNT' bins separated by spaces (e.g. "120-772.96:33 772.96-1425.92:56"): LO >=
-// 0, HI > LO, COUNT a whole number >= 0, bins in increasing order without overlap, at least one
-// request in all. nullopt on any other text.
+// 0, LO < HI <= kMaxHistogramTokens, COUNT a whole number >= 0, bins in increasing order without
+// overlap, from 1 to kMaxHistogramRequests requests in all. nullopt on any other text.
 std::optional<std::vector<LengthBin>> parse_length_bins(const std::string& text);
 
 // The histogram's requests in all.
