@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/base/number_text.hpp"
+#include "workloads/requests/request_pattern.hpp"
 
 namespace scoville::workloads {
 namespace {
@@ -54,8 +55,7 @@ int64_t histogram_requests(const std::vector<LengthBin>& bins) {
 LengthSamples samples_from_output_histogram(const std::vector<LengthBin>& bins,
                                             int64_t input_tokens, double input_range_ratio) {
   const int64_t input_hi = std::max<int64_t>(1, input_tokens);
-  const int64_t input_lo = std::max<int64_t>(
-      1, static_cast<int64_t>(std::floor(input_range_ratio * static_cast<double>(input_hi))));
+  const int64_t input_lo = lower_length(input_hi, input_range_ratio);
   const double input_span = static_cast<double>(input_hi - input_lo + 1);
   constexpr double kGoldenFraction = 0.6180339887498949;  // (sqrt 5 - 1) / 2
   LengthSamples samples;

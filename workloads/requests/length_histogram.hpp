@@ -40,9 +40,9 @@ int64_t histogram_requests(const std::vector<LengthBin>& bins);
 // One sample per request of the histogram: a bin's COUNT outputs spread evenly across it (at
 // (j + 0.5) / COUNT of its width, rounded, at least 1 token): the published resolution, nothing
 // finer invented. Inputs are not in the histogram: each sample's input is spread over the
-// uniform integers [floor(input_range_ratio x input_tokens), input_tokens], as the nominal
-// lengths' draw would give (request_pattern.hpp), by a golden-ratio sequence over the samples,
-// so that inputs and outputs are not paired by size.
+// uniform integers [lower_length(input_tokens, input_range_ratio), input_tokens], as the
+// nominal lengths' draw would give (request_pattern.hpp), by a golden-ratio sequence over the
+// samples, so that inputs and outputs are not paired by size.
 LengthSamples samples_from_output_histogram(const std::vector<LengthBin>& bins,
                                             int64_t input_tokens, double input_range_ratio);
 

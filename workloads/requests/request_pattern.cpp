@@ -13,12 +13,6 @@ constexpr int64_t kMaxRequests = 10'000'000;
 constexpr int64_t kMaxTokens = 10'000'000;
 constexpr double kPi = 3.14159265358979323846;
 
-int64_t lower_length(int64_t nominal, double range_ratio) {
-  // InferenceX's random dataset draws from [int(nominal * ratio), nominal]; at least one token.
-  const auto lo = static_cast<int64_t>(std::floor(static_cast<double>(nominal) * range_ratio));
-  return lo < 1 ? 1 : lo;
-}
-
 void check_pattern(const RequestPattern& p, const std::string& prefix) {
   Diagnostics d;
   const SourceLocation where{};
@@ -68,6 +62,12 @@ void check_pattern(const RequestPattern& p, const std::string& prefix) {
 }
 
 }  // namespace
+
+int64_t lower_length(int64_t nominal, double range_ratio) {
+  // InferenceX's random dataset draws from [int(nominal * ratio), nominal]; at least one token.
+  const auto lo = static_cast<int64_t>(std::floor(static_cast<double>(nominal) * range_ratio));
+  return lo < 1 ? 1 : lo;
+}
 
 double draw_gamma(RngStream& rng, double shape) {
   if (shape < 1.0) {

@@ -30,6 +30,10 @@ enum class ArrivalKind {
 // Lengths: uniform integers in [floor(range_ratio x nominal), nominal], drawn independently for
 // input and output (InferenceX's RANDOM_RANGE_RATIO = 0.8, its random dataset's semantics); or,
 // with `samples`, one sample of a dataset per request, drawn uniformly (length_samples.hpp).
+// The shortest length of the uniform draw around `nominal`: floor(range_ratio x nominal), at
+// least one token.
+int64_t lower_length(int64_t nominal, double range_ratio);
+
 struct LengthSpec {
   LengthSpec() = default;
   LengthSpec(int64_t input, int64_t output, double ratio,
