@@ -25,9 +25,11 @@ validated rows (ml-energy-v3.csv) take the fitted value through extract_ml_energ
 --hit-rates H,H,...: a scan, not a fit. Each grid length is also run with the rows'
 prefix_hit_rate column at each H (the share of every prompt vLLM's prefix cache holds: a turn's
 prompt starts with the previous turn's), and the table gives, per length and hit rate, the mean
-|ln error| of energy per token and of output throughput. On the shipped fit rows both run along a
-ridge where length x (1 - hit rate) is about constant (docs/validation.md, "Prefix caching"),
-which is why no hit rate is fitted. Python 3 standard library only.
+|ln error| of energy per token, of output throughput and of the median inter-token latency (rows
+without median_itl_ms left out of the last). On the shipped fit rows the first two run along a
+ridge where length x (1 - hit rate) is about constant, and the third does not depend on the hit
+rate but flattens above about 1,280 tokens (docs/validation.md, "Prefix caching"), which is why
+no hit rate is fitted. Python 3 standard library only.
 """
 import argparse
 import csv
@@ -80,8 +82,10 @@ def predict(scoville, rows, task, isl, hit_rate=None):
 
 
 def pairs(predicted, metric):
-    """[(measured, predicted)] of `metric` (j_per_token or output_tok_s) per row."""
-    return [(r["measured_" + metric], r["predicted_" + metric]) for r in predicted]
+    """[(measured, predicted)] of `metric` (j_per_token, output_tok_s or median_itl_ms) per row
+    that has it (median_itl_ms is optional in the rows)."""
+    return [(r["measured_" + metric], r["predicted_" + metric]) for r in predicted
+            if r.get("measured_" + metric) and r.get("predicted_" + metric)]
 
 
 def mean_abs_log_error(measured_predicted):
@@ -107,11 +111,14 @@ def scan_hit_rates(args, rows, rates):
         cells = []
         for h in rates:
             predicted = predict(args.scoville, rows, args.task, isl, h)
-            cells.append("%.4f / %.4f" % (mean_abs_log_error(pairs(predicted, "j_per_token")),
-                                          mean_abs_log_error(pairs(predicted, "output_tok_s"))))
+            cells.append("%.4f / %.4f / %.4f" % (
+                mean_abs_log_error(pairs(predicted, "j_per_token")),
+                mean_abs_log_error(pairs(predicted, "output_tok_s")),
+                mean_abs_log_error(pairs(predicted, "median_itl_ms"))))
         print("%24d | %s" % (isl, " | ".join(cells)))
         sys.stdout.flush()
-    print("cells: mean |ln error| of energy per token / of output throughput")
+    print("cells: mean |ln error| of energy per token / of output throughput / of median "
+          "inter-token latency")
 
 
 def main():
