@@ -4,8 +4,25 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace scoville::models {
+
+int64_t kv_blocks_for_tokens(int64_t tokens, int64_t block_tokens,
+                             const std::vector<BoundedKvLayers>& bounded) {
+  if (bounded.empty()) return (tokens + block_tokens - 1) / block_tokens;
+  double unbounded_share = 1.0;
+  double block_units = 0.0;  // tokens of every KV layer that the sequence's bytes come to
+  for (const BoundedKvLayers& b : bounded) {
+    unbounded_share -= b.share;
+    block_units += b.share * static_cast<double>(std::min(tokens, b.max_tokens));
+  }
+  block_units += std::max(0.0, unbounded_share) * static_cast<double>(tokens);
+  // The relative slack keeps a sum of shares that should be whole (0.5 x 32 + 0.5 x 32) from
+  // rounding up a block because of the last bit.
+  return static_cast<int64_t>(
+      std::ceil(block_units / static_cast<double>(block_tokens) * (1.0 - 1e-12)));
+}
 
 KvBlockManager::KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t block_tokens)
     : block_tokens_(block_tokens) {
@@ -17,13 +34,26 @@ KvBlockManager::KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t bl
 }
 
 KvBlockManager::KvBlockManager(int64_t capacity_blocks, int64_t block_tokens,
-                               int64_t fixed_blocks_per_sequence)
+                               int64_t fixed_blocks_per_sequence,
+                               std::vector<BoundedKvLayers> bounded)
     : block_tokens_(block_tokens),
       capacity_blocks_(capacity_blocks),
-      fixed_blocks_(fixed_blocks_per_sequence) {
+      fixed_blocks_(fixed_blocks_per_sequence),
+      bounded_(std::move(bounded)) {
   if (block_tokens < 1 || capacity_blocks < 0 || fixed_blocks_per_sequence < 0) {
     throw std::invalid_argument(
         "KvBlockManager: block_tokens >= 1, capacity_blocks >= 0 and fixed blocks >= 0");
+  }
+  double shares = 0.0;
+  for (const BoundedKvLayers& b : bounded_) {
+    if (!(b.share > 0.0 && b.share <= 1.0) || b.max_tokens < 1) {
+      throw std::invalid_argument(
+          "KvBlockManager: each bounded layer group needs a share in (0, 1] and max_tokens >= 1");
+    }
+    shares += b.share;
+  }
+  if (shares > 1.0 + 1e-9) {
+    throw std::invalid_argument("KvBlockManager: the bounded layers' shares sum to more than 1");
   }
 }
 

@@ -4,7 +4,9 @@
 // preemption of the most recently admitted sequences when a growing one needs room (vLLM's
 // recompute preemption order), each preempted sequence reported through on_evict. A sequence may
 // also hold a fixed number of blocks whatever its length (a linear-attention model's recurrent
-// state, counted in KV blocks of the same bytes: serving::pool_state_blocks_per_sequence).
+// state, counted in KV blocks of the same bytes: serving::pool_state_blocks_per_sequence), and
+// some of a token's layers may stop keeping it past a bound (sliding-window and chunked
+// attention: BoundedKvLayers), as vLLM's hybrid KV cache manager frees their out-of-window blocks.
 #pragma once
 
 #include <cstdint>
@@ -15,19 +17,37 @@
 
 namespace scoville::models {
 
+// Layers whose cache stops growing at a bound: their share of one token's KV bytes in every KV
+// layer (a block holds block_tokens tokens of every KV layer), and the most tokens they keep (a
+// sliding window, an attention chunk).
+struct BoundedKvLayers {
+  double share = 0.0;      // in (0, 1]; the shares of a pool sum to at most 1
+  int64_t max_tokens = 0;  // >= 1
+};
+
+// Blocks that `tokens` tokens of one sequence take: ceil(tokens / block_tokens) when no layer is
+// bounded; otherwise the sequence's bytes in block units, tokens x (1 - the bounded shares) + each
+// bounded share x min(tokens, its max_tokens), rounded up to whole blocks.
+int64_t kv_blocks_for_tokens(int64_t tokens, int64_t block_tokens,
+                             const std::vector<BoundedKvLayers>& bounded);
+
 class KvBlockManager {
  public:
   // capacity: bytes for KV; bytes_per_token: one token's KV on this chip.
   KvBlockManager(Bytes capacity, Bytes bytes_per_token, int64_t block_tokens);
   // A capacity already counted in blocks (the serving layer's pool_kv_capacity_blocks), and the
   // blocks every admitted sequence holds beside its tokens' (its fixed-size state).
+  // `bounded`: the layers whose cache stops at a bound (std::invalid_argument unless each share
+  // is in (0, 1], they sum to at most 1 and each max_tokens is >= 1).
   KvBlockManager(int64_t capacity_blocks, int64_t block_tokens,
-                 int64_t fixed_blocks_per_sequence = 0);
+                 int64_t fixed_blocks_per_sequence = 0, std::vector<BoundedKvLayers> bounded = {});
 
   int64_t block_tokens() const { return block_tokens_; }
   int64_t capacity_blocks() const { return capacity_blocks_; }
   int64_t free_blocks() const { return capacity_blocks_ - used_blocks_; }
-  int64_t blocks_for(int64_t tokens) const { return (tokens + block_tokens_ - 1) / block_tokens_; }
+  int64_t blocks_for(int64_t tokens) const {
+    return kv_blocks_for_tokens(tokens, block_tokens_, bounded_);
+  }
   int64_t fixed_blocks_per_sequence() const { return fixed_blocks_; }
   // Blocks a sequence of `tokens` tokens holds: its tokens' blocks and the fixed ones.
   int64_t held_blocks(int64_t tokens) const { return fixed_blocks_ + blocks_for(tokens); }
@@ -65,6 +85,7 @@ class KvBlockManager {
   int64_t block_tokens_;
   int64_t capacity_blocks_;
   int64_t fixed_blocks_ = 0;
+  std::vector<BoundedKvLayers> bounded_;
   int64_t used_blocks_ = 0;
   std::vector<int64_t> tokens_;    // sequence id -> tokens held, or kNotHeld
   std::vector<int64_t> admitted_;  // admission order

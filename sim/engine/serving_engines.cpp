@@ -40,6 +40,7 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
     p.state_blocks_per_sequence =
         serving::pool_state_blocks_per_sequence(model, hw.chip, mapping, scheduler.kv_block_tokens);
   }
+  p.bounded_kv_layers = serving::pool_bounded_kv_layers(model);
   // The chip's cap controller throttles the pool's iterations (sim/serving/serving_power), and
   // the pool draws the chip's idle power while it has no work (docs/power.md).
   const models::PowerManagementParams& pm = hw.chip.power.management;

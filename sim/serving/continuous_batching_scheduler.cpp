@@ -66,10 +66,6 @@ struct Event {
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : order > o.order; }
 };
 
-int64_t blocks_for(int64_t tokens, int64_t block_tokens) {
-  return (tokens + block_tokens - 1) / block_tokens;
-}
-
 int64_t rank_capacity_blocks(const PoolConfig& pool) {
   return pool.kv_capacity_blocks / pool.attention_dp;
 }
@@ -104,7 +100,7 @@ class Run {
       p.index = static_cast<int>(i);
       for (int64_t r = 0; r < p.config->attention_dp; ++r) {
         p.kv.emplace_back(rank_capacity_blocks(*p.config), p.config->scheduler.kv_block_tokens,
-                          p.config->state_blocks_per_sequence);
+                          p.config->state_blocks_per_sequence, p.config->bounded_kv_layers);
         p.kv.back().on_evict = [this](int64_t request) { evicted_.push_back(request); };
       }
       p.power.emplace(p.config->power, p.config->chips, p.config->idle_power_per_chip);
@@ -165,7 +161,9 @@ class Run {
         const int64_t tokens = pool.role == PoolRole::kPrefill
                                    ? r.input_tokens
                                    : r.input_tokens + r.output_tokens + s.mtp.depth;
-        const int64_t need = blocks_for(tokens, s.kv_block_tokens) + pool.state_blocks_per_sequence;
+        const int64_t need =
+            models::kv_blocks_for_tokens(tokens, s.kv_block_tokens, pool.bounded_kv_layers) +
+            pool.state_blocks_per_sequence;
         const std::string pool_key = "system.pools[" + std::to_string(p) + "]";
         if (need > rank_capacity_blocks(pool)) {
           d.error(where, key,

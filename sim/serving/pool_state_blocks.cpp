@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 #include "workloads/mapping/map_iteration.hpp"
@@ -28,6 +29,25 @@ int64_t pool_state_blocks_per_sequence(const workloads::ModelConfig& model,
         blocks, static_cast<int64_t>(std::ceil(f.state_bytes_per_sequence.si() / block_bytes)));
   }
   return blocks;
+}
+
+std::vector<models::BoundedKvLayers> pool_bounded_kv_layers(const workloads::ModelConfig& model) {
+  // A context longer than any bound: stored_context() returns the bound of a bounded layer.
+  constexpr int64_t kLongerThanAnyBound = int64_t{1} << 40;
+  std::map<int64_t, int64_t> layers_by_bound;
+  int64_t kv_layers = 0;
+  for (int layer = 0; layer < model.layers(); ++layer) {
+    if (!model.layer_has_kv(layer)) continue;
+    ++kv_layers;
+    const int64_t kept = model.stored_context(layer, kLongerThanAnyBound);
+    if (kept < kLongerThanAnyBound) ++layers_by_bound[kept];
+  }
+  std::vector<models::BoundedKvLayers> bounded;
+  for (const auto& [bound, layers] : layers_by_bound) {
+    bounded.push_back(models::BoundedKvLayers{
+        static_cast<double>(layers) / static_cast<double>(kv_layers), bound});
+  }
+  return bounded;
 }
 
 }  // namespace scoville::serving

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "models/chip/chip_params.hpp"
+#include "models/kv/kv_block_manager.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
 #include "workloads/model_config.hpp"
 
@@ -20,5 +22,12 @@ namespace scoville::serving {
 int64_t pool_state_blocks_per_sequence(const workloads::ModelConfig& model,
                                        const models::ChipParams& chip,
                                        const workloads::PoolMapping& mapping, int64_t block_tokens);
+
+// The model's layers whose cache stops growing at a bound, grouped by that bound: sliding-window
+// layers keep at most the window, chunked layers at most one chunk (ModelConfig::stored_context),
+// each group's share the fraction of the KV layers it has (every KV layer keeps the same bytes
+// per token). Empty when every KV layer keeps the whole context. Counted over the whole model:
+// with pipeline stages that hold different mixes of layers, each stage's own mix would be exact.
+std::vector<models::BoundedKvLayers> pool_bounded_kv_layers(const workloads::ModelConfig& model);
 
 }  // namespace scoville::serving

@@ -57,6 +57,20 @@ void validate_pool(const PoolConfig& p, const std::string& key, Diagnostics& d) 
   if (p.state_blocks_per_sequence < 0 || p.state_blocks_per_sequence > kMaxCount) {
     d.error(where, key + ".state_blocks_per_sequence", "expected a non-negative number of blocks");
   }
+  double bounded_shares = 0.0;
+  for (size_t i = 0; i < p.bounded_kv_layers.size(); ++i) {
+    const models::BoundedKvLayers& b = p.bounded_kv_layers[i];
+    const std::string k = key + ".bounded_kv_layers[" + std::to_string(i) + "]";
+    if (!(b.share > 0.0 && b.share <= 1.0))
+      d.error(where, k + ".share", "expected a share in (0, 1]");
+    if (b.max_tokens < 1 || b.max_tokens > kMaxCount) {
+      d.error(where, k + ".max_tokens", "expected a positive number of tokens");
+    }
+    if (b.share > 0.0 && b.share <= 1.0) bounded_shares += b.share;
+  }
+  if (bounded_shares > 1.0 + 1e-9) {
+    d.error(where, key + ".bounded_kv_layers", "expected shares that sum to at most 1");
+  }
   if (!(p.idle_power_per_chip.si() >= 0.0) || !std::isfinite(p.idle_power_per_chip.si())) {
     d.error(where, key + ".idle_power_per_chip", "expected a non-negative power");
   }

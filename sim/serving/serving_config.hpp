@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/kv/kv_block_manager.hpp"
 #include "models/power/system_power.hpp"
 #include "sim/base/units.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
@@ -71,6 +72,10 @@ struct PoolConfig {
   // recurrent state in blocks of the same bytes (pool_state_blocks_per_sequence); 0 for models
   // whose cache grows with the context alone.
   int64_t state_blocks_per_sequence = 0;
+  // Layers whose cache stops growing at a bound (sliding window, attention chunk): a sequence
+  // holds their part of its blocks only up to that bound (pool_bounded_kv_layers); empty when
+  // every KV layer keeps the whole context.
+  std::vector<models::BoundedKvLayers> bounded_kv_layers;
   Power idle_power_per_chip;  // drawn while the pool runs no iteration
   PoolPower power;            // DVFS and cap controller (not managed: none)
   SchedulerConfig scheduler;
