@@ -2,7 +2,9 @@
 // serving layer's KV account: the bytes one sequence's state takes on a chip, counted in KV
 // blocks of that chip's per-token KV bytes, so that admission reserves it as the memory
 // footprint (workloads::memory_footprint) holds it. Models whose cache grows with the context
-// alone (DSA's indexer keys included: they are per token) hold no such blocks.
+// alone (DSA's indexer keys included: they are per token) hold no such blocks. Also the other
+// side of the same account: the layers whose per-token cache stops at a window or chunk
+// (pool_bounded_kv_layers), whose share of a sequence's blocks stops growing there.
 #pragma once
 
 #include <cstdint>
