@@ -8,16 +8,21 @@
 
 namespace scoville::models {
 
+double kv_token_equivalents(int64_t tokens, const std::vector<BoundedKvLayers>& bounded) {
+  if (bounded.empty()) return static_cast<double>(tokens);
+  double unbounded_share = 1.0;
+  double equivalents = 0.0;
+  for (const BoundedKvLayers& b : bounded) {
+    unbounded_share -= b.share;
+    equivalents += b.share * static_cast<double>(std::min(tokens, b.max_tokens));
+  }
+  return equivalents + std::max(0.0, unbounded_share) * static_cast<double>(tokens);
+}
+
 int64_t kv_blocks_for_tokens(int64_t tokens, int64_t block_tokens,
                              const std::vector<BoundedKvLayers>& bounded) {
   if (bounded.empty()) return (tokens + block_tokens - 1) / block_tokens;
-  double unbounded_share = 1.0;
-  double block_units = 0.0;  // tokens of every KV layer that the sequence's bytes come to
-  for (const BoundedKvLayers& b : bounded) {
-    unbounded_share -= b.share;
-    block_units += b.share * static_cast<double>(std::min(tokens, b.max_tokens));
-  }
-  block_units += std::max(0.0, unbounded_share) * static_cast<double>(tokens);
+  const double block_units = kv_token_equivalents(tokens, bounded);
   // The relative slack keeps a sum of shares that should be whole (0.5 x 32 + 0.5 x 32) from
   // rounding up a block because of the last bit.
   return static_cast<int64_t>(

@@ -25,6 +25,10 @@ struct BoundedKvLayers {
   int64_t max_tokens = 0;  // >= 1
 };
 
+// Tokens of every KV layer that `tokens` tokens of one sequence come to: tokens x (1 - the
+// bounded shares) + each bounded share x min(tokens, its max_tokens); `tokens` when none is.
+double kv_token_equivalents(int64_t tokens, const std::vector<BoundedKvLayers>& bounded);
+
 // Blocks that `tokens` tokens of one sequence take: ceil(tokens / block_tokens) when no layer is
 // bounded; otherwise the sequence's bytes in block units, tokens x (1 - the bounded shares) + each
 // bounded share x min(tokens, its max_tokens), rounded up to whole blocks.

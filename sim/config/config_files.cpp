@@ -386,6 +386,8 @@ std::string dump_software(const SoftwareProfile& s) {
   o << YAML::Key << "fused_vector_ops" << YAML::Value << s.fused_vector_ops;
   o << YAML::Key << "top_p_sampler" << YAML::Value
     << (s.top_p_sorts_vocabulary ? "full-sort" : "single-pass");
+  o << YAML::Key << "disaggregated_kv" << YAML::Value
+    << (s.disaggregated_kv_whole_context ? "whole-context" : "windowed");
   o << YAML::EndMap << YAML::EndMap;
   return std::string(o.c_str()) + "\n";
 }

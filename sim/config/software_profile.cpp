@@ -58,6 +58,8 @@ SoftwareProfile read_software(const YAML::Node& root, const std::string& file) {
   p.fused_vector_ops = r.boolean_or("fused_vector_ops", false);
   p.top_p_sorts_vocabulary =
       r.choice_or("top_p_sampler", "single-pass", {"single-pass", "full-sort"}) == "full-sort";
+  p.disaggregated_kv_whole_context =
+      r.choice_or("disaggregated_kv", "windowed", {"windowed", "whole-context"}) == "whole-context";
   p.kernel_paths = read_kernel_paths(r, diagnostics);
   r.finish();
   diagnostics.throw_if_any();

@@ -57,6 +57,12 @@ struct SoftwareProfile {
   // kFullSort), `single-pass` draws in one pass over the logits as greedy requests do. Greedy
   // requests (InferenceX's, temperature 0) never sort.
   bool top_p_sorts_vocabulary = false;
+  // What a prefill/decode-disaggregated deployment of the stack keeps of its sliding-window and
+  // chunked layers (optional key `disaggregated_kv`, default `windowed`): `windowed` keeps them
+  // to their window or chunk in both pools and moves only that (as colocated serving keeps
+  // them); `whole-context` holds and moves every layer's whole context (vLLM turns its hybrid
+  // KV cache manager off when a KV connector is configured: docs/serving.md, "Bounded layers").
+  bool disaggregated_kv_whole_context = false;
   // Library kernels the stack runs for some ops on some chips, slower than the chip model's own
   // pricing of them (optional list, default none).
   std::vector<StackKernelPath> kernel_paths;

@@ -40,7 +40,11 @@ serving::PoolConfig pool_config(const ServingHardware& hw, const workloads::Mode
     p.state_blocks_per_sequence =
         serving::pool_state_blocks_per_sequence(model, hw.chip, mapping, scheduler.kv_block_tokens);
   }
-  p.bounded_kv_layers = serving::pool_bounded_kv_layers(model);
+  // Sliding-window and chunked layers keep only their window, unless the stack holds every
+  // layer's whole context once a KV connector joins a prefill and a decode pool.
+  if (role == serving::PoolRole::kColocated || !hw.software.disaggregated_kv_whole_context) {
+    p.bounded_kv_layers = serving::pool_bounded_kv_layers(model);
+  }
   // The chip's cap controller throttles the pool's iterations (sim/serving/serving_power), and
   // the pool draws the chip's idle power while it has no work (docs/power.md).
   const models::PowerManagementParams& pm = hw.chip.power.management;
@@ -150,6 +154,7 @@ ServingEngine make_cycle_engine(const ServingHardware& hw, const std::string& sy
   software.per_kv_transfer = hw.software.per_kv_transfer;
   software.fused_vector_ops = hw.software.fused_vector_ops;
   software.top_p_sorts_vocabulary = hw.software.top_p_sorts_vocabulary;
+  software.disaggregated_kv_whole_context = hw.software.disaggregated_kv_whole_context;
   engine::SystemSetup setup{system_config, hw.chip, model, pool, software, {}};
   setup.options.kv_placement = hw.kv_placement;
   setup.options.kv_block_tokens = scheduler.kv_block_tokens;

@@ -74,11 +74,17 @@ ServingHardware resolve_hardware(const std::string& chip, const std::string& sys
   if (!stack.empty()) {
     const config::SoftwareProfile p = config::load_software(stack, paths);
     hw.software_name = p.name;
-    hw.software = serving::SoftwareOverheads{
-        p.per_op_launch,         p.per_layer_sync,   p.per_iteration,
-        p.per_collective,        p.per_all_to_all,   p.per_sequence,
-        p.per_kv_transfer,       p.fused_vector_ops, p.kernel_paths_on(hw.chip.name),
-        p.top_p_sorts_vocabulary};
+    hw.software = serving::SoftwareOverheads{p.per_op_launch,
+                                             p.per_layer_sync,
+                                             p.per_iteration,
+                                             p.per_collective,
+                                             p.per_all_to_all,
+                                             p.per_sequence,
+                                             p.per_kv_transfer,
+                                             p.fused_vector_ops,
+                                             p.kernel_paths_on(hw.chip.name),
+                                             p.top_p_sorts_vocabulary,
+                                             p.disaggregated_kv_whole_context};
     hw.software_file = paths.resolve(stack, "arch/software");
     if (calibration && fidelity != ServingFidelity::kCycle) {
       hw.stack_calibration =

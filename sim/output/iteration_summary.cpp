@@ -54,7 +54,8 @@ void render_iteration_text(std::ostream& out, const workloads::ModelConfig& mode
         << si(m.kv_cache.si(), "B") << ", activations " << si(m.activations.si(), "B");
     if (have_hbm) {
       out << "; of " << si(m.hbm.si(), "B") << " HBM, " << si(m.kv_capacity.si(), "B")
-          << " left for KV (" << m.kv_capacity_tokens << " tokens of context)";
+          << " left for KV (" << m.kv_capacity_sequences << " sequences of context "
+          << mapped.shape.context << "; " << m.kv_capacity_tokens << " tokens in every KV layer)";
     }
     out << "\n";
   }
@@ -95,7 +96,9 @@ void render_iteration_json(std::ostream& out, const workloads::ModelConfig& mode
     if (have_hbm) {
       out << ", \"hbm_bytes\": " << json_number(m.hbm.si())
           << ", \"kv_capacity_bytes\": " << json_number(m.kv_capacity.si())
-          << ", \"kv_capacity_tokens\": " << m.kv_capacity_tokens;
+          << ", \"kv_capacity_tokens\": " << m.kv_capacity_tokens
+          << ", \"kv_bytes_per_sequence\": " << json_number(m.kv_bytes_per_sequence.si())
+          << ", \"kv_capacity_sequences\": " << m.kv_capacity_sequences;
     }
     out << "}}";
   }

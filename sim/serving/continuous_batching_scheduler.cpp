@@ -607,7 +607,9 @@ class Run {
     KvTransfer t;
     t.request_id = trace_.records[static_cast<size_t>(s.request)].id;
     t.tokens = s.computed;
-    t.bytes = system_.kv_bytes_per_token * static_cast<double>(s.computed) +
+    // What the prefill pool holds of the sequence: its bounded layers only up to their bound.
+    t.bytes = system_.kv_bytes_per_token *
+                  models::kv_token_equivalents(s.computed, p.config->bounded_kv_layers) +
               system_.state_bytes_per_sequence;
     const Duration delay = system_.kv_transfer_time(t);
     if (!(delay.si() >= 0.0) || !std::isfinite(delay.si())) {

@@ -67,6 +67,9 @@ struct SoftwareOverheads {
   std::vector<KernelPath> kernel_paths;
   // Top-p requests sample by sorting the vocabulary (config::SoftwareProfile); greedy ones never.
   bool top_p_sorts_vocabulary = false;
+  // Disaggregated pools hold every layer's whole context and hand all of it over
+  // (config::SoftwareProfile::disaggregated_kv_whole_context).
+  bool disaggregated_kv_whole_context = false;
 };
 
 struct RooflineOptions {

@@ -85,7 +85,7 @@ struct PoolConfig {
 struct KvTransfer {
   int64_t request_id = 0;
   int64_t tokens = 0;  // tokens whose KV moves
-  Bytes bytes;         // tokens x kv_bytes_per_token + state_bytes_per_sequence
+  Bytes bytes;  // the prefill pool's KV of the sequence (bounded layers to their bound) + its state
 };
 // The network's answer: how long the transfer takes (the systems issue's KV placement and
 // topology plug in here). Must return a non-negative, finite duration.

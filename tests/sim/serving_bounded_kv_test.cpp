@@ -11,6 +11,9 @@
 #include "models/kv/kv_block_manager.hpp"
 #include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
+#include "sim/config/software_profile.hpp"
+#include "sim/engine/serving_engines.hpp"
+#include "sim/engine/serving_hardware.hpp"
 #include "sim/serving/analytic_cost_model.hpp"
 #include "sim/serving/continuous_batching_scheduler.hpp"
 #include "sim/serving/pool_state_blocks.hpp"
@@ -35,29 +38,7 @@ workloads::ModelConfig model(const std::string& name) {
 const std::vector<models::BoundedKvLayers> kGptOssMix{{0.5, 128}};
 
 ServingSystem one_pool(int64_t capacity_blocks, std::vector<models::BoundedKvLayers> bounded) {
-  PoolConfig p;
-  p.name = "colocated";
-  p.chips = 1;
-  p.kv_capacity_blocks = capacity_blocks;
-  p.bounded_kv_layers = std::move(bounded);
-  p.scheduler.max_num_seqs = 1024;
-  p.scheduler.max_num_batched_tokens = 1 << 20;  // the whole burst prefills at once
-  p.scheduler.kv_block_tokens = kBlock;
-  ServingSystem s;
-  s.pools.push_back(p);
-  return s;
-}
-
-workloads::RequestPlan burst(int64_t requests, int64_t input, int64_t output) {
-  workloads::RequestPlan plan;
-  for (int64_t i = 0; i < requests; ++i) {
-    workloads::Request r;
-    r.id = i;
-    r.input_tokens = input;
-    r.output_tokens = output;
-    plan.requests.push_back(r);
-  }
-  return plan;
+  return test::kv_admission_pool({capacity_blocks, kBlock, 1, 0, std::move(bounded)});
 }
 
 }  // namespace
@@ -117,7 +98,7 @@ TEST_CASE("bounded KV layers: a GPT-OSS pool holds about twice the long sequence
   const AnalyticCostModel cost(test::cost_params());
   const auto concurrent = [&](std::vector<models::BoundedKvLayers> bounded) {
     const ServingTrace t = ContinuousBatchingScheduler(one_pool(4000, std::move(bounded)), cost)
-                               .run(burst(64, 4000, 1), 1);
+                               .run(test::burst(64, 4000, 1), 1);
     return t.stats.pools[0].max_batch_sequences;
   };
   CHECK(concurrent({}) == 16);
@@ -134,4 +115,77 @@ TEST_CASE("bounded KV layers: a pool's bad shares are refused with their key",
   }
   CHECK_THAT(why, Catch::Contains("bounded_kv_layers[0].share") &&
                       Catch::Contains("bounded_kv_layers[1].max_tokens"));
+}
+
+TEST_CASE("bounded KV layers: a disaggregated handoff moves what the prefill pool holds",
+          "[serving][kv][window]") {
+  constexpr double kBytesPerToken = 1000.0;
+  const auto moved_bytes = [&](std::vector<models::BoundedKvLayers> bounded) {
+    ServingSystem s;
+    for (const PoolRole role : {PoolRole::kPrefill, PoolRole::kDecode}) {
+      PoolConfig p = test::kv_admission_pool({100000, kBlock, 1, 0, bounded}).pools.front();
+      p.name = role == PoolRole::kPrefill ? "prefill" : "decode";
+      p.role = role;
+      s.pools.push_back(p);
+    }
+    s.kv_bytes_per_token = bytes(kBytesPerToken);
+    s.kv_transfer_time = [](const KvTransfer& t) { return seconds(1e-3 + t.bytes.si() / 1e11); };
+    const AnalyticCostModel cost(test::cost_params());
+    const ServingTrace t = ContinuousBatchingScheduler(s, cost).run(test::burst(1, 1000, 4), 1);
+    REQUIRE(t.stats.kv_transfers == 1);
+    return t.stats.kv_transfer_bytes.si();
+  };
+  const double whole = moved_bytes({});
+  const double tokens = whole / kBytesPerToken;  // the context handed over
+  REQUIRE(tokens >= 1000);
+  // GPT-OSS's sliding half moves its last 128 tokens only.
+  CHECK(moved_bytes(kGptOssMix) == Approx(kBytesPerToken * (0.5 * tokens + 0.5 * 128)));
+}
+
+TEST_CASE("bounded KV layers: a vLLM disaggregated deployment holds every layer's context",
+          "[serving][kv][window]") {
+  // vLLM turns its hybrid KV cache manager off once a KV connector joins two pools
+  // (arch/software/vllm.yaml); colocated, and under TensorRT-LLM, the window is kept.
+  const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
+  const workloads::ModelConfig gpt_oss = model("gpt-oss-120b");
+  workloads::PoolMapping prefill;
+  prefill.pool = "prefill";
+  prefill.chips = 1;
+  workloads::PoolMapping decode = prefill;
+  decode.pool = "decode";
+  const workloads::MappingConfig split{{prefill, decode}};
+  const workloads::MappingConfig colocated{{prefill}};
+  const SchedulerConfig scheduler;
+  const std::vector<models::BoundedKvLayers> window{{0.5, 128}};
+  const auto layers = [&](const std::string& stack, const workloads::MappingConfig& mapping) {
+    const engine::ServingHardware hw =
+        engine::resolve_hardware("h200", paths.resolve("h200-hgx8", "arch/systems"), 2, stack);
+    std::vector<std::vector<models::BoundedKvLayers>> out;
+    for (const PoolConfig& p : engine::make_engine(hw, gpt_oss, mapping, scheduler).system.pools) {
+      out.push_back(p.bounded_kv_layers);
+    }
+    return out;
+  };
+  const auto same = [](const std::vector<models::BoundedKvLayers>& a,
+                       const std::vector<models::BoundedKvLayers>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].share != b[i].share || a[i].max_tokens != b[i].max_tokens) return false;
+    }
+    return true;
+  };
+  const auto vllm_split = layers("vllm", split);
+  REQUIRE(vllm_split.size() == 2);
+  CHECK(vllm_split[0].empty());
+  CHECK(vllm_split[1].empty());
+  const auto vllm_one = layers("vllm", colocated);
+  REQUIRE(vllm_one.size() == 1);
+  CHECK(same(vllm_one[0], window));
+  const auto trt_split = layers("tensorrt-llm", split);
+  REQUIRE(trt_split.size() == 2);
+  CHECK(same(trt_split[0], window));
+  CHECK(same(trt_split[1], window));
+  CHECK(config::load_software("vllm", paths).disaggregated_kv_whole_context);
+  CHECK(config::load_software("rocm-vllm", paths).disaggregated_kv_whole_context);
+  CHECK_FALSE(config::load_software("tensorrt-llm", paths).disaggregated_kv_whole_context);
 }

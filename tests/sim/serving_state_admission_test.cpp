@@ -60,29 +60,7 @@ double qwen3_next_kv_bytes_per_token_per_chip(int64_t tp) {
 }
 
 ServingSystem one_pool(int64_t capacity_blocks, int64_t state_blocks) {
-  PoolConfig p;
-  p.name = "colocated";
-  p.chips = 2;
-  p.kv_capacity_blocks = capacity_blocks;
-  p.state_blocks_per_sequence = state_blocks;
-  p.scheduler.max_num_seqs = 1024;
-  p.scheduler.max_num_batched_tokens = 1 << 20;  // the whole burst prefills at once
-  p.scheduler.kv_block_tokens = kBlock;
-  ServingSystem s;
-  s.pools.push_back(p);
-  return s;
-}
-
-workloads::RequestPlan burst(int64_t requests, int64_t input, int64_t output) {
-  workloads::RequestPlan plan;
-  for (int64_t i = 0; i < requests; ++i) {
-    workloads::Request r;
-    r.id = i;
-    r.input_tokens = input;
-    r.output_tokens = output;
-    plan.requests.push_back(r);
-  }
-  return plan;
+  return test::kv_admission_pool({capacity_blocks, kBlock, 2, state_blocks, {}});
 }
 
 }  // namespace
@@ -138,7 +116,7 @@ TEST_CASE("qwen3-next: admission fits fewer sequences than a pure-KV count, by t
   const AnalyticCostModel cost(test::cost_params());
   const auto concurrent = [&](int64_t state_blocks) {
     const ServingTrace t = ContinuousBatchingScheduler(one_pool(capacity, state_blocks), cost)
-                               .run(burst(64, input, 1), 1);
+                               .run(test::burst(64, input, 1), 1);
     return t.stats.pools[0].max_batch_sequences;
   };
   const int64_t pure_kv = concurrent(0);
@@ -153,7 +131,7 @@ TEST_CASE("a request whose KV and state exceed the pool is refused, naming the s
   const AnalyticCostModel cost(test::cost_params());
   std::string why;
   try {
-    ContinuousBatchingScheduler(one_pool(100, 90), cost).run(burst(1, 15 * kBlock, 1), 1);
+    ContinuousBatchingScheduler(one_pool(100, 90), cost).run(test::burst(1, 15 * kBlock, 1), 1);
   } catch (const InputError& e) {
     why = e.what();
   }

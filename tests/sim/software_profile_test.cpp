@@ -21,6 +21,16 @@ const char* const kRequiredKeys = R"(software:
   per_iteration: 100 us
 )";
 
+// The message a stack file's text is refused with ("" if it is accepted).
+std::string refusal(const std::string& yaml) {
+  try {
+    config::parse_software_string(yaml, "stack.yaml");
+  } catch (const ScovilleError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("software profile: per op, per layer and per iteration overheads add up", "[software]") {
@@ -200,21 +210,26 @@ TEST_CASE("software profile: how a stack samples top-p is single-pass unless it 
             .top_p_sorts_vocabulary);
   CHECK_FALSE(config::parse_software_string(base + "  top_p_sampler: single-pass\n", "<test>")
                   .top_p_sorts_vocabulary);
-  try {
-    config::parse_software_string(base + "  top_p_sampler: radix\n", "stack.yaml");
-    FAIL("an unknown top_p_sampler was accepted");
-  } catch (const ScovilleError& e) {
-    const std::string what = e.what();
-    CHECK(what.find("stack.yaml") != std::string::npos);
-    CHECK(what.find("top_p_sampler") != std::string::npos);
-    CHECK(what.find("full-sort") != std::string::npos);
-  }
+  const std::string sampler = refusal(base + "  top_p_sampler: radix\n");
+  CHECK_THAT(sampler, Catch::Contains("stack.yaml") && Catch::Contains("top_p_sampler") &&
+                          Catch::Contains("full-sort"));
   // vLLM (CUDA and ROCm builds) sorts; TensorRT-LLM and SGLang draw in one pass.
   const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
   CHECK(config::load_software("vllm", paths).top_p_sorts_vocabulary);
   CHECK(config::load_software("rocm-vllm", paths).top_p_sorts_vocabulary);
   CHECK_FALSE(config::load_software("tensorrt-llm", paths).top_p_sorts_vocabulary);
   CHECK_FALSE(config::load_software("sglang", paths).top_p_sorts_vocabulary);
+}
+
+TEST_CASE("software profile: disaggregated KV is windowed unless the stack says whole-context",
+          "[software]") {
+  const std::string base = kRequiredKeys;
+  CHECK_FALSE(config::parse_software_string(base, "<test>").disaggregated_kv_whole_context);
+  CHECK(config::parse_software_string(base + "  disaggregated_kv: whole-context\n", "<test>")
+            .disaggregated_kv_whole_context);
+  const std::string kv = refusal(base + "  disaggregated_kv: all\n");
+  CHECK_THAT(kv, Catch::Contains("stack.yaml") && Catch::Contains("disaggregated_kv") &&
+                     Catch::Contains("whole-context"));
 }
 
 TEST_CASE("software profile: the stack in effect is the request's or else the system's",

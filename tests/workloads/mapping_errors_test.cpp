@@ -138,3 +138,23 @@ TEST_CASE("A mapping that does not fit gives the numbers per chip") {
         static_cast<int64_t>(f.kv_capacity.si() / f.kv_bytes_per_token.si()));
   CHECK(f.kv_bytes_per_token.si() == Approx(model.kv_bytes_per_token().si() / 4.0));
 }
+
+TEST_CASE("KV room in sequences counts a sliding layer's window, not the whole context") {
+  // GPT-OSS 120B config.json: 36 layers, 8 KV heads of 64, BF16 cache: 2,048 bytes a token a
+  // layer; every other layer slides over 128 tokens.
+  const ModelConfig model = load_model(model_file("gpt-oss-120b"));
+  const MappedIteration mapped =
+      map_iteration(model, IterationShape{Phase::kDecode, 1, 1, 8192}, pool(1, 1, 1, 1, 1));
+  const Bytes hbm(141e9);  // an H200
+  const MemoryFootprint f = memory_footprint(model, mapped, hbm).front();
+  constexpr double kRow = 8 * 64 * 2 * 2;
+  CHECK(f.kv_bytes_per_token.si() == Approx(36 * kRow));
+  CHECK(f.kv_bytes_per_sequence.si() == Approx(18 * kRow * 8192 + 18 * kRow * 128));
+  CHECK(f.kv_cache.si() == Approx(f.kv_bytes_per_sequence.si()));
+  CHECK(f.kv_capacity_sequences ==
+        static_cast<int64_t>(f.kv_capacity.si() / (18 * kRow * (8192 + 128))));
+  // Every layer at the whole context would fit about half as many.
+  const int64_t every_layer_whole = f.kv_capacity_tokens / 8192;
+  CHECK(f.kv_capacity_sequences > 19 * every_layer_whole / 10);
+  CHECK(f.kv_capacity_sequences < 2 * every_layer_whole + 2);
+}

@@ -101,9 +101,11 @@ std::vector<MemoryFootprint> memory_footprint(const ModelConfig& model,
         continue;
       }
       m.kv_bytes_per_token += kv_row;
-      m.kv_cache +=
-          kv_row * (d(role.attn_batch) * d(model.stored_context(layer, mapped.shape.context)));
+      const double stored = d(model.stored_context(layer, mapped.shape.context));
+      m.kv_bytes_per_sequence += kv_row * stored;
+      m.kv_cache += kv_row * (d(role.attn_batch) * stored);
     }
+    m.kv_bytes_per_sequence += m.state_bytes_per_sequence;
     Bytes largest;
     for (const TraceNode& node : role.trace.nodes) {
       if (node.kind != TraceNodeKind::kCompute) continue;
@@ -119,6 +121,11 @@ std::vector<MemoryFootprint> memory_footprint(const ModelConfig& model,
     m.kv_capacity_tokens = static_cast<int64_t>(
         m.kv_bytes_per_token.si() > 0
             ? std::min(kUnboundedTokens, std::floor(m.kv_capacity.si() / m.kv_bytes_per_token.si()))
+            : kUnboundedTokens);
+    m.kv_capacity_sequences = static_cast<int64_t>(
+        m.kv_bytes_per_sequence.si() > 0
+            ? std::min(kUnboundedTokens,
+                       std::floor(m.kv_capacity.si() / m.kv_bytes_per_sequence.si()))
             : kUnboundedTokens);
     result.push_back(m);
   }

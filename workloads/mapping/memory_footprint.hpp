@@ -23,7 +23,14 @@ struct MemoryFootprint {
   Bytes activations;         // peak working set: largest op's inputs + outputs + residual stream
   Bytes kv_bytes_per_token;  // one more token of context in every layer this chip holds
   Bytes kv_capacity;         // hbm - weights - activations (0 when negative)
-  int64_t kv_capacity_tokens = 0;  // kv_capacity / kv_bytes_per_token, rounded down
+  // kv_capacity / kv_bytes_per_token, rounded down: token slots of every KV layer. A sequence
+  // longer than a sliding window or chunk fills fewer slots than its context in those layers,
+  // so this is not how long a context fits; kv_capacity_sequences is.
+  int64_t kv_capacity_tokens = 0;
+  // What one more sequence of the iteration's context needs on this chip: each KV layer's
+  // stored context (min(context, window or chunk)) plus its fixed state.
+  Bytes kv_bytes_per_sequence;
+  int64_t kv_capacity_sequences = 0;  // kv_capacity / kv_bytes_per_sequence, rounded down
   // One more sequence's fixed-size state on this chip (linear-attention layers it holds, the
   // state's heads split over the attention ranks); 0 for a model without linear layers.
   Bytes state_bytes_per_sequence;
