@@ -190,15 +190,21 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
     return plan;
   }
 
-  // Otherwise each instance gets a group of tiles, arranged as the grid that minimises the
-  // slowest member's time (compute, or its share of the on-chip traffic).
-  const int64_t group = tiles / w.instances;
-  const MatmulGrid grid = choose_grid(w, group, weight_b, act_in_b);
+  // Otherwise each instance is cut into the members of the grid that minimises the slowest
+  // member's time (compute, or its share of the on-chip traffic), and the members of all
+  // instances are dealt to the tiles in turn. tiles / instances members each (rounded down) keep
+  // every tile busy when that divides; otherwise up to instances - 1 tiles would idle (111
+  // experts on 148 SMs: a quarter of them), which a grouped GEMM's tile scheduler does not leave,
+  // so more members per instance are tried and the plan whose most loaded tile has the least
+  // work (whole members times a member's time) is kept.
+  const MatmulGrid grid = balanced_grid(w, weight_b, act_in_b);
   const int64_t rows_per = ceil_div(w.m, grid.rows);
   const int64_t cols_per = ceil_div(w.n, grid.cols);
   const int64_t depth_per = ceil_div(w.k, grid.depth);
+  std::vector<WorkBlock> per_tile(static_cast<size_t>(tiles));
+  std::vector<bool> used(static_cast<size_t>(tiles), false);
+  int64_t unit = 0;
   for (int64_t i = 0; i < w.instances; ++i) {
-    int64_t tile = i * group;
     for (int64_t r = 0; r < grid.rows; ++r) {
       const int64_t rows = std::min(rows_per, w.m - r * rows_per);
       for (int64_t c = 0; c < grid.cols; ++c) {
@@ -209,30 +215,63 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
           const double rr = static_cast<double>(rows);
           const double cc = static_cast<double>(cols);
           const double dd = static_cast<double>(depth);
-          WorkBlock total;
-          total.math = w.math;
-          total.matrix_cycles = engine_.cycles(rows, cols, depth, w.math);
-          total.macs = rr * cc * dd;
+          WorkBlock member;
+          member.math = w.math;
+          member.matrix_cycles = engine_.cycles(rows, cols, depth, w.math);
+          member.macs = rr * cc * dd;
           const Bytes weights(weight_b * dd * cc);
           // The first row of the grid streams a weight panel from HBM; the other rows get the
           // same panel from shared SRAM (multicast).
           if (r == 0) {
-            total.hbm_read += weights;
+            member.hbm_read += weights;
           } else {
-            total.shared_read += weights;
+            member.shared_read += weights;
           }
-          total.shared_read += Bytes(act_in_b * rr * dd);
-          total.shared_write += Bytes(act_out_b * rr * cc);
+          member.shared_read += Bytes(act_in_b * rr * dd);
+          member.shared_write += Bytes(act_out_b * rr * cc);
           if (grid.depth > 1) {  // split-K: add this member's partial sums
-            total.vector_flops = rr * cc;
-            total.vector_cycles = total.vector_flops / chip_.tiles.vector.flops_per_cycle;
+            member.vector_flops = rr * cc;
+            member.vector_cycles = member.vector_flops / chip_.tiles.vector.flops_per_cycle;
           }
-          append_blocks(plan.blocks_per_tile[static_cast<size_t>(tile++)], total);
+          const size_t tile = static_cast<size_t>(unit++ % tiles);
+          WorkBlock& total = per_tile[tile];
+          total.math = w.math;
+          accumulate(total, member);
+          used[tile] = true;
         }
       }
     }
   }
+  for (int64_t t = 0; t < tiles; ++t) {
+    if (used[static_cast<size_t>(t)]) {
+      append_blocks(plan.blocks_per_tile[static_cast<size_t>(t)], per_tile[static_cast<size_t>(t)]);
+    }
+  }
   return plan;
+}
+
+TilingPolicy::MatmulGrid TilingPolicy::balanced_grid(const WorkDescriptor& w, double weight_b,
+                                                     double act_in_b) const {
+  const int64_t tiles = chip_.tiles.count;
+  const int64_t group = tiles / w.instances;
+  MatmulGrid best = choose_grid(w, group, weight_b, act_in_b);
+  if (w.instances * group == tiles) return best;
+  // The most loaded tile's work: its whole members times one member's time.
+  const auto load = [&](const MatmulGrid& g) {
+    const int64_t members = w.instances * g.members();
+    return static_cast<double>(ceil_div(members, tiles)) * g.time;
+  };
+  double best_load = load(best);
+  const int64_t most = kMaxMemberSpread * ceil_div(tiles, w.instances);
+  for (int64_t g = group + 1; g <= most; ++g) {
+    const MatmulGrid candidate = choose_grid(w, g, weight_b, act_in_b);
+    const double l = load(candidate);
+    if (l < best_load * (1 - 1e-9)) {
+      best = candidate;
+      best_load = l;
+    }
+  }
+  return best;
 }
 
 TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int64_t group,
@@ -267,7 +306,7 @@ TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int6
       if (best_time < 0 || faster || (as_fast && traffic < best_traffic * (1 - 1e-9))) {
         best_time = time;
         best_traffic = traffic;
-        best = MatmulGrid{rows, cols, depth};
+        best = MatmulGrid{rows, cols, depth, time};
       }
     }
   }

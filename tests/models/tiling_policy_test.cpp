@@ -222,15 +222,28 @@ TEST_CASE("tiling matmul spreads instances over tiles", "[models][tiling]") {
     // The weights still cross HBM exactly once.
     CHECK(t.hbm_read.si() == Approx(w.stream_bytes.si()).epsilon(kRel));
   }
-  SECTION("instances that do not divide the tiles leave the remainder idle") {
+  SECTION("instances that do not divide the tiles are dealt over every tile") {
+    // Whole groups of tiles / instances members each would leave tiles idle and give the slowest
+    // tile 1 / group of an instance; a grouped GEMM's scheduler deals finer members to them all.
     const WorkDescriptor w = matmul(3, 256, 256, 256, MathPrecision::kBf16, 2);
     const TilePlan plan = policy.plan(w);
     check_structure(chip, plan);
-    const int64_t group = chip.tiles.count / w.instances;
-    CHECK(busy_tiles(plan) <= group * w.instances);
-    for (int64_t t = group * w.instances; t < chip.tiles.count; ++t) {
-      CHECK(plan.blocks_per_tile[static_cast<size_t>(t)].empty());
-    }
+    const int64_t tiles = chip.tiles.count;
+    const int64_t group = tiles / w.instances;
+    REQUIRE(group * w.instances < tiles);
+    CHECK(busy_tiles(plan) == tiles);
+    const double one = engine.cycles(w.m, w.n, w.k, w.math);
+    INFO("one instance " << one << " cycles, slowest tile " << plan.max_tile_compute_cycles());
+    CHECK(plan.max_tile_compute_cycles() < one / d(group) * (1 - 1e-6));
+    CHECK(plan.max_tile_compute_cycles() >= one * d(w.instances) / d(tiles) * (1 - kRel));
+  }
+  SECTION("instances that divide the tiles keep one group each") {
+    const int64_t tiles = chip.tiles.count;
+    const WorkDescriptor w = matmul(tiles / 2, 256, 256, 256, MathPrecision::kBf16, 2);
+    const TilePlan plan = policy.plan(w);
+    CHECK(busy_tiles(plan) == tiles);
+    const double one = engine.cycles(w.m, w.n, w.k, w.math);
+    CHECK(plan.max_tile_compute_cycles() == Approx(one / 2.0).epsilon(0.01));
   }
 }
 
