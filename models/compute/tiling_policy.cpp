@@ -201,10 +201,13 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
   const int64_t rows_per = ceil_div(w.m, grid.rows);
   const int64_t cols_per = ceil_div(w.n, grid.cols);
   const int64_t depth_per = ceil_div(w.k, grid.depth);
+  // Instance i's members start at tile i x stride: its group of tiles when whole groups fit (as
+  // before the dealing), otherwise right after the previous instance's members, wrapping around.
+  const int64_t stride = grid.budget == tiles / w.instances ? grid.budget : grid.members();
   std::vector<WorkBlock> per_tile(static_cast<size_t>(tiles));
   std::vector<bool> used(static_cast<size_t>(tiles), false);
-  int64_t unit = 0;
   for (int64_t i = 0; i < w.instances; ++i) {
+    int64_t placed = 0;  // members of instance i placed so far
     for (int64_t r = 0; r < grid.rows; ++r) {
       const int64_t rows = std::min(rows_per, w.m - r * rows_per);
       for (int64_t c = 0; c < grid.cols; ++c) {
@@ -233,7 +236,7 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
             member.vector_flops = rr * cc;
             member.vector_cycles = member.vector_flops / chip_.tiles.vector.flops_per_cycle;
           }
-          const size_t tile = static_cast<size_t>(unit++ % tiles);
+          const size_t tile = static_cast<size_t>((i * stride + placed++) % tiles);
           WorkBlock& total = per_tile[tile];
           total.math = w.math;
           accumulate(total, member);
@@ -306,7 +309,7 @@ TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int6
       if (best_time < 0 || faster || (as_fast && traffic < best_traffic * (1 - 1e-9))) {
         best_time = time;
         best_traffic = traffic;
-        best = MatmulGrid{rows, cols, depth, time};
+        best = MatmulGrid{rows, cols, depth, time, group};
       }
     }
   }
@@ -351,18 +354,49 @@ TilePlan TilingPolicy::plan_attention(const WorkDescriptor& w) const {
     }
     return plan;
   }
+  // Fewer units than tiles: each unit's keys are split over `members` tiles (flash-decoding),
+  // dealt in turn. tiles / units members each when that divides; otherwise finer splits are
+  // tried, as for matmul instances, and the one whose most loaded tile has the fewest keys kept
+  // (a split-KV decode kernel picks its splits to fill the SMs).
   const int64_t group = tiles / w.instances;
-  const int64_t keys_per = ceil_div(w.n, group);
+  int64_t members = group;
+  if (w.instances * group != tiles) {
+    const auto load = [&](int64_t split) {
+      return static_cast<double>(ceil_div(w.instances * split, tiles)) *
+             static_cast<double>(ceil_div(w.n, split));
+    };
+    double best = load(group);
+    const int64_t most = std::min(w.n, kMaxMemberSpread * ceil_div(tiles, w.instances));
+    for (int64_t split = group + 1; split <= most; ++split) {
+      const double l = load(split);
+      if (l < best * (1 - 1e-9)) {
+        best = l;
+        members = split;
+      }
+    }
+  }
+  const int64_t keys_per = ceil_div(w.n, members);
+  std::vector<WorkBlock> per_tile(static_cast<size_t>(tiles));
+  std::vector<bool> used(static_cast<size_t>(tiles), false);
   for (int64_t u = 0; u < w.instances; ++u) {
-    for (int64_t r = 0; r < group; ++r) {
+    for (int64_t r = 0; r < members; ++r) {
       const int64_t keys = std::min(keys_per, w.n - r * keys_per);
       if (keys <= 0) break;
       WorkBlock b = unit_part(keys);
-      if (group > 1) {  // combine partial softmax results (flash-decoding)
+      if (members > 1) {  // combine partial softmax results (flash-decoding)
         b.vector_flops += m * kk;
         b.vector_cycles = b.vector_flops / vector_fpc;
       }
-      append_blocks(plan.blocks_per_tile[static_cast<size_t>(u * group + r)], b);
+      // Unit u's parts start at tile u x members, as whole groups did; finer splits wrap around.
+      const size_t tile = static_cast<size_t>((u * members + r) % tiles);
+      per_tile[tile].math = w.math;
+      accumulate(per_tile[tile], b);
+      used[tile] = true;
+    }
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    if (used[static_cast<size_t>(t)]) {
+      append_blocks(plan.blocks_per_tile[static_cast<size_t>(t)], per_tile[static_cast<size_t>(t)]);
     }
   }
   return plan;

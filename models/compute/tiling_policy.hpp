@@ -5,19 +5,20 @@
 // chosen to minimise the slowest member's time (its compute, or its share of on-chip traffic),
 // and the members of all instances are dealt to the tiles in turn; an instance has as many
 // members as leave the most loaded tile least work (tiles / instances when that divides, so that
-// no tile idles where a grouped GEMM's tile scheduler would keep it busy): every weight panel is streamed from HBM once (by the first grid row) and multicast
-// to the other rows through shared SRAM; activation rows are read from shared SRAM by every
-// column; spare members split the reduction (split-K) when the rows cannot use them, and add
-// their partial sums on the vector units. A chip whose GEMM library uses fixed macro tiles
-// (library_tile) instead deals those output tiles to the tiles in waves, each with its whole
-// reduction, for GEMMs at least one macro tile wide each way (wave quantisation).
-// Attention: each (sequence, KV head) unit goes to one tile; with fewer units than tiles the keys
-// are split over a group (flash-decoding) and the partial results combined on the vector units.
-// The softmax itself is not added here: the workload describes it as its own vector op (with
-// model details such as attention sinks), so counting it here too would count it twice.
-// Vector work: spread evenly over all tiles.
-// Activations: every tile reads the activation rows it needs from shared SRAM; when an op's
-// unique activations do not fit in shared SRAM they also cross HBM once (read in, write out).
+// no tile idles where a grouped GEMM's tile scheduler would keep it busy): every weight panel is
+// streamed from HBM once (by the first grid row) and multicast to the other rows through shared
+// SRAM; activation rows are read from shared SRAM by every column; spare members split the
+// reduction (split-K) when the rows cannot use them, and add their partial sums on the vector
+// units. A chip whose GEMM library uses fixed macro tiles (library_tile) instead deals those output
+// tiles to the tiles in waves, each with its whole reduction, for GEMMs at least one macro tile
+// wide each way (wave quantisation). Attention: each (sequence, KV head) unit goes to one tile;
+// with fewer units than tiles the keys are split into parts (flash-decoding): tiles / units of
+// them when that divides, otherwise as many as leave the most loaded tile fewest keys, dealt to
+// the tiles in turn; the partial results are combined on the vector units. The softmax itself is
+// not added here: the workload describes it as its own vector op (with model details such as
+// attention sinks), so counting it here too would count it twice. Vector work: spread evenly over
+// all tiles. Activations: every tile reads the activation rows it needs from shared SRAM; when an
+// op's unique activations do not fit in shared SRAM they also cross HBM once (read in, write out).
 #pragma once
 
 #include "models/chip/chip_params.hpp"
@@ -52,6 +53,7 @@ class TilingPolicy {
     int64_t cols = 1;
     int64_t depth = 1;   // split-K factor
     double time = 0.0;   // the slowest member's estimated time, s
+    int64_t budget = 1;  // the members it was chosen for (choose_grid's group)
     int64_t members() const { return rows * cols * depth; }
   };
   TilePlan plan_matmul(const WorkDescriptor& work) const;

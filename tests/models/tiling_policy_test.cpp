@@ -2,6 +2,8 @@
 // hand; every expected value is derived from it or from the work descriptor.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -268,23 +270,53 @@ TEST_CASE("tiling attention conserves KV traffic and work", "[models][tiling]") 
     check_hbm(chip, w, t);
     // Two matmuls (scores, then values) of m x n x k each, scaled by the useful fraction.
     CHECK(2.0 * t.macs == Approx(w.flops.si()).epsilon(kRel));
-    // Vector work is only the flash-decoding combine (m x k per member of a split group); the
-    // softmax is the workload's own vector op.
-    double combine = 0;
-    if (w.instances < chip.tiles.count) {
-      const int64_t group = chip.tiles.count / w.instances;
-      const int64_t keys_per = (w.n + group - 1) / group;
-      const int64_t members = std::min(group, (w.n + keys_per - 1) / keys_per);
-      if (group > 1) combine = d(w.instances) * d(members) * d(w.m) * d(w.k);
-    }
-    CHECK(t.vector_flops == Approx(combine).margin(1e-9));
+    // Vector work is only the flash-decoding combine (m x k per part of a split unit); the
+    // softmax is the workload's own vector op. A unit is split into at least tiles / units parts
+    // (whole groups) and at most kMaxMemberSpread x ceil(tiles / units), never into more parts
+    // than keys; the parts are dealt so that every tile they reach is busy.
     CHECK(t.shared_read.si() == Approx(w.activation_in_bytes.si()).epsilon(kRel));
     CHECK(t.shared_write.si() == Approx(w.activation_out_bytes.si()).epsilon(kRel));
-    const int64_t expected_busy = w.instances >= chip.tiles.count
-                                      ? chip.tiles.count
-                                      : w.instances * std::min(chip.tiles.count / w.instances, w.n);
-    CHECK(busy_tiles(plan) == expected_busy);
+    if (w.instances >= chip.tiles.count) {
+      CHECK(t.vector_flops == 0.0);
+      CHECK(busy_tiles(plan) == chip.tiles.count);
+      continue;
+    }
+    const int64_t group = chip.tiles.count / w.instances;
+    const double parts = t.vector_flops / (d(w.instances) * d(w.m) * d(w.k));
+    const int64_t members = parts > 0 ? std::llround(parts) : 1;
+    CHECK(t.vector_flops ==
+          Approx(members > 1 ? d(w.instances) * d(members) * d(w.m) * d(w.k) : 0.0).margin(1e-9));
+    CHECK(members >= std::min(group, w.n));
+    CHECK(members <=
+          std::min(w.n, std::max(group, TilingPolicy::kMaxMemberSpread *
+                                            ((chip.tiles.count + w.instances - 1) / w.instances))));
+    CHECK(busy_tiles(plan) == std::min(chip.tiles.count, w.instances * members));
   }
+}
+
+TEST_CASE("tiling attention splits units finely when whole groups would idle tiles",
+          "[models][tiling]") {
+  // 3 units on 8 tiles: whole groups of 2 would idle 2 tiles and give a tile 256 of 512 keys.
+  // Splits of 3..12 parts give the most loaded tile ceil(3 s / 8) x ceil(512 / s) keys: 342,
+  // 256, 206, 258, 222, 192 (s = 8), 228, 208, 235, 215, so each unit is cut into 8 parts of 64
+  // keys, three to a tile.
+  const ChipParams chip = small_chip();
+  REQUIRE(chip.tiles.count == 8);
+  const TilingPolicy policy(chip);
+  const WorkDescriptor w = attention(3, 512, 512, 64, 0.5);
+  const TilePlan plan = policy.plan(w);
+  check_structure(chip, plan);
+  CHECK(busy_tiles(plan) == 8);
+  CHECK(plan.totals().vector_flops == Approx(3.0 * 8 * 512 * 64));
+  const WorkBlock unit_whole = policy.plan(attention(8, 512, 512, 64, 0.5)).totals();
+  // The slowest tile does three 64-key parts: 3/8 of a unit's matrix work, not 2/4.
+  double worst = 0;
+  for (const auto& tile : plan.blocks_per_tile) {
+    double cycles = 0;
+    for (const WorkBlock& b : tile) cycles += b.matrix_cycles;
+    worst = std::max(worst, cycles);
+  }
+  CHECK(worst == Approx(unit_whole.matrix_cycles / 8.0 * 3.0 / 8.0).epsilon(0.02));
 }
 
 TEST_CASE("tiling vector work is spread evenly", "[models][tiling]") {
