@@ -116,6 +116,21 @@ check(lower["ttft_needed_s"] is None and lower["gpu_implied"] is None,
       "a lower bound pairs no TTFT")
 check(lower["tpot_rate_needed"] == math.inf, "a TTFT alone longer than the ask: no TPOT serves")
 
+# --- the GPU measured at one user: E2E interactivity from TTFT and TPOT, and the pair against it
+check(close(published.e2e_interactivity(0.1, 0.002, 1001.0), 1001.0 / (0.1 + 1000 * 0.002)),
+      "E2E interactivity n / (TTFT + (n - 1) TPOT)")
+from scoville.jalapeno import document_consistency  # noqa: E402
+point = published.MEASURED_GPU_ONE_USER["gptoss"]
+jal = {"median_ttft_s": 0.02, "median_e2e_intvty": 1500.0}
+m = document_consistency.measured_pair("gptoss", jal, 1400.0, False)
+n = document_consistency.MEAN_OUTPUT_TOKENS
+gpu = n / (point["ttft_s"] + (n - 1) * point["tpot_s"])
+check(close(m["gpu_e2e"], gpu), "the measured GPU's E2E interactivity")
+check(close(m["sim_ratio"], 1500.0 / gpu), "Jalapeño's simulated ratio against the measured GPU")
+check(close(m["pair"]["jal_e2e_needed"], 1.7 * 0.85 * gpu), "the ratio's ask against it")
+check(document_consistency.measured_pair("kimi", jal, None, False) is None,
+      "no measured point: no pair")
+
 # --- the GPU comparators as deployed: a recipe's pools, and the best recipe against the peak
 work = os.path.join(sys.argv[3], "jalapeno-parts")
 with open(variants.deployed_mapping(work, (6, 4, study.DEP), (1, 16, study.DEP), 384)) as f:

@@ -14,6 +14,21 @@ ABSOLUTE = {"gptoss": (published.PUB_GPTOSS_TOK_S_USER, False),
             "dsr1": (published.PUB_DSR1_SINGLE_REQUEST_TOK_S, True)}
 
 
+def measured_pair(key, jal, absolute, at_least):
+    """The measured GPU point at one user (published.MEASURED_GPU_ONE_USER) of a workload and
+    what the published figures ask against it: {"point", "gpu_e2e", "sim_ratio", "pair"}, or
+    None where none is measured."""
+    point = published.MEASURED_GPU_ONE_USER.get(key)
+    if point is None:
+        return None
+    gpu_e2e = published.e2e_interactivity(point["ttft_s"], point["tpot_s"], MEAN_OUTPUT_TOKENS)
+    pair = published.latency_pair(published.PUB_LATENCY_RATIO[key], gpu_e2e,
+                                  float(jal["median_ttft_s"]), MEAN_OUTPUT_TOKENS, absolute,
+                                  at_least)
+    return {"point": point, "gpu_e2e": gpu_e2e,
+            "sim_ratio": float(jal["median_e2e_intvty"]) / gpu_e2e, "pair": pair}
+
+
 def consistency_section(add, base):
     """What each published latency ratio asks of Jalapeño against the simulated GPU baseline,
     and whether it agrees with Jalapeño's own published interactivity."""
@@ -27,7 +42,8 @@ def consistency_section(add, base):
         pair = published.latency_pair(published.PUB_LATENCY_RATIO[w["key"]],
                                       float(g["median_e2e_intvty"]), float(j["median_ttft_s"]),
                                       MEAN_OUTPUT_TOKENS, absolute, at_least)
-        rows.append((w, j, g, absolute, at_least, pair))
+        measured = measured_pair(w["key"], j, absolute, at_least)
+        rows.append((w, j, g, absolute, at_least, pair, measured))
     if not rows:
         return
     add("## Can the published latency figures hold together?")
@@ -42,21 +58,27 @@ def consistency_section(add, base):
         "within -20 % of the published figure; `GPU implied` is the GPU E2E interactivity at "
         "which both published figures hold at Jalapeño's simulated TTFT.")
     add("")
-    add("| workload | published ratio | Jalapeño published | GPU best E2E (sim.) | Jalapeño E2E "
-        "the ratio asks (-15 %) | Jalapeño sim.: E2E / 1/TPOT / TTFT | least TTFT for both | "
-        "GPU implied |")
-    add("|---|---:|---:|---:|---:|---|---:|---:|")
-    for w, j, g, absolute, at_least, pair in rows:
+    add("| workload | published ratio | Jalapeño published | GPU best E2E (sim.) | GPU E2E at N = 1 "
+        "(measured) | Jalapeño E2E the ratio asks (-15 %) | Jalapeño sim.: E2E / 1/TPOT / TTFT | "
+        "least TTFT for both | GPU implied |")
+    add("|---|---:|---:|---:|---:|---:|---|---:|---:|")
+    for w, j, g, absolute, at_least, pair, measured in rows:
         pub = ("–" if absolute is None else
                f"{'> ' if at_least else '~'}{absolute:,.0f} tok/s/user")
         ttft = ("–" if pair["ttft_needed_s"] is None else f"{pair['ttft_needed_s']:.2f} s")
         implied = ("–" if pair["gpu_implied"] is None else f"{pair['gpu_implied']:,.0f}")
+        gpu_measured = "–" if measured is None else f"{measured['gpu_e2e']:,.0f}"
         add(f"| {w['label']} | {published.PUB_LATENCY_RATIO[w['key']]:.1f} | {pub} | "
-            f"{g['median_e2e_intvty']:,.0f} | {pair['jal_e2e_needed']:,.0f} | "
+            f"{g['median_e2e_intvty']:,.0f} | {gpu_measured} | {pair['jal_e2e_needed']:,.0f} | "
             f"{j['median_e2e_intvty']:,.0f} / {j['intvty']:,.0f} / "
             f"{j['median_ttft_s'] * 1e3:.0f} ms | {ttft} | {implied} |")
     add("")
-    for w, j, g, absolute, at_least, pair in rows:
+    add("`GPU E2E at N = 1 (measured)`: the GPU's own published point at one user where one "
+        "exists, n / (TTFT + (n - 1) TPOT) from the medians of InferenceMAX's CI runs "
+        "(published.MEASURED_GPU_ONE_USER names the run and deployment); the columns after it "
+        "are read against the simulated GPU.")
+    add("")
+    for w, j, g, absolute, at_least, pair, measured in rows:
         ttft_needed = pair["ttft_needed_s"]
         if ttft_needed is not None and ttft_needed > 2 * float(j["median_ttft_s"]):
             add(f"- **{w['label']}**: against the {w['gpu_label']} baseline as simulated "
@@ -71,9 +93,8 @@ def consistency_section(add, base):
                 "simulated could not reach the published per-kW peak, which those prefills "
                 "set, so no Jalapeño "
                 "parameter reconciles the pair against this baseline: what breaks it is the "
-                "GPU's latency at one user, which no published measurement of this model on "
-                "this GPU checks (the GPU side at N = 1 extrapolates software time fitted at "
-                "N = 64-256).")
+                "GPU's latency at one user (the GPU side at N = 1 extrapolates software time "
+                "fitted at N = 64-256).")
         elif at_least and pair["jal_e2e_needed"] > float(j["median_e2e_intvty"]):
             add(f"- **{w['label']}**: the published {published.PUB_LATENCY_RATIO[w['key']]:.1f}x "
                 f"asks Jalapeño for at least {pair['jal_e2e_needed']:,.0f} tok/s/user end to "
@@ -84,4 +105,29 @@ def consistency_section(add, base):
                 f"{j['median_e2e_intvty']:,.0f}, and the inverse grid's highest latency ratio "
                 "(above) falls short too: its per-layer latency (collectives and op "
                 "latencies at one request), not a rate, would have to shrink.")
+        if measured is not None:
+            measured_bullet(add, w, j, g, measured)
     add("")
+
+
+def measured_bullet(add, w, j, g, measured):
+    """The workload's GPU latency at one user as measured, against the simulated GPU, and what
+    the published figures ask against it."""
+    m, mp = measured, measured["pair"]
+    both = ("" if mp["ttft_needed_s"] is None else
+            f"; both published figures hold against it if one request waited at least "
+            f"{mp['ttft_needed_s']:.2f} s for its first token "
+            f"({mp['ttft_needed_s'] / float(j['median_ttft_s']):.0f} times Jalapeño's simulated "
+            f"TTFT; the GPU's own measured TTFT is {m['point']['ttft_s'] * 1e3:.0f} ms)")
+    add(f"- **{w['label']}, the GPU measured at one user**: InferenceMAX's {w['gpu_label']} "
+        f"point ({m['point']['deployment']}, CI run {m['point']['run']}, {study.ISL:,} / "
+        f"{study.OSL:,} tokens) has a median TTFT of {m['point']['ttft_s'] * 1e3:.0f} ms and "
+        f"TPOT of {m['point']['tpot_s'] * 1e3:.2f} ms (1 / TPOT "
+        f"{1 / m['point']['tpot_s']:,.0f} tok/s/user), an E2E interactivity of "
+        f"{m['gpu_e2e']:,.0f}; the simulated GPU's best is "
+        f"{(float(g['median_e2e_intvty']) / m['gpu_e2e'] - 1) * 100:+.0f} % off it (1 / TPOT "
+        f"{(float(g['intvty']) * m['point']['tpot_s'] - 1) * 100:+.0f} %). Against the measured "
+        f"GPU the simulated Jalapeño's ratio is {m['sim_ratio']:.2f} (published "
+        f"{published.PUB_LATENCY_RATIO[w['key']]:.1f}){both}. The same GPU generation's rows at "
+        "concurrency 4 (docs/validation.md, ids 1001-1014: B200 on TensorRT-LLM and vLLM) "
+        "check the model at that end of the curve.")

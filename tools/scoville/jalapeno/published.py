@@ -23,6 +23,24 @@ PUB_GPTOSS_TOK_S_USER = 1400.0  # "about 1,400 tok/s per user on GPT-OSS"
 PUB_DSR1_SINGLE_REQUEST_TOK_S = 700.0  # "more than 700 tok/s for a single DeepSeek R1 request"
 PUB_MEASURED_PACKAGE_W = 550.0  # "at or below 550 W on these workloads"
 
+# The GPU side of a latency ratio, measured at one user where a measurement exists: medians of
+# TTFT and TPOT of InferenceMAX's own runs (the agg_bmk.json artifacts of InferenceMAX/InferenceMAX
+# CI, archived in github.com/gminneci/mantile commit 1d3c259c,
+# reconcile/sources/inferencemax/raw/run_<id>/agg_bmk.json). [MEAS] GPT-OSS 120B on GB200 NVL72,
+# 8K/1K, concurrency 1, Dynamo + TensorRT-LLM (tensorrtllm-runtime 0.7.0.post2), one TP1 prefill
+# worker and one TP8 decode worker, no speculative decoding: run 20786863188 (runs 20737128080,
+# 20742072203 and 20764588467 within 1 %).
+MEASURED_GPU_ONE_USER = {
+    "gptoss": {"system": "gb200-nvl72", "run": "20786863188", "ttft_s": 0.1049,
+               "tpot_s": 0.001868,
+               "deployment": "Dynamo + TensorRT-LLM, TP1 prefill + TP8 decode worker"},
+}
+
+
+def e2e_interactivity(ttft_s, tpot_s, output_tokens):
+    """InferenceX's E2E interactivity of a request of n output tokens: n / (TTFT + (n - 1) TPOT)."""
+    return output_tokens / (ttft_s + (output_tokens - 1) * tpot_s)
+
 
 def implied_jalapeno_tok_s_per_chip(key):
     """Jalapeño's per-chip peak the published figures imply: ratio x GPU tok/s/kW x 0.7 kW."""
