@@ -123,15 +123,24 @@ std::optional<double> count_field(const MeasurementRow& r, const char* key) {
 }
 
 // The prefill/decode split a row's notes publish, as InferenceX's Dynamo rows write it
-// ("prefill 4 GPU TP4, decode 32 GPU EP8"; lowercase notes). nullopt when there is none.
+// ("prefill 4 GPU TP4, decode 32 GPU EP8": decode instances of EP8, DeepSeek R1's recipes), or
+// one tensor-parallel decode worker ("prefill 1 GPU TP1, decode 8 GPU TP8 EP1": attention over
+// the worker's chips, experts over EP of them); lowercase notes. nullopt when there is none.
 struct PublishedSplit {
   int64_t prefill_chips, prefill_tp, decode_chips, decode_ep;
+  int64_t decode_tp = 0;  // the tensor-parallel worker's degree; 0: EP instances
 };
 std::optional<PublishedSplit> published_split(const std::string& notes) {
-  static const std::regex pattern(
+  static const std::regex instances(
       R"(prefill (\d{1,4}) (?:gpu,? )?tp=?(\d{1,4}), decode (\d{1,4}) (?:gpu,? )?ep=?(\d{1,4}))");
+  static const std::regex worker(
+      R"(prefill (\d{1,4}) (?:gpu,? )?tp=?(\d{1,4}), decode (\d{1,4}) (?:gpu,? )?tp=?(\d{1,4}) ep=?(\d{1,4}))");
   std::smatch m;
-  if (!std::regex_search(notes, m, pattern)) return std::nullopt;
+  if (std::regex_search(notes, m, worker)) {
+    return PublishedSplit{std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[5]),
+                          std::stoll(m[4])};
+  }
+  if (!std::regex_search(notes, m, instances)) return std::nullopt;
   return PublishedSplit{std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4])};
 }
 
@@ -277,10 +286,13 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       // Without a throughput, a point with its interactivity is still a latency check.
       o.skipped = "no published throughput (nor an interactivity at a published concurrency)";
     } else if (split) {
-      // One prefill instance over its chips (TP = chips), whole decode instances.
+      // One prefill instance over its chips (TP = chips); whole decode instances (the EP
+      // form, DeepSeek R1's recipes) or one tensor-parallel decode worker over all its chips.
+      const bool worker = split->decode_tp > 0;
       if (split->prefill_chips < 1 || split->prefill_tp != split->prefill_chips ||
           split->decode_chips < 1 || split->decode_ep < 1 ||
-          split->decode_chips % split->decode_ep != 0 || o.model != "deepseek-r1") {
+          split->decode_chips % split->decode_ep != 0 ||
+          (worker ? split->decode_tp != split->decode_chips : o.model != "deepseek-r1")) {
         o.skipped = "a published prefill/decode split this version does not map";
       } else if (chips && *chips != d(split->prefill_chips + split->decode_chips)) {
         o.skipped = "the notes' prefill and decode chips do not add up to the row's chips";
@@ -394,6 +406,7 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
       o.prefill_chips = split->prefill_chips;
       o.decode_chips = split->decode_chips;
       o.decode_ep = split->decode_ep;
+      o.decode_tensor_parallel = split->decode_tp > 0;
       o.replica_chips = split->prefill_chips + split->decode_chips;
       // Across nodes: the system's multi-node file (<chip>-multinode) when there is one.
       const bool multinode = contains(o.system, "multinode");
@@ -408,7 +421,10 @@ std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
         const int64_t node = node_chips(o.system_file, paths);
         o.decode_first_chip = (split->prefill_chips + node - 1) / node * node;
       }
-      if (const DeploymentRecipe* recipe = find_recipe(recipes, o.system_file, o.concurrency)) {
+      // The recipes (workloads/deployments) launch EP instances; a TP worker has none.
+      const DeploymentRecipe* recipe =
+          o.decode_tensor_parallel ? nullptr : find_recipe(recipes, o.system_file, o.concurrency);
+      if (recipe) {
         if (recipe->prefill.chips() != o.prefill_chips ||
             recipe->decode.chips() != o.decode_chips || recipe->decode.ep != o.decode_ep) {
           o.skipped = "its deployment recipe (" + recipe->where.str() +
@@ -517,7 +533,8 @@ workloads::MappingConfig row_mapping(const RowPlan& plan, const workloads::Model
   decode.chips = plan.decode_chips;
   decode.degrees.tp = plan.decode_chips;
   decode.degrees.ep = moe ? plan.decode_ep : 1;
-  decode.degrees.attn_dp = plan.recipe ? plan.recipe->decode.schedulers()
+  decode.degrees.attn_dp = plan.decode_tensor_parallel ? 1
+                           : plan.recipe               ? plan.recipe->decode.schedulers()
                            : plan.concurrency >= plan.decode_chips
                                ? plan.decode_chips
                                : plan.decode_chips / plan.decode_ep;

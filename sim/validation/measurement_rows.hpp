@@ -67,6 +67,9 @@ struct RowPlan {
   // TPP, decode D GPU EPe"): the pools' chips and the decode EP degree; all 0 for one co-located
   // replica.
   int64_t prefill_chips = 0, decode_chips = 0, decode_ep = 0;
+  // The decode pool is one tensor-parallel worker over its chips ("decode D GPU TPD EPe":
+  // attention over all D chips, experts over e of them) rather than D / e EP instances.
+  bool decode_tensor_parallel = false;
   // Where the decode pool starts: on the next whole node of a multi-node system (0: right
   // after the prefill pool).
   int64_t decode_first_chip = 0;
@@ -106,8 +109,9 @@ struct RowPlan {
 };
 
 // Plans every row (two passes: rows without medians borrow their model's replica size). A row
-// with a published split takes the recipe of its system and concurrency when there is one; the
-// first form reads the shipped recipes (workloads/deployments/*.csv).
+// with a published split of EP decode instances takes the recipe of its system and concurrency
+// when there is one (a tensor-parallel decode worker takes none); the first form reads the
+// shipped recipes (workloads/deployments/*.csv).
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows);
 std::vector<RowPlan> plan_rows(const std::vector<MeasurementRow>& rows,
                                const std::vector<DeploymentRecipe>& recipes);

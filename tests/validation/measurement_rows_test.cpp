@@ -130,6 +130,30 @@ TEST_CASE("rows whose split cannot be used are skipped with the reason", "[valid
   CHECK(plans[3].skipped.find("does not map") != std::string::npos);  // two TP4 instances
 }
 
+TEST_CASE("a split with one tensor-parallel decode worker maps any model, over all its chips",
+          "[validation]") {
+  // GPT-OSS with one TP8 decode worker (the EP form is DeepSeek R1's recipes only); a worker
+  // narrower than its chips (two TP4 workers) is refused; the EP form of the same model still is.
+  const std::vector<validation::RowPlan> plans = plan(
+      "1,NVIDIA GB200 NVL72,9,gpt-oss-120b,FP4(MXFP4),Dynamo,8192,1024,1,"
+      "total_tok_s_per_chip,500,530,105,1.9,\"prefill 1 GPU TP1, decode 8 GPU TP8 EP1\"\n"
+      "2,NVIDIA GB200 NVL72,9,gpt-oss-120b,FP4(MXFP4),Dynamo,8192,1024,1,"
+      "total_tok_s_per_chip,500,530,105,1.9,\"prefill 1 GPU TP1, decode 8 GPU TP4 EP1\"\n"
+      "3,NVIDIA GB200 NVL72,9,gpt-oss-120b,FP4(MXFP4),Dynamo,8192,1024,4,"
+      "total_tok_s_per_chip,500,530,105,1.9,\"prefill 1 GPU TP1, decode 8 GPU EP8\"\n");
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].skipped.empty());
+  CHECK(plans[0].decode_tensor_parallel);
+  CHECK(plans[0].prefill_chips == 1);
+  CHECK(plans[0].decode_chips == 8);
+  CHECK(plans[0].decode_ep == 1);
+  // No DeepSeek recipe of the system at that concurrency applies to a TP worker.
+  CHECK_FALSE(plans[0].recipe.has_value());
+  CHECK(plans[1].skipped.find("does not map") != std::string::npos);
+  CHECK(plans[2].skipped.find("does not map") != std::string::npos);
+  CHECK_FALSE(plans[2].decode_tensor_parallel);
+}
+
 TEST_CASE("a colocated row with MTP in its framework runs with drafts, one with no MTP without",
           "[validation]") {
   const std::vector<validation::RowPlan> plans = plan(

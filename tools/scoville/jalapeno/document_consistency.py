@@ -128,6 +128,7 @@ def measured_bullet(add, w, j, g, measured):
         f"{(float(g['median_e2e_intvty']) / m['gpu_e2e'] - 1) * 100:+.0f} % off it (1 / TPOT "
         f"{(float(g['intvty']) * m['point']['tpot_s'] - 1) * 100:+.0f} %). Against the measured "
         f"GPU the simulated Jalapeño's ratio is {m['sim_ratio']:.2f} (published "
-        f"{published.PUB_LATENCY_RATIO[w['key']]:.1f}){both}. The same GPU generation's rows at "
-        "concurrency 4 (docs/validation.md, ids 1001-1014: B200 on TensorRT-LLM and vLLM) "
-        "check the model at that end of the curve.")
+        f"{published.PUB_LATENCY_RATIO[w['key']]:.1f}){both}. The same runs' points at "
+        "concurrency 1-8 are validation rows (docs/validation.md, \"The latency end\"), "
+        "predicted with the stack they ran (Dynamo + TensorRT-LLM, no fitted knobs); the "
+        "baseline here runs its system's stack with the knobs fitted at concurrency 64-256.")
