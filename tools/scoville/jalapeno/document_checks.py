@@ -138,15 +138,17 @@ def overhead_section(add, s, base, overheads):
 def low_concurrency_section(add, s, low):
     """The report's check of the GPU side at low concurrency (low_concurrency_check)."""
     rows, sim, tep8 = low
-    add("## The GPU side at low concurrency: the one published check")
+    add("## The GPU side at low concurrency: DeepSeek R1 with MTP")
     add("")
     add("The best-latency ratios read each system at N = 1, "
-        + ("where the GPUs' fitted software time (fitted on rows at N = 64-256) is "
-           "extrapolated" if study.calibration_source() else
+        + ("where the GPUs' fitted software time (fitted on rows at N = 4-256) is "
+           "extrapolated down to one user" if study.calibration_source() else
            "where the GPUs' software overhead matters most (uncalibrated here)")
-        + ". The only "
-        "published low-concurrency GPU points of a study model in ../shared/validation are "
-        "GB200 NVL72 serving DeepSeek R1 with MTP (Dynamo + TensorRT-LLM, disaggregated, 1K/1K). "
+        + ". GPT-OSS 120B's low-concurrency GPU points (InferenceMAX's CI runs, GB200 NVL72 "
+        "at N = 1-8 among them) are validation rows 1001-1038 (docs/validation.md, \"The "
+        "latency end\") and are read against the GPT-OSS latency ratio above. The published "
+        "low-concurrency GPU points of DeepSeek R1 in ../shared/validation are "
+        "GB200 NVL72 serving it with MTP (Dynamo + TensorRT-LLM, disaggregated, 1K/1K). "
         "Here `gb200-nvl72` runs DeepSeek R1 with the study's MTP setting at the same lengths "
         f"and N, {s.long_prompts} x N requests, `--search` (co-located and the search's "
         "disaggregated "
