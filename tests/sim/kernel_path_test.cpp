@@ -205,7 +205,7 @@ TEST_CASE("kernel path: a stack file lists its paths and the chips each runs on"
   CHECK(p.kernel_paths_on("h200").empty());
 
   // Every shipped stack that lists a path names a chip the library has.
-  for (const std::string stack : {"rocm-vllm", "sglang"}) {
+  for (const std::string stack : {"rocm-vllm", "sglang-rocm"}) {
     const config::SoftwareProfile shipped = config::load_software(stack, paths());
     REQUIRE_FALSE(shipped.kernel_paths.empty());
     for (const config::StackKernelPath& k : shipped.kernel_paths) {

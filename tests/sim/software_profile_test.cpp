@@ -244,8 +244,9 @@ TEST_CASE("software profile: the stack in effect is the request's or else the sy
 TEST_CASE("software profile: every shipped stack file loads", "[software]") {
   const config::DataPaths paths{SCOVILLE_SOURCE_DIR};
   const std::vector<std::string> names = paths.available("arch/software");
-  for (const char* stack : {"tensorrt-llm", "vllm", "sglang", "dynamo-trtllm-disaggregated",
-                            "rocm-vllm", "atom", "persistent-kernels"}) {
+  for (const char* stack :
+       {"tensorrt-llm", "vllm", "sglang", "sglang-rocm", "dynamo-trtllm-disaggregated", "rocm-vllm",
+        "atom", "persistent-kernels"}) {
     INFO(stack);
     REQUIRE(std::find(names.begin(), names.end(), stack) != names.end());
     CHECK(config::load_software(stack, paths).name == stack);

@@ -34,6 +34,9 @@ TEST_CASE("framework stacks: the shipped rules map each published framework", "[
         "dynamo-trtllm-disaggregated");
   CHECK(stack("vLLM v0.21.0", "tensorrt-llm") == "vllm");
   CHECK(stack("SGLang PD + large EP", "tensorrt-llm") == "sglang");
+  // SGLang's ROCm build runs other kernels (AITER) under the same scheduler: a stack of its own.
+  CHECK(stack("SGLang", "rocm-vllm") == "sglang-rocm");
+  CHECK(stack("SGLang", "tensorrt-llm") == "sglang");
   // On an AMD system (its stack rocm-vllm) a vLLM row ran ROCm vLLM, also when it says TRT.
   CHECK(stack("vLLM", "rocm-vllm") == "rocm-vllm");
   CHECK(stack("vLLM/TRT (v1 nightly)", "rocm-vllm") == "rocm-vllm");

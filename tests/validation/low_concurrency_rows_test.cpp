@@ -4,6 +4,7 @@
 // plan can be checked against the one that ran.
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,21 @@ TEST_CASE("the InferenceMAX CI rows plan on the GPUs each point ran on", "[valid
   }
   CHECK(colocated >= 20);
   CHECK(split >= 5);
+}
+
+TEST_CASE("the DeepSeek R1 CI rows hold one stack at concurrency 4 on five GPUs", "[validation]") {
+  std::set<std::string> systems;
+  for (const validation::RowPlan& p : ci_rows()) {
+    if (p.model != "deepseek-r1") continue;
+    INFO("row " << p.id);
+    CHECK(p.decode_chips == 0);
+    CHECK(p.concurrency == 4);
+    CHECK(p.replica_chips == p.row_chips);
+    systems.insert(p.system_file);
+  }
+  // SGLang on B200, H200, MI300X, MI325X and MI355X (and ATOM on MI355X).
+  CHECK(systems ==
+        std::set<std::string>{"b200-hgx8", "h200-hgx8", "mi300x-8", "mi325x-8", "mi355x-8"});
 }
 
 TEST_CASE("a tensor-parallel decode worker maps to one attention group over its chips",
