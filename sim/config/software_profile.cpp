@@ -19,7 +19,8 @@ std::vector<StackKernelPath> read_kernel_paths(MapReader& r, Diagnostics& diagno
   const std::string list_path = r.path().empty() ? "kernel_paths" : r.path() + ".kernel_paths";
   if (!list->IsSequence()) {
     r.error("kernel_paths",
-            "expected a list of {name, ops, weights, chips, block_rows, weight_pass_bandwidth}");
+            "expected a list of {name, ops, weights, chips, block_rows, weight_pass_bandwidth, "
+            "matrix_rate}");
     return out;
   }
   for (size_t i = 0; i < list->size(); ++i) {
@@ -31,8 +32,14 @@ std::vector<StackKernelPath> read_kernel_paths(MapReader& r, Diagnostics& diagno
     p.path.weights = number_format_from_string(format).value_or(NumberFormat::kInt4);
     p.chips = k.string_list("chips");
     if (p.chips.empty() && k.has("chips")) k.error("chips", "expected at least one chip name");
-    p.path.block_rows = k.integer("block_rows", 1, 1 << 16);
-    p.path.weight_pass_bandwidth = k.quantity<Bandwidth>("weight_pass_bandwidth");
+    // Either limit or both (sim/serving/kernel_path.hpp); block_rows belongs to the weight passes.
+    if (k.has("weight_pass_bandwidth") || !k.has("matrix_rate")) {
+      p.path.block_rows = k.integer("block_rows", 1, 1 << 16);
+      p.path.weight_pass_bandwidth = k.quantity<Bandwidth>("weight_pass_bandwidth");
+    } else if (k.has("block_rows")) {
+      k.error("block_rows", "block_rows sizes the weight passes; give weight_pass_bandwidth too");
+    }
+    if (k.has("matrix_rate")) p.path.matrix_rate = k.quantity<FlopRate>("matrix_rate");
     k.finish();
     out.push_back(std::move(p));
   }

@@ -153,6 +153,76 @@ TEST_CASE("kernel path: routed experts of its own format alone take it", "[kerne
   CHECK(path_for(none, expert_op(workloads::Sharding::kExpertRows, 2, 7168, 512, 8)) == nullptr);
 }
 
+TEST_CASE("kernel path: a matrix rate prices the math and takes the longer of its two limits",
+          "[kernel-path]") {
+  // Marlin's MXFP4 MoE on H100 (arch/software/vllm.yaml): 1.237 TFLOP per layer per GPU in
+  // 4.863 ms, measured at 254 TFLOP/s. GPT-OSS 120B's gate/up GEMM of an 8,192-token prefill
+  // routes 256 tokens to each of its 128 experts: 2 x 128 x 256 x 5,760 x 2,880 FLOPs.
+  KernelPath marlin;
+  marlin.name = "marlin-moe-mxfp4";
+  marlin.weights = NumberFormat::kMxfp4;
+  marlin.matrix_rate = FlopRate(254e12);
+  const workloads::Op prefill =
+      expert_op(workloads::Sharding::kExpertColumns, 256, 5760, 2880, 128, NumberFormat::kMxfp4);
+  const double flops = 2.0 * 128 * 256 * 5760 * 2880;
+  CHECK(kernel_path_time(marlin, prefill).si() == Approx(flops / 254e12));
+  // The measured layer: 1.237 TFLOP at the rate gives the 4.863 ms it was measured from.
+  workloads::Op layer = prefill;
+  layer.instances = 1;
+  layer.m = 1;
+  layer.n = 1237;
+  layer.k = 500000000;  // 2 x 1,237 x 5e8 = 1.237 TFLOP
+  CHECK(kernel_path_time(marlin, layer).si() == Approx(4.863e-3).epsilon(0.005));
+  // A decode step routes a token or two to each expert: a few GFLOP, microseconds, far under
+  // the time its weight bytes take from HBM, so the chip model's time stands (next test).
+  const workloads::Op decode =
+      expert_op(workloads::Sharding::kExpertColumns, 1, 5760, 2880, 16, NumberFormat::kMxfp4);
+  CHECK(kernel_path_time(marlin, decode).si() < 3e-6);
+  // Both limits: the longer one binds. A weight pass of 5,760 x 2,880 MXFP4 values at 1 GB/s
+  // is 8.8 ms, more than the prefill's math; at 10 TB/s the math is longer.
+  KernelPath both = marlin;
+  both.block_rows = 64;
+  both.weight_pass_bandwidth = Bandwidth(1e9);
+  const double passes = 128.0 * 4;  // ceil(256 / 64) per expert
+  const double pass_bytes = 5760.0 * 2880 * bytes_per_value(NumberFormat::kMxfp4);
+  CHECK(kernel_path_time(both, prefill).si() == Approx(passes * pass_bytes / 1e9));
+  both.weight_pass_bandwidth = Bandwidth(1e13);
+  CHECK(kernel_path_time(both, prefill).si() == Approx(flops / 254e12));
+  // No limit at all prices nothing.
+  KernelPath none = marlin;
+  none.matrix_rate = FlopRate(0);
+  CHECK(kernel_path_time(none, prefill).si() == 0.0);
+}
+
+TEST_CASE("kernel path: a matrix rate slows a prefill and leaves a decode step to the chip",
+          "[kernel-path]") {
+  const workloads::ModelConfig model =
+      workloads::load_model(paths().resolve("gpt-oss-20b", "workloads/models"));
+  KernelPath marlin;
+  marlin.name = "marlin-moe-mxfp4";
+  marlin.weights = NumberFormat::kMxfp4;
+  marlin.matrix_rate = FlopRate(254e12);
+  // Decode: the experts' weight bytes bind (roofline), the path's math is shorter.
+  const IterationBatch decode = decode_batch(16, 2048);
+  CHECK(iteration_seconds(model, {marlin}, decode) == iteration_seconds(model, {}, decode));
+  // Prefill of 8,192 tokens: the expert GEMMs' FLOPs at 254 TFLOP/s exceed the chip's rate.
+  IterationBatch prefill;
+  prefill.sequences.push_back({SequencePhase::kPrefill, 8192, 0, 8192});
+  const double base = iteration_seconds(model, {}, prefill);
+  const double with = iteration_seconds(model, {marlin}, prefill);
+  CHECK(with > 1.2 * base);
+  double path_s = 0;
+  for (const workloads::Op& op :
+       workloads::decompose_iteration(
+           model, workloads::IterationShape{workloads::Phase::kPrefill, 1, 8192, 8192})
+           .ops) {
+    if (takes_path(marlin, op)) path_s += kernel_path_time(marlin, op).si();
+  }
+  REQUIRE(path_s > 0);
+  CHECK(with >= path_s);
+  CHECK(with <= base + path_s);
+}
+
 TEST_CASE("kernel path: the pricer runs routed experts through it at both fidelities",
           "[kernel-path]") {
   const workloads::ModelConfig model = int4_experts("gpt-oss-20b");
@@ -204,8 +274,29 @@ TEST_CASE("kernel path: a stack file lists its paths and the chips each runs on"
   CHECK(on[0].weight_pass_bandwidth.si() == Approx(454e9));
   CHECK(p.kernel_paths_on("h200").empty());
 
+  // A path may give the matrix rate alone.
+  const config::SoftwareProfile rate_only = config::parse_software_string(R"(software:
+  name: test
+  per_op_launch: 1 us
+  per_layer_sync: 0 s
+  per_iteration: 100 us
+  kernel_paths:
+    - name: marlin-moe-mxfp4
+      ops: routed_experts
+      weights: mxfp4
+      chips: [h100, h200]
+      matrix_rate: 254 TFLOP/s
+)",
+                                                                          "<test>");
+  const std::vector<KernelPath> h100 = rate_only.kernel_paths_on("h100");
+  REQUIRE(h100.size() == 1);
+  CHECK(h100[0].weights == NumberFormat::kMxfp4);
+  CHECK(h100[0].matrix_rate.si() == Approx(254e12));
+  CHECK(h100[0].weight_pass_bandwidth.si() == 0.0);
+  CHECK(rate_only.kernel_paths_on("b200").empty());
+
   // Every shipped stack that lists a path names a chip the library has.
-  for (const std::string stack : {"rocm-vllm", "sglang-rocm"}) {
+  for (const std::string stack : {"rocm-vllm", "sglang-rocm", "vllm"}) {
     const config::SoftwareProfile shipped = config::load_software(stack, paths());
     REQUIRE_FALSE(shipped.kernel_paths.empty());
     for (const config::StackKernelPath& k : shipped.kernel_paths) {
@@ -244,5 +335,16 @@ TEST_CASE("kernel path: a bad entry names its file, line and key", "[kernel-path
       error_of("    - name: p\n      ops: routed_experts\n      weights: int4\n");
   CHECK_THAT(missing, Catch::Contains("chips") && Catch::Contains("block_rows") &&
                           Catch::Contains("weight_pass_bandwidth"));
+  // block_rows sizes the weight passes: alone beside a matrix rate it is refused.
+  const std::string rows_alone = error_of(
+      "    - name: p\n      ops: routed_experts\n      weights: mxfp4\n      chips: [h100]\n"
+      "      block_rows: 64\n      matrix_rate: 254 TFLOP/s\n");
+  CHECK_THAT(rows_alone, Catch::Contains("kernel_paths[0].block_rows") &&
+                             Catch::Contains("weight_pass_bandwidth"));
+  const std::string rate_unit = error_of(
+      "    - name: p\n      ops: routed_experts\n      weights: mxfp4\n      chips: [h100]\n"
+      "      matrix_rate: 254 TB/s\n");
+  CHECK_THAT(rate_unit,
+             Catch::Contains("kernel_paths[0].matrix_rate") && Catch::Contains("TFLOP/s"));
   CHECK_THAT(error_of("    oops\n"), Catch::Contains("kernel_paths"));
 }

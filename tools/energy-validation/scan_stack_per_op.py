@@ -64,7 +64,7 @@ def stack_file(stack, per_op_us, folder):
     for key, knob in (("per_iteration", "per_iteration_overhead"),
                       ("per_sequence", "per_sequence_overhead")):
         total = knob_us(text, key) + knob_us(knobs, knob)
-        text = re.sub(r"^(\s*%s:)\s*[^#\n]*" % key, r"\g<1> %.6g us  " % total, text, count=1,
+        text = re.sub(r"^(\s*%s:)\s*[^#\n]*" % key, r"\g<1> %.12g us  " % total, text, count=1,
                       flags=re.M)
     text = re.sub(r"^(\s*per_op_launch:)\s*[^#\n]*", r"\g<1> %.6g us  " % per_op_us, text,
                   count=1, flags=re.M)
