@@ -5,8 +5,6 @@ interactivity, a row alone and a row of another concurrency make none; of three 
 shortest and longest pair; an unreadable file exits 2.
 usage: context_slope_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import subprocess
@@ -16,10 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tool_module  # noqa: E402
 
 TOOL = os.path.join(sys.argv[2], "tools/context-slope")
-# The tool has no .py suffix: load it through an explicit source loader.
-_loader = importlib.machinery.SourceFileLoader("context_slope", TOOL)
-slope = importlib.util.module_from_spec(importlib.util.spec_from_loader("context_slope", _loader))
-_loader.exec_module(slope)
+slope = tool_module.load(sys.argv[2], "tools/context-slope", "context_slope")
 check = tool_module.Checks()
 
 

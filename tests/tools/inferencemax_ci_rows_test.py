@@ -6,8 +6,6 @@ configuration wins; --tpot-lines recovers the line TPOT = a + b x concurrency a 
 usage: inferencemax_ci_rows_test.py SCOVILLE SOURCE_DIR WORKDIR
 """
 import csv
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
@@ -18,10 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tool_module  # noqa: E402
 
 TOOL = os.path.join(sys.argv[2], "tools/inferencemax-ci-rows")
-# The tool has no .py suffix: load it through an explicit source loader.
-_loader = importlib.machinery.SourceFileLoader("ci_rows", TOOL)
-rows_tool = importlib.util.module_from_spec(importlib.util.spec_from_loader("ci_rows", _loader))
-_loader.exec_module(rows_tool)
+rows_tool = tool_module.load(sys.argv[2], "tools/inferencemax-ci-rows", "ci_rows")
 check = tool_module.Checks()
 
 
