@@ -18,6 +18,7 @@ const std::vector<CommandEntry>& command_table() {
       {"net", net_options, net_command},
       {"ablate", ablate_options, ablate_command},
       {"inferencex", inferencex_options, inferencex_command},
+      {"step", step_options, step_command},
       {"serve", serve_options, serve_command},
       {"plan", plan_options, plan_command},
       {"validate", validate_options, validate_command},

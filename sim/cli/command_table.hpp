@@ -43,6 +43,7 @@ int op_cache_command(const Invocation& invocation, std::ostream& out);
 int list_command(const Invocation& invocation, std::ostream& out);
 int area_command(const Invocation& invocation, std::ostream& out);
 int plan_command(const Invocation& invocation, std::ostream& out);
+int step_command(const Invocation& invocation, std::ostream& out);
 
 // Each command's options, declared beside the command.
 OptionSet run_options();
@@ -55,6 +56,7 @@ OptionSet chip_bench_options();
 OptionSet net_options();
 OptionSet ablate_options();
 OptionSet inferencex_options();
+OptionSet step_options();
 OptionSet serve_options();
 OptionSet validate_options();
 OptionSet calibrate_options();

@@ -130,6 +130,7 @@ struct RooflineCostModel::Impl {
   double hbm_bw = 0;
 
   mutable std::unordered_map<std::string, int32_t> key_ids;
+  mutable std::vector<std::string> key_names;  // by key id (for explain)
   // The model with one main layer per class (dense before MoE, as the model has them) and its
   // MTP layers, and how many of the model's layers each of its layers stands for; nullopt when
   // layers are not collapsed or the classes cannot be laid out so (built in the constructor).
@@ -307,6 +308,7 @@ struct RooflineCostModel::Impl {
     if (it != key_ids.end()) return it->second;
     const int32_t id = static_cast<int32_t>(key_ids.size());
     key_ids.emplace(key, id);
+    key_names.push_back(key);
     return id;
   }
 
@@ -603,15 +605,18 @@ struct RooflineCostModel::Impl {
   };
   mutable StageScratch stage_scratch;
 
+  // `why`, when given, receives the parts of the returned cost (explain).
   IterationCost price_groups(const IterationBatch& batch, const std::vector<GroupKey>& groups,
-                             bool cached) const {
+                             bool cached, IterationExplanation* why = nullptr) const {
     std::optional<IterationCost> cost =
-        try_price_groups(batch, groups, cached, options.collapse_layers);
+        try_price_groups(batch, groups, cached, options.collapse_layers, why);
     if (cost && options.collapse_layers) ++collapsed;
     if (!cost) {
       ++layer_by_layer;
-      cost = try_price_groups(batch, groups, false, false);
+      if (why != nullptr) *why = IterationExplanation{};  // drop the abandoned attempt's parts
+      cost = try_price_groups(batch, groups, false, false, why);
     }
+    if (why != nullptr) why->cost = *cost;
     return *cost;
   }
   mutable int64_t collapsed = 0, layer_by_layer = 0;  // iterations priced each way
@@ -620,7 +625,8 @@ struct RooflineCostModel::Impl {
   // layer by layer).
   std::optional<IterationCost> try_price_groups(const IterationBatch& batch,
                                                 const std::vector<GroupKey>& groups, bool cached,
-                                                bool collapse) const {
+                                                bool collapse,
+                                                IterationExplanation* why = nullptr) const {
     const int pool = batch.pool;
     const workloads::PoolMapping& mapping = pools[static_cast<size_t>(pool)];
     const int64_t pp = mapping.degrees.pp;
@@ -734,6 +740,7 @@ struct RooflineCostModel::Impl {
       const double rank_share = ranks > 1 ? 1.0 / d(ranks) : 1.0;
       for (size_t ki = 0; ki < order.size(); ++ki) {
         double op_s = -1, op_mem = 0, op_compute = 0;
+        OpBound op_bound = OpBound::kHbm;
         const double layer_count = d(scratch.layers[ki]);
         // Fused into its neighbours' kernels: the op's work, but no kernel of its own.
         bool in_neighbour = false;
@@ -764,6 +771,8 @@ struct RooflineCostModel::Impl {
               op_s = t;
               op_mem = compute ? 0.0 : t;
               op_compute = compute ? t : 0.0;
+              op_bound =
+                  path ? OpBound::kKernelPath : (compute ? OpBound::kCompute : OpBound::kHbm);
             }
             models::ActionCounts c = price.counts;
             for (size_t p = 0; p < c.macs.size(); ++p) counts.macs[p] += c.macs[p] * w;
@@ -776,13 +785,17 @@ struct RooflineCostModel::Impl {
           }
           const double bytes = a.weight_b + a.other_b;
           const double mem_s = efficiency.memory_time(bytes, hbm_bw, a.cls);
-          const double compute_s =
-              std::max(efficiency.compute_time(a.compute_s, a.cls), roofline_path_time(a, links));
+          const double math_s = efficiency.compute_time(a.compute_s, a.cls);
+          const double path_s = roofline_path_time(a, links);
+          const double compute_s = std::max(math_s, path_s);
           const double t = std::max(compute_s, mem_s);
           if (t > op_s) {
             op_s = t;
             op_mem = mem_s;
             op_compute = compute_s;
+            op_bound = path_s > math_s && path_s > mem_s ? OpBound::kKernelPath
+                       : compute_s >= mem_s              ? OpBound::kCompute
+                                                         : OpBound::kHbm;
           }
           for (size_t p = 0; p < a.macs.size(); ++p) counts.macs[p] += a.macs[p] * w;
           counts.vector_flops += a.vector_flops * w;
@@ -791,6 +804,10 @@ struct RooflineCostModel::Impl {
           // tile buffers, as stats::count_actions has it for the cycle model's ops.
           counts.noc = counts.noc + Bytes(bytes * w);
           counts.tile_sram = counts.tile_sram + Bytes(2.0 * bytes * w);
+        }
+        if (why != nullptr && op_s >= 0) {
+          why->ops.push_back(OpTime{s, key_names[static_cast<size_t>(order[ki])],
+                                    scratch.layers[ki], Duration(op_s), op_bound});
         }
         stage_time += op_s * layer_count;
         hbm_time += op_mem * layer_count;
@@ -803,6 +820,8 @@ struct RooflineCostModel::Impl {
         bool called = false;  // a real call: bytes between at least two chips
         workloads::CollectiveKind kind = workloads::CollectiveKind::kAllReduce;
         const int32_t layer_count = scratch.clayers[ki];
+        int64_t call_group = 1;
+        double call_bytes = 0;  // the most loaded slot's
         for (size_t slot = 0; slot < slots; ++slot) {
           const CAcc& c = cacc[ki * slots + slot];
           if (c.bytes <= 0) continue;
@@ -810,8 +829,15 @@ struct RooflineCostModel::Impl {
           kind = c.kind;
           t = std::max(
               t, collective_time(c.kind, c.group, c.bytes, pool_first[static_cast<size_t>(pool)]));
+          call_group = std::max(call_group, c.group);
+          call_bytes = std::max(call_bytes, c.bytes);
           const double w = (slots > 1 && slot + 1 < slots) ? rank_share : 1.0;
           counts.link = counts.link + Bytes(c.bytes * w * d(layer_count));
+        }
+        if (why != nullptr && t > 0) {
+          why->collectives.push_back(CollectiveTime{s, key_names[static_cast<size_t>(corder[ki])],
+                                                    workloads::to_string(kind), call_group,
+                                                    Bytes(call_bytes), layer_count, Duration(t)});
         }
         stage_time += t * d(layer_count);
         network_time += t * d(layer_count);
@@ -833,6 +859,7 @@ struct RooflineCostModel::Impl {
         }
         stage_time += host_t;
         network_time += host_t;
+        if (why != nullptr) why->host_kv_reads += Duration(host_t);
       }
       layers += (*ops.front())[static_cast<size_t>(s)].layers;
       time += stage_time;
@@ -849,6 +876,17 @@ struct RooflineCostModel::Impl {
                       software.per_sequence.si() * d(host_seqs) +
                       efficiency.overhead_s(fused_ops, host_seqs);
     time += sw;
+    if (why != nullptr) {
+      const int64_t calls = collective_calls - all_to_all_calls;
+      why->software = {
+          {"per_op_launch", fused_ops, software.per_op_launch},
+          {"per_layer_sync", layers, software.per_layer_sync},
+          {"per_iteration", 1, software.per_iteration},
+          {"per_collective", calls, software.per_collective},
+          {"per_all_to_all", all_to_all_calls, software.per_all_to_all},
+          {"per_sequence", host_seqs, software.per_sequence},
+          {"fitted_overhead", 1, Duration(efficiency.overhead_s(fused_ops, host_seqs))}};
+    }
     IterationCost cost;
     cost.time = Duration(time);
     cost.energy = dynamic.total() + chip.power.static_power * d(mapping.chips) * Duration(time);
@@ -1047,6 +1085,20 @@ const EfficiencyKnobs& RooflineCostModel::efficiency() const { return impl_->eff
 
 std::string RooflineCostModel::fidelity() const {
   return impl_->options.op_cost ? impl_->options.op_cost->fidelity() : std::string("roofline");
+}
+
+IterationExplanation RooflineCostModel::explain(const IterationBatch& batch) const {
+  const Impl& m = *impl_;
+  if (batch.pool < 0 || batch.pool >= static_cast<int>(m.pools.size())) {
+    throw std::invalid_argument("RooflineCostModel: no pool " + std::to_string(batch.pool));
+  }
+  if (batch.sequences.empty()) {
+    throw std::invalid_argument("RooflineCostModel: an empty iteration");
+  }
+  // The groups cost() prices (bucketed where it caches), priced afresh with every part kept.
+  IterationExplanation why;
+  m.price_groups(batch, m.groups_of(batch, m.options.cache), false, &why);
+  return why;
 }
 
 IterationCost RooflineCostModel::cost(const IterationBatch& batch) const {

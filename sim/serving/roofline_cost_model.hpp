@@ -43,6 +43,7 @@
 #include "models/network/topology.hpp"
 #include "sim/serving/efficiency_knobs.hpp"
 #include "sim/serving/iteration_cost_model.hpp"
+#include "sim/serving/iteration_explanation.hpp"
 #include "sim/serving/kernel_path.hpp"
 #include "sim/serving/op_cost_model.hpp"
 #include "workloads/mapping/pool_mapping.hpp"
@@ -127,6 +128,9 @@ class RooflineCostModel : public IterationCostModel {
   RooflineCostModel& operator=(const RooflineCostModel&) = delete;
 
   IterationCost cost(const IterationBatch& batch) const override;
+  // The same iteration's time by part (sim/serving/iteration_explanation.hpp): its cost is
+  // cost(batch)'s, and the parts add up to its time.
+  IterationExplanation explain(const IterationBatch& batch) const;
 
   // pool_kv_capacity_blocks of pools[pool].
   int64_t kv_capacity_blocks(int pool, int64_t block_tokens) const;
