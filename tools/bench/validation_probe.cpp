@@ -1,10 +1,11 @@
 // Where the roofline spends a validated row's time (a diagnostic, never run by ctest): each
-// measurement row is simulated as `scoville validate` does (its system's calibration overlay,
-// unless PROBE_RAW is set) with a recorder around the cost model, which splits the simulated time
-// into mixed (prefill + decode) and decode-only iterations with their mean batch, context and
-// breakdown; then the roofline's time per op of the mean decode step is listed (ops above 2 % of
-// it), and the collectives of that step. docs/calibration.md ("Mechanisms behind the residuals")
-// uses it. usage: scoville_validation_probe CSV ID...
+// measurement row is simulated as `scoville validate` does (its framework's stack, the op table
+// unless PROBE_ROOFLINE is set, its system's and stack's calibration unless PROBE_RAW is set) with
+// a recorder around the cost model, which splits the simulated time into mixed (prefill + decode)
+// and decode-only iterations with their mean batch, context and breakdown; then the mean decode
+// step is priced again with its parts kept (RooflineCostModel::explain, what `scoville step`
+// prints): its ops above 2 % of it, the collectives and the software time. docs/calibration.md
+// ("Mechanisms behind the residuals") uses it. usage: scoville_validation_probe CSV ID...
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -14,12 +15,16 @@
 #include <vector>
 
 #include "sim/config/data_paths.hpp"
+#include "sim/config/software_profile.hpp"
+#include "sim/config/system_loader.hpp"
 #include "sim/engine/serving_engines.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/output/serving_points_output.hpp"
+#include "sim/serving/roofline_cost_model.hpp"
 #include "sim/serving/serving_point.hpp"
+#include "sim/validation/framework_stacks.hpp"
 #include "sim/validation/measurement_rows.hpp"
-#include "workloads/mapping/map_iteration.hpp"
+#include "sim/validation/validation_run.hpp"
 
 using namespace scoville;
 
@@ -71,11 +76,33 @@ int main(int argc, char** argv) {
       validation::plan_rows(validation::read_measurements(argv[1]));
   const config::DataPaths paths = config::DataPaths::from_environment();
   const bool raw = std::getenv("PROBE_RAW") != nullptr;
+  const std::vector<validation::FrameworkStackRule> rules =
+      validation::shipped_framework_stacks(paths);
+  // Every row's hardware first: the op table's chip models are elaborated before anything
+  // simulates (SystemC elaborates once per process), as validate does.
+  const engine::ServingFidelity level = std::getenv("PROBE_ROOFLINE") != nullptr
+                                            ? engine::ServingFidelity::kRoofline
+                                            : engine::ServingFidelity::kOpTable;
+  std::vector<std::pair<const validation::RowPlan*, engine::ServingHardware>> rows;
   for (int i = 2; i < argc; ++i) {
     for (const validation::RowPlan& plan : plans) {
       if (plan.id != argv[i] || !plan.skipped.empty()) continue;
-      const engine::ServingHardware hw = engine::resolve_hardware(
-          plan.chip, paths.resolve(plan.system_file, "arch/systems"), 8, "gpu-cuda-graphs", !raw);
+      // The row's stack as validate has it (its framework's, else its system's).
+      const std::string file = paths.resolve(plan.system_file, "arch/systems");
+      const std::string stack =
+          validation::row_stack(config::kSystemSoftware, rules, plan.framework,
+                                config::load_system(file, paths).software)
+              .first;
+      engine::ServingHardware hw = engine::resolve_hardware(plan.chip, file, 8, stack, !raw, level);
+      if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, true);
+      rows.emplace_back(&plan, std::move(hw));
+    }
+  }
+  for (const auto& [row, hw] : rows) {
+    {
+      const validation::RowPlan& plan = *row;
+      std::printf("row %s: stack %s, %s\n", plan.id.c_str(), engine::software_label(hw).c_str(),
+                  engine::calibration_label(hw).c_str());
       const workloads::ModelConfig m = validation::row_model(plan, paths);
       const workloads::MappingConfig mapping =
           validation::row_mapping(plan, m, SourceLocation{"row", 0, 0});
@@ -100,57 +127,38 @@ int main(int argc, char** argv) {
       const double total = rec.mixed.time + rec.decode.time;
       print("mixed", rec.mixed, total);
       print("decode", rec.decode, total);
-      // Per-op of a representative decode iteration: the mean decode batch at its mean context.
-      if (rec.decode.n > 0) {
+      // Per-op of a representative decode iteration: the mean decode batch at its mean context,
+      // as the pricer itself prices it (RooflineCostModel::explain: the parts add up to its time).
+      const auto* pricer = dynamic_cast<const serving::RooflineCostModel*>(e.cost.get());
+      if (rec.decode.n > 0 && pricer != nullptr) {
         const int64_t nseq = static_cast<int64_t>(std::llround(rec.decode.dec / rec.decode.n));
         const int64_t ctx = static_cast<int64_t>(std::llround(rec.decode.ctx / rec.decode.n));
-        const workloads::MappedIteration mi = workloads::map_iteration(
-            m, workloads::IterationShape{workloads::Phase::kDecode, nseq, 1, ctx}, p);
-        const models::ChipParams& chip = hw.chip;
-        const double clk = chip.tiles.matrix_clock().si();
-        const double bw = chip.hbm.peak_bandwidth().si() * hw.efficiency.bandwidth[0];
-        std::map<std::string, std::array<double, 4>> agg;  // compute s, mem s, bound s, bytes
-        double coll_b = 0;
-        int ncoll = 0;
-        std::map<std::string, int> calls;  // collective calls by name (layer prefix dropped)
-        for (const auto& node : mi.roles.front().trace.nodes) {
-          std::string name = node.name;
-          if (node.kind != workloads::TraceNodeKind::kCompute) {
-            coll_b += node.collective.bytes.si();
-            ++ncoll;
-            ++calls[name.substr(name.find('.') + 1)];
-            continue;
-          }
-          const auto& op = node.op;
-          double rate = chip.peak_vector_rate().si();
-          if (op.kind == workloads::OpKind::kMatmul || op.kind == workloads::OpKind::kAttention) {
-            const auto pr = chip.executed_precision(op.math);
-            if (pr) rate = 2.0 * chip.tiles.matrix.macs_per_cycle(*pr) * chip.tiles.count * clk;
-          }
-          const double c = op.flops.si() / rate / hw.efficiency.compute[0];
-          const double bytes = op.weight_bytes.si() + op.kv_read_bytes.si() +
-                               op.kv_write_bytes.si() + op.activation_in_bytes.si() +
-                               op.activation_out_bytes.si();
-          auto& a = agg[name];
-          a[0] += c;
-          a[1] += bytes / bw;
-          a[2] += std::max(c, bytes / bw);
-          a[3] += bytes;
+        serving::IterationBatch batch;
+        batch.pool = static_cast<int>(mapping.pools.size()) - 1;
+        batch.chips = p.chips;
+        batch.sequences.assign(
+            static_cast<size_t>(std::max<int64_t>(1, nseq)),
+            serving::SequenceWork{serving::SequencePhase::kDecode, 1, ctx - 1, ctx, 0});
+        const serving::IterationExplanation why = pricer->explain(batch);
+        const double tot = why.cost.time.si();
+        std::printf("  decode step (batch %lld ctx %lld): %.3f ms; ops above 2 %% of it:\n",
+                    (long long)nseq, (long long)ctx, 1e3 * tot);
+        for (const serving::OpTime& op : why.ops) {
+          if (op.total().si() > 0.02 * tot)
+            std::printf("    %-28s x%-3lld %8.2f us each %8.3f ms (%4.1f%%) %s\n", op.name.c_str(),
+                        (long long)op.layers, 1e6 * op.per_layer.si(), 1e3 * op.total().si(),
+                        100 * op.total().si() / tot, serving::to_string(op.bound).c_str());
         }
-        std::printf(
-            "  decode op detail (batch %lld ctx %lld), ms per iteration: collectives %d, %.1f MB\n",
-            (long long)nseq, (long long)ctx, ncoll, coll_b / 1e6);
-        double tot = 0;
-        for (const auto& [k, a] : agg) tot += a[2];
-        for (const auto& [k, a] : agg)
-          if (a[2] > 0.02 * tot)
-            std::printf("    %-24s compute %7.3f mem %7.3f bound %7.3f (%4.1f%%) GB %.2f\n",
-                        k.c_str(), 1e3 * a[0], 1e3 * a[1], 1e3 * a[2], 100 * a[2] / tot,
-                        a[3] / 1e9);
-        std::printf("    total bound %.3f ms\n", 1e3 * tot);
-        std::printf("    collective calls:");
-        for (const auto& [call, n] : calls) std::printf(" %s x%d", call.c_str(), n);
-        std::printf("\n");
+        double coll = 0;
+        int64_t calls = 0;
+        for (const serving::CollectiveTime& c : why.collectives) {
+          coll += c.total().si();
+          calls += c.layers;
+        }
+        double sw = 0;
+        for (const serving::SoftwareTime& w : why.software) sw += w.total().si();
+        std::printf("    collectives %lld calls %.3f ms; software %.3f ms\n", (long long)calls,
+                    1e3 * coll, 1e3 * sw);
       }
     }
   }
