@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/error.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
@@ -99,8 +100,13 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& [row, hw] : rows) {
-    {
-      const validation::RowPlan& plan = *row;
+    const validation::RowPlan& plan = *row;
+    if (plan.concurrency < 1) {
+      // validate sweeps these (MLPerf rows without a published concurrency); the probe does not.
+      std::printf("row %s: no concurrency (a swept row), not probed\n", plan.id.c_str());
+      continue;
+    }
+    try {
       std::printf("row %s: stack %s, %s\n", plan.id.c_str(), engine::software_label(hw).c_str(),
                   engine::calibration_label(hw).c_str());
       const workloads::ModelConfig m = validation::row_model(plan, paths);
@@ -149,6 +155,12 @@ int main(int argc, char** argv) {
                         (long long)op.layers, 1e6 * op.per_layer.si(), 1e3 * op.total().si(),
                         100 * op.total().si() / tot, serving::to_string(op.bound).c_str());
         }
+        double by_bound[3] = {0, 0, 0};  // hbm, compute, kernel path
+        for (const serving::OpTime& op : why.ops) {
+          by_bound[static_cast<int>(op.bound)] += op.total().si();
+        }
+        std::printf("    ops by bound: hbm %.3f ms, compute %.3f ms, kernel path %.3f ms\n",
+                    1e3 * by_bound[0], 1e3 * by_bound[1], 1e3 * by_bound[2]);
         double coll = 0;
         int64_t calls = 0;
         for (const serving::CollectiveTime& c : why.collectives) {
@@ -160,6 +172,8 @@ int main(int argc, char** argv) {
         std::printf("    collectives %lld calls %.3f ms; software %.3f ms\n", (long long)calls,
                     1e3 * coll, 1e3 * sw);
       }
+    } catch (const ScovilleError& e) {
+      std::printf("row %s: not probed: %s\n", plan.id.c_str(), e.what());
     }
   }
 }
