@@ -109,6 +109,17 @@ double parse_fraction(const std::string& flag, const std::string& text, double l
 
 }  // namespace
 
+workloads::RequestSampling parse_sampling_flag(const ParsedOptions& p) {
+  const std::string sampling = p.text_or("--sampling", "greedy");
+  const std::optional<workloads::RequestSampling> parsed =
+      workloads::parse_request_sampling(sampling);
+  if (!parsed) {
+    throw UsageError{"--sampling expects " + workloads::request_sampling_expected() + ", got '" +
+                     sampling + "'"};
+  }
+  return *parsed;
+}
+
 InferencexOptions parse_inferencex_options(const std::vector<std::string>& args) {
   const ParsedOptions p = inferencex_options().parse(args);
   InferencexOptions o;
@@ -172,14 +183,7 @@ InferencexOptions parse_inferencex_options(const std::vector<std::string>& args)
   o.op_cache = !p.flag("--no-op-cache");
   o.power_cap = p.text("--power-cap");
   o.kv_placement = p.text_or("--kv-placement", o.kv_placement);
-  const std::string sampling = p.text_or("--sampling", "greedy");
-  const std::optional<workloads::RequestSampling> parsed =
-      workloads::parse_request_sampling(sampling);
-  if (!parsed) {
-    throw UsageError{"--sampling expects " + workloads::request_sampling_expected() + ", got '" +
-                     sampling + "'"};
-  }
-  o.sampling = *parsed;
+  o.sampling = parse_sampling_flag(p);
   o.seed = static_cast<uint64_t>(p.count("--seed").value_or(1));
   o.json = p.flag("--json");
   o.quiet = p.flag("--quiet");

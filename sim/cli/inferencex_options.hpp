@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/parsed_options.hpp"
 #include "sim/cli/serving_trace_flags.hpp"
 #include "workloads/request_sampling.hpp"
 
@@ -47,5 +48,9 @@ struct InferencexOptions {
 
 // The options from the command's arguments; UsageError for a flag or combination it refuses.
 InferencexOptions parse_inferencex_options(const std::vector<std::string>& args);
+
+// `--sampling greedy|top-p` (default greedy), as inferencex and step take it; UsageError naming the
+// choices otherwise.
+workloads::RequestSampling parse_sampling_flag(const ParsedOptions& p);
 
 }  // namespace scoville::cli

@@ -14,9 +14,11 @@
 #include "sim/base/json_text.hpp"
 #include "sim/base/unit_parser.hpp"
 #include "sim/cli/command_table.hpp"
+#include "sim/cli/inferencex_options.hpp"
 #include "sim/config/data_paths.hpp"
 #include "sim/config/software_profile.hpp"
 #include "sim/config/system_loader.hpp"
+#include "sim/engine/inferencex_sweep.hpp"
 #include "sim/engine/serving_engines.hpp"
 #include "sim/engine/serving_hardware.hpp"
 #include "sim/serving/physical_limits.hpp"
@@ -101,14 +103,7 @@ StepOptions parse_step(const std::vector<std::string>& args) {
   o.attn_dp = positive(p.count("--attn-dp"), "--attn-dp", 1);
   o.software = p.text_or("--software", std::string(config::kSystemSoftware));
   o.precision = p.text("--precision");
-  const std::string sampling = p.text_or("--sampling", "greedy");
-  const std::optional<workloads::RequestSampling> parsed =
-      workloads::parse_request_sampling(sampling);
-  if (!parsed) {
-    throw UsageError{"--sampling expects " + workloads::request_sampling_expected() + ", got '" +
-                     sampling + "'"};
-  }
-  o.sampling = *parsed;
+  o.sampling = parse_sampling_flag(p);
   o.calibration = !p.flag("--no-calibration");
   o.fidelity = p.text_or("--fidelity", "op-table");
   if (o.fidelity != "op-table" && o.fidelity != "roofline") {
@@ -222,15 +217,9 @@ void print_json(std::ostream& out, const StepOptions& o, const engine::ServingHa
 int step_command(const Invocation& invocation, std::ostream& out) {
   const StepOptions o = parse_step(invocation.args);
   const config::DataPaths paths = config::DataPaths::from_environment();
-  std::string chip = o.chip;
-  if (chip.empty()) {
-    const config::SystemConfig system = config::load_system(o.system, paths);
-    if (system.chip_file.empty()) {
-      throw UsageError{"--system " + o.system +
-                       " is a system file without a chip: give the chip with --chip"};
-    }
-    chip = system.chip_file;
-  }
+  // The system file's chip unless --chip names another (InputError for a system without one).
+  const std::string chip =
+      o.chip.empty() ? config::require_chip(config::load_system(o.system, paths)) : o.chip;
   workloads::ModelConfig model = workloads::load_model(paths.resolve(o.model, "workloads/models"));
   if (o.precision) {
     model = workloads::apply_precision_override(
@@ -244,16 +233,13 @@ int step_command(const Invocation& invocation, std::ostream& out) {
       engine::resolve_hardware(chip, o.system, o.tp, o.software, o.calibration, level);
   if (level == engine::ServingFidelity::kOpTable) engine::use_op_table(hw, o.op_cache);
 
-  workloads::PoolMapping pool;
-  pool.pool = "default";
-  pool.chips = o.tp;
-  pool.degrees.tp = o.tp;
-  pool.degrees.ep = o.ep;
-  pool.degrees.attn_dp = o.attn_dp;
-  pool.where = cli;
+  // One pool of tp chips, as `inferencex --tp --ep --attn-dp` maps it.
+  const workloads::MappingConfig mapping =
+      engine::sweep_mappings(engine::MappingChoice{"", false, o.tp, o.ep, o.attn_dp}, model, o.tp)
+          .front();
   const workloads::ModelConfig sampled = engine::sampled_model(model, hw, o.sampling);
-  const engine::ServingEngine engine = engine::make_engine(
-      hw, sampled, workloads::MappingConfig{{pool}}, serving::SchedulerConfig{});
+  const engine::ServingEngine engine =
+      engine::make_engine(hw, sampled, mapping, serving::SchedulerConfig{});
   const auto* pricer = dynamic_cast<const serving::RooflineCostModel*>(engine.cost.get());
   if (pricer == nullptr) {
     throw std::logic_error("scoville step: the engine's iteration pricer is not the op pricer");
