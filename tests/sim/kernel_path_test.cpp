@@ -137,6 +137,49 @@ TEST_CASE("kernel path: the measured shape takes the measured time", "[kernel-pa
   CHECK(kernel_path_time(path, empty).si() == 0.0);
 }
 
+TEST_CASE("kernel path: the shipped MXFP4 Triton path is its measured program on the whole chip",
+          "[kernel-path][software]") {
+  // ROCm/triton issue #970 (docs/software.md, "Kernel paths"): on MI300X one matmul_ogs call over
+  // GPT-OSS's gate_up experts (4 routed, K 3,072, N 6,144) takes 82.28 us as 96 programs of a
+  // 256 x 3,072 MXFP4 tile; 2 programs fit a CU's LDS, so 608 run at once on 304 CUs.
+  const config::SoftwareProfile rocm = config::load_software("rocm-vllm", paths());
+  const std::vector<KernelPath> on_mi300x = rocm.kernel_paths_on("mi300x");
+  const KernelPath* mxfp4 = nullptr;
+  for (const KernelPath& p : on_mi300x) {
+    if (p.weights == NumberFormat::kMxfp4) mxfp4 = &p;
+  }
+  REQUIRE(mxfp4 != nullptr);
+  CHECK(mxfp4->name == "triton-matmul-ogs-mxfp4");
+  const double program_bytes = 256.0 * 3072.0 * bytes_per_value(NumberFormat::kMxfp4);
+  CHECK(mxfp4->weight_pass_bandwidth.si() == Approx(608 * program_bytes / 82.28e-6).epsilon(0.002));
+  CHECK(mxfp4->block_rows == 64);
+  CHECK(mxfp4->matrix_rate.si() == 0.0);
+  // It runs on CDNA 3 alone: MI355X has FP4 math, and Hopper's MXFP4 takes vllm's Marlin path.
+  bool on_mi355x = false;
+  for (const KernelPath& p : rocm.kernel_paths_on("mi355x")) {
+    on_mi355x = on_mi355x || p.weights == NumberFormat::kMxfp4;
+  }
+  CHECK_FALSE(on_mi355x);
+
+  // A decode step of GPT-OSS 120B at 64 sequences pays one pass per expert touched, slower than
+  // the 5.3 TB/s HBM stream of the same weights: the path, not the chip, sets the experts' time.
+  const workloads::ModelConfig gptoss =
+      workloads::load_model(paths().resolve("gpt-oss-120b", "workloads/models"));
+  const double path_time = expert_path_seconds(gptoss, *mxfp4, 64, 2048);
+  double expert_bytes = 0;
+  const workloads::IterationTrace trace = workloads::decompose_iteration(
+      gptoss, workloads::IterationShape{workloads::Phase::kDecode, 64, 1, 2048});
+  for (const workloads::Op& op : trace.ops) {
+    if (takes_path(*mxfp4, op)) {
+      expert_bytes += static_cast<double>(op.instances) * static_cast<double>(op.n) *
+                      static_cast<double>(op.k) * bytes_per_value(op.weight_format);
+    }
+  }
+  REQUIRE(expert_bytes > 0);
+  CHECK(path_time == Approx(expert_bytes / mxfp4->weight_pass_bandwidth.si()));
+  CHECK(path_time > expert_bytes / 5.3e12);
+}
+
 TEST_CASE("kernel path: routed experts of its own format alone take it", "[kernel-path]") {
   const KernelPath path = triton_path();
   CHECK(takes_path(path, expert_op(workloads::Sharding::kExpertColumns, 2, 1024, 7168, 8)));
