@@ -43,14 +43,21 @@ struct MatrixEngineParams {
   int64_t macs_per_cycle(MathPrecision p) const { return rows * cols * k_per_cycle[index_of(p)]; }
 };
 
-// Output tile of one workgroup in the GEMM library a chip's matmuls run through (Tensile /
-// hipBLASLt or cuBLASLt macro tiles). When given, a matmul with fewer instances than tiles is
-// cut into these output tiles, dealt to the tiles in waves with the whole reduction each: a tile
-// count that is not a multiple of the tiles leaves a partial last wave (wave quantisation).
-// 0 x 0 = none: the tiling policy chooses a grid per op (an ideal library).
+// The GEMM library a chip's matmuls run through (docs/modelling.md, "Tiling"). Its macro tile,
+// the output tile of one workgroup (Tensile / hipBLASLt, CK or cuBLASLt): a matmul with fewer
+// instances than tiles whose macro tiles fill the chip is cut into them, dealt to the tiles in
+// waves with the whole reduction each (a count that is not a multiple of the tiles leaves a
+// partial last wave: wave quantisation). Smaller matmuls take the tiling policy's grid within
+// the library's limits below. 0 x 0 = none: the grid for every op (an ideal library).
 struct LibraryTileParams {
-  int64_t rows = 0;
-  int64_t cols = 0;
+  int64_t rows = 0;  // the macro tile's output rows
+  int64_t cols = 0;  // and columns
+  // The smallest output tile the library has: a GEMM is cut into no more than ceil(m / min_rows)
+  // x ceil(n / min_cols) pieces. 0: the matrix engine's block (no library limit).
+  int64_t min_rows = 0;
+  int64_t min_cols = 0;
+  // The most ways the library splits one reduction (split-K). 0: no limit.
+  int64_t max_split_k = 0;
   bool present() const { return rows > 0 && cols > 0; }
 };
 

@@ -78,10 +78,6 @@ Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
   return balance_clock(scaling, chip.power.static_power.si(), d_p, chip.power.tdp.si(), f_nom);
 }
 
-bool active_power_times_ops(const ChipParams& chip) {
-  return chip.tiles.library_tile.present() && chip.tiles.matrix.sustained_clock.si() > 0;
-}
-
 Frequency matrix_clock_on_board(const ChipParams& reference, const ChipParams& board) {
   if (reference.tiles.matrix.sustained_clock.si() <= 0) return board.tiles.clock;
   const PowerScaling scaling(reference);

@@ -23,18 +23,14 @@ namespace scoville::models {
 
 // The power-limited clock of dense matrix work at precision p (see above); the tile clock when
 // the chip states no sustained clock or p is not supported. With only a fraction of the tiles
-// busy (a GEMM whose output tiles do not fill the chip), the dynamic power that follows the
-// tiles shrinks with it: D_p(busy) = A + busy (D_p - A), A the chip's active power (clocks,
-// issue and memory path kept toggling chip-wide, power.active), so the clock rises towards the
-// tile clock. busy = 1 gives the chip's sustained clock for p exactly.
+// busy, the dynamic power that follows the tiles shrinks with it: D_p(busy) = A + busy (D_p - A),
+// A the chip's active power (clocks, issue and memory path kept toggling chip-wide,
+// power.active), so the clock rises towards the tile clock. busy = 1 gives the chip's sustained
+// clock for p exactly. No op is timed at busy < 1 since 2026-12-08: the tiling policy keeps every
+// tile busy (a library's macro tiles only where they fill the chip), so idle tiles never free
+// power within an op.
 Frequency power_limited_matrix_clock(const ChipParams& chip, MathPrecision p,
                                      double busy_fraction = 1.0);
-
-// Whether the chip's active power times ops: a matmul cut into library macro tiles that leave
-// tiles idle runs at power_limited_matrix_clock with its busy fraction (models/compute/
-// tiling_policy.cpp), which needs both the macro tiles and a stated sustained clock. Elsewhere
-// the active power prices energy only.
-bool active_power_times_ops(const ChipParams& chip);
 
 // The same dies on another board: the clock at which `reference`'s dense matrix work at its
 // sustained-clock precision draws `board`'s TDP, with `board`'s static power and tile count

@@ -191,10 +191,7 @@ void TileModule::execute() {
     // Under DVFS everything on the tile clock slows together: engines and local buffer (x 1.0
     // is exact in floating point, so an unthrottled chip times exactly as without DVFS).
     const Duration engines =
-        cycles_to_duration(
-            b.matrix_cycles,
-            (b.matrix_clock.si() > 0 ? b.matrix_clock : params_.matrix_clock(b.math)) *
-                clock_scale_) +
+        cycles_to_duration(b.matrix_cycles, params_.matrix_clock(b.math) * clock_scale_) +
         cycles_to_duration(b.vector_cycles, params_.clock * clock_scale_);
     const Bytes buffer_traffic = b.hbm_read + b.shared_read + b.hbm_write + b.shared_write;
     const Duration buffer = buffer_traffic / (params_.sram_bandwidth * clock_scale_);

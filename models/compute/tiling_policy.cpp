@@ -4,8 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include "models/chip/matrix_clocks.hpp"
-
 namespace scoville::models {
 
 namespace {
@@ -38,7 +36,6 @@ WorkBlock scaled(const WorkBlock& b, double k) {
   out.macs = b.macs * k;
   out.vector_flops = b.vector_flops * k;
   out.math = b.math;
-  out.matrix_clock = b.matrix_clock;
   return out;
 }
 
@@ -78,28 +75,19 @@ TilePlan TilingPolicy::plan(const WorkDescriptor& work) const {
       break;
   }
   apply_activation_spill(work, out);
-  if (work.work_class == WorkClass::kMatmul && uses_library_tiles(work)) {
-    apply_partial_chip_clock(work, out);
-  }
   return out;
 }
 
 bool TilingPolicy::uses_library_tiles(const WorkDescriptor& w) const {
   const LibraryTileParams& lib = chip_.tiles.library_tile;
-  return lib.present() && w.work_class == WorkClass::kMatmul && w.instances < chip_.tiles.count &&
-         w.m >= lib.rows && w.n >= lib.cols;
-}
-
-void TilingPolicy::apply_partial_chip_clock(const WorkDescriptor& w, TilePlan& plan) const {
-  if (!active_power_times_ops(chip_)) return;  // no power-limited clock stated
-  int64_t busy = 0;
-  for (const auto& tile : plan.blocks_per_tile) busy += tile.empty() ? 0 : 1;
-  if (busy == 0 || busy >= chip_.tiles.count) return;
-  const Frequency clock = power_limited_matrix_clock(
-      chip_, w.math, static_cast<double>(busy) / static_cast<double>(chip_.tiles.count));
-  for (auto& tile : plan.blocks_per_tile) {
-    for (WorkBlock& b : tile) b.matrix_clock = clock;
+  if (!lib.present() || w.work_class != WorkClass::kMatmul || w.instances >= chip_.tiles.count ||
+      w.m < lib.rows || w.n < lib.cols) {
+    return false;
   }
+  // A library picks its largest tile only where those tiles fill every tile of the chip at least
+  // once: at fewer it picks a smaller tile (AMD's tuned gfx942 tables use 16-64 x 64 tiles for
+  // 64-256 rows, docs/chip-validation.md), which the grid below stands for.
+  return w.instances * ceil_div(w.m, lib.rows) * ceil_div(w.n, lib.cols) >= chip_.tiles.count;
 }
 
 void TilingPolicy::append_blocks(std::vector<WorkBlock>& tile_blocks,
@@ -150,10 +138,10 @@ TilePlan TilingPolicy::plan_matmul(const WorkDescriptor& w) const {
     return plan;
   }
 
-  // A GEMM library with fixed macro tiles (the chip file's library_tile), for GEMMs that fill at
-  // least one macro tile each way: the output tiles of all instances are dealt to the tiles in
-  // turn, each with its whole reduction, so the last wave may leave tiles idle. Skinnier GEMMs
-  // get the grid below: libraries pick narrower tiles or split the reduction for them.
+  // A GEMM library with fixed macro tiles (the chip file's library_tile), for GEMMs whose macro
+  // tiles fill the chip: the output tiles of all instances are dealt to the tiles in turn, each
+  // with its whole reduction, so the last wave may leave tiles idle. Smaller GEMMs get the grid
+  // below: libraries pick smaller tiles or split the reduction for them.
   const LibraryTileParams& lib = chip_.tiles.library_tile;
   if (uses_library_tiles(w)) {
     const int64_t tiles_n = ceil_div(w.n, lib.cols);
@@ -288,12 +276,18 @@ TilingPolicy::MatmulGrid TilingPolicy::choose_grid(const WorkDescriptor& w, int6
   MatmulGrid best;
   double best_time = -1;
   double best_traffic = 0;
-  const int64_t max_cols = std::min(group, ceil_div(w.n, engine.cols));
+  // No member smaller than the library's smallest tile (the engine's block where none is stated),
+  // and the reduction split no more ways than the library splits it.
+  const LibraryTileParams& lib = chip_.tiles.library_tile;
+  const int64_t piece_cols = lib.min_cols > 0 ? lib.min_cols : engine.cols;
+  const int64_t piece_rows = lib.min_rows > 0 ? lib.min_rows : engine.rows;
+  const int64_t max_cols = std::min(group, ceil_div(w.n, piece_cols));
   for (int64_t cols = 1; cols <= max_cols; ++cols) {
-    const int64_t max_rows = std::min(group / cols, ceil_div(w.m, engine.rows));
+    const int64_t max_rows = std::min(group / cols, ceil_div(w.m, piece_rows));
     for (int64_t rows = 1; rows <= max_rows; ++rows) {
       // Spare members split the reduction, but only when the rows cannot use them.
-      const int64_t depth = rows == max_rows ? std::max<int64_t>(1, group / (cols * rows)) : 1;
+      int64_t depth = rows == max_rows ? std::max<int64_t>(1, group / (cols * rows)) : 1;
+      if (lib.max_split_k > 0) depth = std::min(depth, lib.max_split_k);
       const int64_t m = ceil_div(w.m, rows);
       const int64_t n = ceil_div(w.n, cols);
       const int64_t k = ceil_div(w.k, depth);

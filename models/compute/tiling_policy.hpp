@@ -9,16 +9,18 @@
 // streamed from HBM once (by the first grid row) and multicast to the other rows through shared
 // SRAM; activation rows are read from shared SRAM by every column; spare members split the
 // reduction (split-K) when the rows cannot use them, and add their partial sums on the vector
-// units. A chip whose GEMM library uses fixed macro tiles (library_tile) instead deals those output
-// tiles to the tiles in waves, each with its whole reduction, for GEMMs at least one macro tile
-// wide each way (wave quantisation). Attention: each (sequence, KV head) unit goes to one tile;
-// with fewer units than tiles the keys are split into parts (flash-decoding): tiles / units of
-// them when that divides, otherwise as many as leave the most loaded tile fewest keys, dealt to
-// the tiles in turn; the partial results are combined on the vector units. The softmax itself is
-// not added here: the workload describes it as its own vector op (with model details such as
-// attention sinks), so counting it here too would count it twice. Vector work: spread evenly over
-// all tiles. Activations: every tile reads the activation rows it needs from shared SRAM; when an
-// op's unique activations do not fit in shared SRAM they also cross HBM once (read in, write out).
+// units. A chip that states its GEMM library (library_tile) deals the library's macro tiles to the
+// tiles in waves, each with its whole reduction, for GEMMs with at least one macro tile per tile
+// (wave quantisation); smaller GEMMs take the grid, its members no smaller than the library's
+// smallest tile and its reduction split no more ways than the library splits it. Attention: each
+// (sequence, KV head) unit goes to one tile; with fewer units than tiles the keys are split into
+// parts (flash-decoding): tiles / units of them when that divides, otherwise as many as leave the
+// most loaded tile fewest keys, dealt to the tiles in turn; the partial results are combined on the
+// vector units. The softmax itself is not added here: the workload describes it as its own vector
+// op (with model details such as attention sinks), so counting it here too would count it twice.
+// Vector work: spread evenly over all tiles. Activations: every tile reads the activation rows it
+// needs from shared SRAM; when an op's unique activations do not fit in shared SRAM they also cross
+// HBM once (read in, write out).
 #pragma once
 
 #include "models/chip/chip_params.hpp"
@@ -72,11 +74,6 @@ class TilingPolicy {
   void apply_activation_spill(const WorkDescriptor& work, TilePlan& plan) const;
   // Whether a matmul is cut into the chip's library macro tiles (instead of a grid).
   bool uses_library_tiles(const WorkDescriptor& work) const;
-  // A matmul whose library macro tiles leave tiles idle runs its matrix cycles at the higher
-  // clock its smaller power allows (models/chip/matrix_clocks.hpp), on chips that state a
-  // power-limited clock. Not applied to the grid: an ideal library keeps every tile busy, and the
-  // few tiles a grid leaves over are an artefact of the grid search, not idle hardware.
-  void apply_partial_chip_clock(const WorkDescriptor& work, TilePlan& plan) const;
 
   ChipParams chip_;
   MatrixEngineModel engine_;

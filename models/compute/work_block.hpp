@@ -20,9 +20,6 @@ struct WorkBlock {
   double vector_flops = 0;   // useful vector FLOP (for energy)
   // Precision of the matrix work: its cycles run at that precision's sustained clock.
   MathPrecision math = MathPrecision::kBf16;
-  // When set (> 0), the clock of these matrix cycles instead: an op that keeps only part of the
-  // tiles busy draws less power and holds a higher clock (models/chip/matrix_clocks.hpp).
-  Frequency matrix_clock;
 };
 
 // One op's work, cut into blocks per tile. Tiles with no work have an empty list.

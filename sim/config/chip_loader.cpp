@@ -75,6 +75,9 @@ models::TileParams read_tiles(MapReader r) {
   if (std::optional<MapReader> lib = r.optional_map("library_tile")) {
     t.library_tile.rows = lib->integer("rows", 1, 65536);
     t.library_tile.cols = lib->integer("cols", 1, 65536);
+    t.library_tile.min_rows = lib->integer_or("min_rows", 0, 1, 65536);
+    t.library_tile.min_cols = lib->integer_or("min_cols", 0, 1, 65536);
+    t.library_tile.max_split_k = lib->integer_or("max_split_k", 0, 1, 65536);
     lib->finish();
   }
   if (t.matrix.sustained_clock > t.clock) {

@@ -145,7 +145,14 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
   if (p.tiles.library_tile.present()) {
     o << YAML::Key << "library_tile" << YAML::Value << YAML::BeginMap << YAML::Key << "rows"
       << YAML::Value << p.tiles.library_tile.rows << YAML::Key << "cols" << YAML::Value
-      << p.tiles.library_tile.cols << YAML::EndMap;
+      << p.tiles.library_tile.cols;
+    const auto optional = [&](const char* key, int64_t v) {
+      if (v > 0) o << YAML::Key << key << YAML::Value << v;
+    };
+    optional("min_rows", p.tiles.library_tile.min_rows);
+    optional("min_cols", p.tiles.library_tile.min_cols);
+    optional("max_split_k", p.tiles.library_tile.max_split_k);
+    o << YAML::EndMap;
   }
   o << YAML::Key << "vector_unit" << YAML::Value << YAML::BeginMap << YAML::Key << "flops_per_cycle"
     << YAML::Value << p.tiles.vector.flops_per_cycle << YAML::EndMap;
@@ -247,13 +254,12 @@ std::string dump_chip(const models::ChipParams& p, const std::string& energy, in
 
 std::string chip_fingerprint(const models::ChipParams& chip) {
   // Every field that can time an op, at full precision: two chips that differ in one differ here.
-  // The active power does where a partly busy library-tile matmul runs at the clock where the
-  // chip-wide active power plus the busy tiles' share draw the TDP (models/chip/matrix_clocks.hpp,
-  // active_power_times_ops); elsewhere it prices energy only, which is priced from the cached
-  // action counts afterwards, so a what-if on it reuses the cache. The clocks derived from the
-  // energy table (resolve_matrix_clocks) are not keys of a chip file, but they time every matmul:
-  // an energy table's edit must not reuse cached ops unless the clocks stay.
-  std::string out = dump_chip(chip, chip.energy.name, 17, models::active_power_times_ops(chip));
+  // The active power is not one: it prices energy only, which is priced from the cached action
+  // counts afterwards, so a what-if on it reuses the cache (no op runs on part of the chip at a
+  // higher clock: models/chip/matrix_clocks.hpp). The clocks derived from the energy table
+  // (resolve_matrix_clocks) are not keys of a chip file, but they time every matmul: an energy
+  // table's edit must not reuse cached ops unless the clocks stay.
+  std::string out = dump_chip(chip, chip.energy.name, 17, false);
   for (MathPrecision m : {MathPrecision::kBf16, MathPrecision::kFp8, MathPrecision::kFp4}) {
     out += "# matrix clock " + to_string(m) + ": " +
            format_si(chip.tiles.matrix_clock(m).si(), "Hz", 17) + "\n";

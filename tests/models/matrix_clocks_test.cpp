@@ -135,25 +135,7 @@ TEST_CASE("library macro tiles are dealt to the tiles in waves with the whole re
   c.tiles.library_tile = {32, 32};
   const TilingPolicy policy(c);
   const int64_t k = 256;
-  // 64 x 96 output: 2 x 3 = 6 macro tiles on 8 tiles: one wave, two tiles idle.
-  const TilePlan six = policy.plan(gemm(64, 96, k));
-  int64_t busy = 0;
-  double macs = 0;
-  for (const auto& tile : six.blocks_per_tile) {
-    if (tile.empty()) continue;
-    ++busy;
-    double tile_macs = 0;
-    for (const WorkBlock& b : tile) {
-      tile_macs += b.macs;
-      // Idle tiles leave power: the busy ones run above the whole-chip clock.
-      CHECK(b.matrix_clock > c.tiles.matrix.sustained_clock);
-    }
-    CHECK(tile_macs == Approx(32.0 * 32.0 * static_cast<double>(k)));
-    macs += tile_macs;
-  }
-  CHECK(busy == 6);
-  CHECK(macs == Approx(64.0 * 96.0 * static_cast<double>(k)));
-  // 160 x 64: 5 x 2 = 10 macro tiles: two waves, the second on two tiles.
+  // 160 x 64: 5 x 2 = 10 macro tiles on 8 tiles: two waves, the second on two tiles.
   const TilePlan ten = policy.plan(gemm(160, 64, k));
   std::vector<double> per_tile;
   for (const auto& tile : ten.blocks_per_tile) {
@@ -166,9 +148,37 @@ TEST_CASE("library macro tiles are dealt to the tiles in waves with the whole re
   CHECK(per_tile[1] == Approx(2 * one));
   CHECK(per_tile[2] == Approx(one));
   CHECK(per_tile[7] == Approx(one));
-  // Smaller than a macro tile one way: the grid (split over every tile) instead.
+  // 64 x 96: 2 x 3 = 6 macro tiles would leave two of the 8 tiles idle: the library cuts it
+  // finer (the grid), on every tile.
+  const TilePlan six = policy.plan(gemm(64, 96, k));
+  double macs = 0;
+  for (const auto& tile : six.blocks_per_tile) {
+    CHECK_FALSE(tile.empty());
+    for (const WorkBlock& b : tile) macs += b.macs;
+  }
+  CHECK(macs == Approx(64.0 * 96.0 * static_cast<double>(k)));
+  // Smaller than a macro tile one way: the grid (split over every tile) as well.
   const TilePlan skinny = policy.plan(gemm(16, 64, 4096));
   for (const auto& tile : skinny.blocks_per_tile) CHECK_FALSE(tile.empty());
+}
+
+TEST_CASE("a library's smallest tile and split-K bound the grid") {
+  ChipParams c = power_limited_chip();  // 8 tiles
+  const auto members = [](const TilePlan& plan) {
+    int64_t busy = 0;
+    for (const auto& tile : plan.blocks_per_tile) busy += tile.empty() ? 0 : 1;
+    return busy;
+  };
+  // 16 x 64 x 4096 on 8 tiles: without a library the grid splits the reduction over all 8.
+  CHECK(members(TilingPolicy(c).plan(gemm(16, 64, 4096))) == 8);
+  // A library whose smallest tile is 16 x 64 and that splits a reduction at most twice: two
+  // members, on two tiles.
+  c.tiles.library_tile = {256, 256, 16, 64, 2};
+  CHECK(members(TilingPolicy(c).plan(gemm(16, 64, 4096))) == 2);
+  // 64 x 128 x 4096: at most 4 x 2 pieces of 16 x 64: all 8 tiles, no split needed.
+  CHECK(members(TilingPolicy(c).plan(gemm(64, 128, 4096))) == 8);
+  // 16 x 128 x 4096: 2 columns of 64 x 2 ways of the reduction: 4 tiles.
+  CHECK(members(TilingPolicy(c).plan(gemm(16, 128, 4096))) == 4);
 }
 
 TEST_CASE("the same dies on another board hold the clock at which their work draws its TDP") {
